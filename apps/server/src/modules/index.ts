@@ -1,0 +1,8 @@
+import type { App, AppContext } from '../context.ts';
+import { registerAuthRoutes } from './auth/routes.ts';
+import { registerSystemRoutes } from './system/routes.ts';
+
+export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
+
+/** Every domain module, registered in this order. */
+export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes];

@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PermissionCode } from '@shutu/contracts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { forbidden, unauthorized } from '../http/errors.ts';
+import { findSession, type Session } from './session.ts';
+
+/**
+ * Who may call a route. Every /api route must declare one; registration fails otherwise,
+ * so a forgotten guard is a start-up error, not an open door.
+ */
+export type Access = 'public' | 'user' | 'admin' | { permission: PermissionCode };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    session: Session | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1];
+}
+
+export function installAccessControl(app: FastifyInstance, db: Kysely<Database>): void {
+  app.decorateRequest('session', null);
+
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && route.method !== 'HEAD' && !route.config?.access) {
+      throw new Error(`route ${String(route.method)} ${route.url} declares no access`);
+    }
+  });
+
+  // onRequest: a caller without the right is refused before its body is even parsed.
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (!access || access === 'public') return;
+    const token = bearerToken(request);
+    const session = token ? await findSession(db, token) : undefined;
+    if (!session) throw unauthorized();
+    request.session = session;
+    if (access === 'user') return;
+    if (access === 'admin') {
+      if (!session.isAdministrator) throw forbidden();
+      return;
+    }
+    if (!session.permissions.has(access.permission)) throw forbidden();
+  });
+}
+
+/** The caller of a route whose access is not 'public'. */
+export function sessionOf(request: FastifyRequest): Session {
+  if (!request.session) throw unauthorized();
+  return request.session;
+}

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { CamelCasePlugin, Kysely, Migrator, PostgresDialect, type PostgresPool } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+import { migrations } from './migrations/index.ts';
+import { PGlitePool, type QueryResult } from './pglite-pool.ts';
+
+/** Runs one SQL text on the store; pg-boss and raw maintenance use it. */
+export type ExecuteSql = (text: string, values?: unknown[]) => Promise<QueryResult>;
+
+export interface MetadataStore {
+  db: Kysely<Database>;
+  kind: 'pglite' | 'postgres';
+  /** For pg-boss on PGlite; on PostgreSQL pg-boss opens its own pool from `connectionString`. */
+  executeSql: ExecuteSql;
+  connectionString: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** postgres://… for a real server. */
+  databaseUrl?: string;
+  /** Directory for embedded PGlite; omitted means in memory (tests). */
+  pgliteDir?: string;
+}
+
+export async function openStore(options: StoreOptions): Promise<MetadataStore> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+    return {
+      db,
+      kind: 'postgres',
+      connectionString: options.databaseUrl,
+      executeSql: async (text, values) => {
+        const r = await pool.query(text, values);
+        return { command: r.command as QueryResult['command'], rowCount: r.rowCount ?? 0, rows: r.rows };
+      },
+      close: () => db.destroy(),
+    };
+  }
+  if (options.pgliteDir) fs.mkdirSync(path.dirname(options.pgliteDir), { recursive: true });
+  const pglite = options.pgliteDir ? new PGlite(options.pgliteDir) : new PGlite();
+  await pglite.waitReady;
+  const pool = new PGlitePool(pglite);
+  // PGlitePool implements the part of PostgresPool that Kysely uses (no cursors: we never stream the store).
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as unknown as PostgresPool }), plugins: [new CamelCasePlugin()] });
+  return {
+    db,
+    kind: 'pglite',
+    connectionString: undefined,
+    executeSql: (text, values) => pool.query(text, values),
+    close: () => db.destroy(),
+  };
+}
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

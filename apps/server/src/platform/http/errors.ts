@@ -1,0 +1,29 @@
+import { zhCN, type FieldError } from '@shutu/contracts';
+
+/** An error whose message is meant for the user; the error handler sends it as is. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly data: unknown = null,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (msg: string = zhCN.badRequest, fields?: FieldError[]) =>
+  new AppError(400, msg, fields ? { fields } : null);
+export const unauthorized = (msg: string = zhCN.unauthorized) => new AppError(401, msg);
+export const forbidden = (msg: string = zhCN.forbidden) => new AppError(403, msg);
+export const notFound = (msg: string = zhCN.notFound) => new AppError(404, msg);
+export const conflict = (msg: string = zhCN.conflict) => new AppError(409, msg);
+export const tooManyRequests = (msg: string = zhCN.tooManyRequests) => new AppError(429, msg);
+
+/** A 400 for one named field, in the shape validation errors use. */
+export const fieldError = (field: string, message: string) => badRequest(message, [{ field, message }]);
+
+/** PostgreSQL's unique_violation, raised when two requests race past a uniqueness check. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}

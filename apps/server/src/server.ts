@@ -1,0 +1,47 @@
+import path from 'node:path';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.ts';
+import type { App, AppContext } from './context.ts';
+import type { Config } from './platform/config.ts';
+import { migrateToLatest, openStore, type MetadataStore } from './platform/db/store.ts';
+import { seed, type SeedResult } from './platform/db/seed.ts';
+import { Jobs } from './platform/jobs/boss.ts';
+import { housekeepingJob } from './platform/jobs/housekeeping.ts';
+
+export interface RunningServer {
+  app: App;
+  store: MetadataStore;
+  jobs: Jobs | undefined;
+  seeded: SeedResult;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function openConfiguredStore(config: Config): Promise<MetadataStore> {
+  return openStore({ databaseUrl: config.databaseUrl, pgliteDir: path.join(config.dataDir, 'metadata') });
+}
+
+/** Opens the store, migrates, seeds, starts jobs and listens: what `serve` does. */
+export async function startServer(config: Config, log: Logger = pino({ level: config.logLevel }), options: { jobs?: boolean } = {}): Promise<RunningServer> {
+  const store = await openConfiguredStore(config);
+  const applied = await migrateToLatest(store.db);
+  if (applied.length) log.info({ applied }, 'migrations applied');
+  const seeded = await seed(store.db);
+  const ctx: AppContext = { config, store, db: store.db };
+  const app = await buildApp(ctx, { logger: log });
+  const jobs = options.jobs === false ? undefined : await Jobs.start(store, log, [housekeepingJob(store.db, log)], { work: true });
+  const address = await app.listen({ port: config.port, host: config.host });
+  const url = `http://localhost:${new URL(address).port}`;
+  return {
+    app,
+    store,
+    jobs,
+    seeded,
+    url,
+    async close() {
+      await app.close();
+      await jobs?.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import type { App, AppContext } from '../src/context.ts';
+import { loadConfig } from '../src/platform/config.ts';
+import { migrateToLatest, openStore, type MetadataStore } from '../src/platform/db/store.ts';
+import { FIRST_ADMIN, seed } from '../src/platform/db/seed.ts';
+import { md5Hex } from '../src/platform/auth/password.ts';
+
+export type StoreKind = 'pglite' | 'postgres';
+
+/** The local PostgreSQL the integration suites also run against. */
+export const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/**
+ * Which stores to run a suite on. PGlite always; PostgreSQL when reachable, and on CI
+ * it must be reachable: a missing server fails the run instead of skipping it.
+ */
+export async function storeKinds(): Promise<StoreKind[]> {
+  if (process.env.SKIP_PG === '1' && process.env.CI !== 'true') return ['pglite'];
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.end();
+    return ['pglite', 'postgres'];
+  } catch (error) {
+    if (process.env.CI === 'true') throw new Error(`PostgreSQL at ${PG_URL} is required on CI: ${String(error)}`);
+    return ['pglite'];
+  }
+}
+
+/** A fresh database on the local server, dropped by the returned cleanup. */
+async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `shutu_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestServer {
+  app: App;
+  ctx: AppContext;
+  store: MetadataStore;
+  /** Logs in and returns headers carrying the bearer token. */
+  login(account?: string, password?: string): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export async function openTestStore(kind: StoreKind): Promise<{ store: MetadataStore; cleanup(): Promise<void> }> {
+  if (kind === 'pglite') {
+    const store = await openStore({});
+    return { store, cleanup: () => store.close() };
+  }
+  const scratch = await createScratchDatabase();
+  const store = await openStore({ databaseUrl: scratch.url });
+  return {
+    store,
+    async cleanup() {
+      await store.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/** A migrated, seeded app on a throw-away store, driven through `app.inject`. */
+export async function createTestServer(kind: StoreKind): Promise<TestServer> {
+  const { store, cleanup } = await openTestStore(kind);
+  await migrateToLatest(store.db);
+  await seed(store.db);
+  const config = { ...loadConfig({}), webDist: undefined, databaseUrl: undefined };
+  const ctx: AppContext = { config, store, db: store.db };
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    store,
+    async login(account: string = FIRST_ADMIN.account, password: string = FIRST_ADMIN.password) {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { account, password: md5Hex(password) } });
+      if (res.statusCode !== 200) throw new Error(`login as ${account} failed: ${res.statusCode} ${res.body}`);
+      return { authorization: `Bearer ${res.json<{ data: { token: string } }>().data.token}` };
+    },
+    async close() {
+      await app.close();
+      await cleanup();
+    },
+  };
+}

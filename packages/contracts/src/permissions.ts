@@ -1,0 +1,11 @@
+/** Permission codes granted through roles. Administrators hold every code. */
+export const PERMISSIONS = [
+  { code: 'cube_filter_row', name: '数据集行权限与全局过滤', group: '数据集' },
+  { code: 'dict_view', name: '查看字典', group: '字典管理' },
+  { code: 'dict_add', name: '新增字典', group: '字典管理' },
+  { code: 'dict_edit', name: '编辑字典', group: '字典管理' },
+  { code: 'dict_delete', name: '删除字典', group: '字典管理' },
+] as const;
+
+export type PermissionCode = (typeof PERMISSIONS)[number]['code'];
+export const PERMISSION_CODES: readonly string[] = PERMISSIONS.map((p) => p.code);
