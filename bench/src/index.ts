@@ -1,0 +1,21 @@
+/** Shared timing helpers for the benchmarks in this folder. */
+export interface Timing {
+  label: string;
+  millis: number;
+}
+
+/** Runs `fn` `runs` times after one warm-up and returns the median duration. */
+export async function medianMillis(label: string, runs: number, fn: () => Promise<unknown>): Promise<Timing> {
+  await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { label, millis: samples[Math.floor(samples.length / 2)] ?? 0 };
+}
+
+/** `engine / raw` as the benchmarks print it: 1.00 means no overhead. */
+export const ratio = (through: Timing, raw: Timing): number => (raw.millis === 0 ? Infinity : through.millis / raw.millis);

@@ -1,0 +1,5 @@
+import { ensureChromium } from './harness.ts';
+
+export default function setup(): void {
+  ensureChromium();
+}
