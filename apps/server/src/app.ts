@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type RouteOptions } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API, zhCN } from '@shutu/contracts';
 import type { AppContext, App } from './context.ts';
 import { installAccessControl } from './platform/auth/access.ts';
@@ -13,6 +13,8 @@ import { modules } from './modules/index.ts';
 
 export interface BuildOptions {
   logger?: FastifyBaseLogger | false;
+  /** Sees every route as it registers, before any other hook; the route-guard test lists them with it. */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
@@ -21,6 +23,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     bodyLimit: 10 * 1024 * 1024,
     trustProxy: true,
   }).withTypeProvider<ZodTypeProvider>();
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
@@ -33,6 +36,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    // Lists schemas named with `.meta({ id })` (the recursive trees) under components.schemas.
+    transformObject: jsonSchemaTransformObject,
   });
 
   app.get(API.health, { config: { access: 'public' }, schema: { hide: true } }, async () => ({

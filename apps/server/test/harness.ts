@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
-import { buildApp } from '../src/app.ts';
+import { buildApp, type BuildOptions } from '../src/app.ts';
 import type { App, AppContext } from '../src/context.ts';
 import { loadConfig } from '../src/platform/config.ts';
 import { migrateToLatest, openStore, type MetadataStore } from '../src/platform/db/store.ts';
@@ -24,7 +27,7 @@ export async function storeKinds(): Promise<StoreKind[]> {
     await client.end();
     return ['pglite', 'postgres'];
   } catch (error) {
-    if (process.env.CI === 'true') throw new Error(`PostgreSQL at ${PG_URL} is required on CI: ${String(error)}`);
+    if (process.env.CI === 'true') throw new Error(`PostgreSQL at ${PG_URL} is required on CI: ${String(error)}`, { cause: error });
     return ['pglite'];
   }
 }
@@ -47,6 +50,32 @@ async function createScratchDatabase(): Promise<{ url: string; drop(): Promise<v
       await c.end();
     },
   };
+}
+
+/**
+ * A store that can be closed and opened again on the same data, as a restarted server
+ * would: a PGlite data directory under a temp dir, or a scratch database on the local
+ * PostgreSQL. Each `open()` returns a new store; `cleanup()` deletes the data.
+ */
+export interface ReopenableTestStore {
+  kind: StoreKind;
+  open(): Promise<MetadataStore>;
+  cleanup(): Promise<void>;
+}
+
+export async function reopenableTestStore(kind: StoreKind): Promise<ReopenableTestStore> {
+  if (kind === 'pglite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-pglite-'));
+    return {
+      kind,
+      open: () => openStore({ pgliteDir: path.join(dir, 'metadata') }),
+      async cleanup() {
+        fs.rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const scratch = await createScratchDatabase();
+  return { kind, open: () => openStore({ databaseUrl: scratch.url }), cleanup: () => scratch.drop() };
 }
 
 export interface TestServer {
@@ -75,13 +104,13 @@ export async function openTestStore(kind: StoreKind): Promise<{ store: MetadataS
 }
 
 /** A migrated, seeded app on a throw-away store, driven through `app.inject`. */
-export async function createTestServer(kind: StoreKind): Promise<TestServer> {
+export async function createTestServer(kind: StoreKind, buildOptions: BuildOptions = {}): Promise<TestServer> {
   const { store, cleanup } = await openTestStore(kind);
   await migrateToLatest(store.db);
   await seed(store.db);
   const config = { ...loadConfig({}), webDist: undefined, databaseUrl: undefined };
   const ctx: AppContext = { config, store, db: store.db };
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, buildOptions);
   await app.ready();
   return {
     app,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { zhCN } from './messages.ts';
 import { optionalText, requiredText } from './common.ts';
-import { pageQuerySchema } from './envelope.ts';
+import { MAX_PAGE_SIZE, pageQuerySchema } from './envelope.ts';
 
 /** Spec 2 §3 "Dictionary (admin)". Parents have parentId 0; children carry their parent's id. */
 export const dictSchema = z.object({
@@ -44,3 +44,12 @@ export const dictChildQuerySchema = dictParentQuerySchema.extend({
 });
 export type DictParentQuery = z.input<typeof dictParentQuerySchema>;
 export type DictChildQuery = z.input<typeof dictChildQuerySchema>;
+
+/** Batch delete: idsBodySchema's shape, with the spec's message also when `ids` is missing. */
+export const dictRemoveSchema = z.object({
+  ids: z
+    .array(z.coerce.number().int().positive(), { error: zhCN.dictSelectAtLeastOne })
+    .min(1, zhCN.dictSelectAtLeastOne)
+    .max(MAX_PAGE_SIZE),
+});
+export type DictRemove = z.input<typeof dictRemoveSchema>;

@@ -1,3 +1,8 @@
+import { z } from 'zod';
+
+// Zod's own messages (for checks our schemas do not word themselves) speak Chinese too.
+z.config(z.locales.zhCN());
+
 export * from './envelope.ts';
 export * from './messages.ts';
 export * from './permissions.ts';

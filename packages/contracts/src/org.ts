@@ -81,6 +81,15 @@ export const departmentSchema = z.object({
 });
 export type Department = z.infer<typeof departmentSchema>;
 export type DepartmentNode = Department & { children: DepartmentNode[] };
+/** One department with its sub-departments, as GET departments returns them. */
+export const departmentNodeSchema: z.ZodType<DepartmentNode> = departmentSchema
+  .extend({
+    get children() {
+      return z.array(departmentNodeSchema);
+    },
+  })
+  // A named schema: the API document refers to it from itself and lists it under components.
+  .meta({ id: 'DepartmentNode' });
 
 export const departmentSaveSchema = z.object({
   parentId: z.number().int().min(0).default(0),
@@ -98,6 +107,14 @@ export const roleSchema = z.object({
 });
 export type Role = z.infer<typeof roleSchema>;
 export type RoleNode = Role & { children: RoleNode[] };
+/** One role with its sub-roles, as GET roles returns them. */
+export const roleNodeSchema: z.ZodType<RoleNode> = roleSchema
+  .extend({
+    get children() {
+      return z.array(roleNodeSchema);
+    },
+  })
+  .meta({ id: 'RoleNode' });
 
 export const roleSaveSchema = z.object({
   parentId: z.number().int().min(0).default(0),

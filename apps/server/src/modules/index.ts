@@ -1,8 +1,11 @@
 import type { App, AppContext } from '../context.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerDictRoutes } from './dict/routes.ts';
+import { registerOrgRoutes } from './org/routes.ts';
+import { registerProfileRoutes } from './profile/routes.ts';
 import { registerSystemRoutes } from './system/routes.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
 /** Every domain module, registered in this order. */
-export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes];
+export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes];
