@@ -110,3 +110,35 @@ export async function loginThroughPage(page: Page, app: E2EApp, account: string 
   await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/auth/login')), page.getByRole('button', { name: /登\s*录/ }).click()]);
   await page.getByTestId('app-header').waitFor();
 }
+
+/** A fresh browser context (own storage, so its own session) with a desktop-sized page. */
+export async function newPage(browser: Browser, viewport = { width: 1440, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport, locale: 'zh-CN' });
+  return context.newPage();
+}
+
+/** Signs in through the API (for test set-up) and returns the bearer token. */
+export async function apiLogin(app: E2EApp, account: string = ADMIN.account, password: string = ADMIN.password): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  const md5 = createHash('md5').update(password).digest('hex');
+  const data = await apiCall<{ token: string }>(app, '', 'POST', '/api/auth/login', { account, password: md5 });
+  return data.token;
+}
+
+/** Calls the API with a token and returns `data` of the envelope; throws on failure. */
+export async function apiCall<T>(app: E2EApp, token: string, method: string, urlPath: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${app.url}${urlPath}`, {
+    method,
+    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await res.json()) as { success: boolean; msg: string; data: T };
+  if (!res.ok || !envelope.success) throw new Error(`${method} ${urlPath} failed: ${res.status} ${envelope.msg}`);
+  return envelope.data;
+}
+
+/** Texts of the side menu's entries, in order. */
+export async function menuLabels(page: Page): Promise<string[]> {
+  const texts = await page.locator('.app-menu [role="menuitem"]').allInnerTexts();
+  return texts.map((s) => s.trim());
+}

@@ -1,0 +1,138 @@
+import type { ApiEnvelope, FieldError } from '@shutu/contracts';
+import { API } from '@shutu/contracts';
+import { msg, t } from './messages.ts';
+
+const TOKEN_KEY = 'shutu.token';
+
+export function getToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+export function setToken(token: string): void {
+  localStorage.setItem(TOKEN_KEY, token);
+}
+
+export function clearToken(): void {
+  localStorage.removeItem(TOKEN_KEY);
+}
+
+/** A failed call: HTTP status (0 when the network failed), the server's msg and its field errors. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly fields: FieldError[];
+  readonly data: unknown;
+
+  constructor(status: number, message: string, data: unknown = null) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.data = data;
+    const fields = (data as { fields?: unknown } | null)?.fields;
+    this.fields = Array.isArray(fields) ? (fields as FieldError[]) : [];
+  }
+}
+
+/** Where a 401 sends the user: the login page, remembering the current address. */
+export function loginPath(current: string = currentLocation()): string {
+  if (!current || current === '/' || current.startsWith('/login')) return '/login';
+  return `/login?redirect=${encodeURIComponent(current)}`;
+}
+
+function currentLocation(): string {
+  return typeof window === 'undefined' ? '/' : `${window.location.pathname}${window.location.search}`;
+}
+
+type UnauthorizedHandler = (loginUrl: string) => void;
+let unauthorizedHandler: UnauthorizedHandler = (url) => window.location.assign(url);
+
+/** The router installs a handler that navigates without reloading the page. */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  unauthorizedHandler = handler;
+}
+
+export type Query = Record<string, string | number | boolean | null | undefined>;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  query?: Query;
+  body?: unknown;
+  /** false for calls whose 401 means something else (login) or does not matter (logout). */
+  authRedirect?: boolean;
+}
+
+export interface ApiResult<T> {
+  data: T;
+  msg: string;
+}
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === '') continue;
+    params.set(key, String(value));
+  }
+  const qs = params.toString();
+  return qs ? `${path}?${qs}` : path;
+}
+
+/** Calls the API and unwraps the `{code, success, msg, data}` envelope; throws ApiError on failure. */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, options.query), {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  } catch {
+    throw new ApiError(0, t.networkError);
+  }
+
+  let envelope: Partial<ApiEnvelope<T>> | null;
+  try {
+    envelope = (await response.json()) as Partial<ApiEnvelope<T>>;
+  } catch {
+    envelope = null; // not JSON: a proxy error page, say
+  }
+
+  const failed = !response.ok || !envelope || envelope.success === false;
+  if (failed) {
+    const status = response.ok ? (envelope?.code ?? 500) : response.status;
+    const message = envelope?.msg || fallbackMessage(status);
+    if (status === 401 && options.authRedirect !== false) {
+      clearToken();
+      unauthorizedHandler(loginPath());
+    }
+    throw new ApiError(status, message, envelope?.data ?? null);
+  }
+  return { data: envelope!.data as T, msg: envelope!.msg ?? '' };
+}
+
+function fallbackMessage(status: number): string {
+  if (status === 401) return msg.unauthorized;
+  if (status === 403) return msg.forbidden;
+  if (status === 404) return msg.notFound;
+  if (status === 429) return msg.tooManyRequests;
+  if (status >= 500) return msg.serverError;
+  return msg.badRequest;
+}
+
+/** Shorthands that return only `data`. */
+export const http = {
+  get: <T>(path: string, query?: Query) => request<T>(path, { query }).then((r) => r.data),
+  post: <T>(path: string, body?: unknown) => request<T>(path, { method: 'POST', body: body ?? {} }).then((r) => r.data),
+  put: <T>(path: string, body?: unknown) => request<T>(path, { method: 'PUT', body: body ?? {} }).then((r) => r.data),
+  del: <T>(path: string) => request<T>(path, { method: 'DELETE' }).then((r) => r.data),
+};
+
+export { API };

@@ -1,0 +1,89 @@
+import type { ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { Button, Result, Spin } from 'antd';
+import { getToken, loginPath } from './api.ts';
+import { t } from './messages.ts';
+import { homePath } from './pages.ts';
+import { useUserInfo } from '../features/auth/hooks.ts';
+import { canAccess, type Access } from '../shared/access.ts';
+
+export function FullPageSpin() {
+  return (
+    <div className="full-page-center">
+      <Spin size="large" description={t.loading} />
+    </div>
+  );
+}
+
+/** Everything but the login page needs a session; without one, go to login and come back afterwards. */
+export function RequireAuth() {
+  const location = useLocation();
+  const token = getToken();
+  const info = useUserInfo();
+  if (!token) return <Navigate to={loginPath(`${location.pathname}${location.search}`)} replace />;
+  if (info.isPending) return <FullPageSpin />;
+  if (info.isError) {
+    return (
+      <div className="full-page-center">
+        <Result
+          status="error"
+          title={t.errorTitle}
+          subTitle={info.error.message || t.errorSub}
+          extra={
+            <Button type="primary" onClick={() => void info.refetch()}>
+              {t.refresh}
+            </Button>
+          }
+        />
+      </div>
+    );
+  }
+  return <Outlet />;
+}
+
+function BackHome() {
+  const navigate = useNavigate();
+  return (
+    <Button type="primary" onClick={() => void navigate('/')}>
+      {t.backHome}
+    </Button>
+  );
+}
+
+export function ForbiddenResult() {
+  return (
+    <Result
+      status="403"
+      title={t.forbiddenTitle}
+      subTitle={t.forbiddenSub}
+      extra={
+<BackHome />
+      }
+    />
+  );
+}
+
+export function NotFoundResult() {
+  return (
+    <Result
+      status="404"
+      title={t.notFoundTitle}
+      subTitle={t.notFoundSub}
+      extra={
+<BackHome />
+      }
+    />
+  );
+}
+
+/** A page opened without the right shows a 403 result instead of its content. */
+export function Guarded({ access, children }: { access: Access; children: ReactNode }) {
+  const { data } = useUserInfo();
+  if (!canAccess(data, access)) return <ForbiddenResult />;
+  return <>{children}</>;
+}
+
+export function HomeRedirect() {
+  const { data } = useUserInfo();
+  return <Navigate to={homePath(data)} replace />;
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { homePath, pageByPath, visiblePages } from '../pages.ts';
+import { buildMenuItems } from './menu.tsx';
+
+type Who = { isAdministrator: boolean; permissions: string[] };
+const admin: Who = { isAdministrator: true, permissions: [] };
+const dictViewer: Who = { isAdministrator: false, permissions: ['dict_view'] };
+const plain: Who = { isAdministrator: false, permissions: [] };
+
+type Group = { key: string; label: string; children: { key: string; label: string }[] };
+const labels = (u: Who) => (buildMenuItems(u) as Group[]).flatMap((g) => g.children.map((c) => c.label));
+
+describe('menu filtering', () => {
+  it('administrators see every page', () => {
+    expect(labels(admin)).toEqual(['用户管理', '部门管理', '角色管理', '字典管理', '系统设置', '个人设置']);
+  });
+
+  it('a user with dict_view sees only 字典管理 and 个人设置', () => {
+    expect(labels(dictViewer)).toEqual(['字典管理', '个人设置']);
+  });
+
+  it('other dict permissions alone do not open the dictionary manager', () => {
+    expect(labels({ isAdministrator: false, permissions: ['dict_add', 'dict_edit', 'dict_delete'] })).toEqual(['个人设置']);
+  });
+
+  it('drops a section left without pages', () => {
+    const groups = buildMenuItems(plain) as Group[];
+    expect(groups.map((g) => g.label)).toEqual(['个人中心']);
+    expect(groups[0]!.children.map((c) => c.key)).toEqual(['/info/index']);
+  });
+
+  it('collapsed, keeps the same pages with dividers instead of group titles', () => {
+    const items = buildMenuItems(dictViewer, true) as { type?: string; key: string }[];
+    expect(items.map((i) => i.type ?? i.key)).toEqual(['/system/dict', 'divider', '/info/index']);
+  });
+
+  it('shows nothing before the user is known', () => {
+    expect(buildMenuItems(undefined)).toEqual([]);
+    expect(visiblePages(null)).toEqual([]);
+  });
+
+  it('/ goes to the first page the user may open', () => {
+    expect(homePath(admin)).toBe('/system/users');
+    expect(homePath(dictViewer)).toBe('/system/dict');
+    expect(homePath(plain)).toBe('/info/index');
+  });
+
+  it('finds the page of a path', () => {
+    expect(pageByPath('/system/dict')?.label).toBe('字典管理');
+    expect(pageByPath('/nowhere')).toBeUndefined();
+  });
+});

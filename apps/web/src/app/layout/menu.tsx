@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import type { MenuProps } from 'antd';
+import {
+  ApartmentOutlined,
+  BookOutlined,
+  IdcardOutlined,
+  SafetyCertificateOutlined,
+  SettingOutlined,
+  TeamOutlined,
+} from '@ant-design/icons';
+import type { UserInfo } from '@shutu/contracts';
+import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
+
+const ICONS: Record<PageKey, ReactNode> = {
+  users: <TeamOutlined />,
+  depts: <ApartmentOutlined />,
+  roles: <SafetyCertificateOutlined />,
+  dict: <BookOutlined />,
+  settings: <SettingOutlined />,
+  profile: <IdcardOutlined />,
+};
+
+type MenuItem = Required<MenuProps>['items'][number];
+
+/**
+ * The side menu: one group per section, holding only the pages the user may open; empty
+ * groups are dropped. Collapsed, the group titles would not fit: dividers separate sections.
+ */
+export function buildMenuItems(user: Pick<UserInfo, 'isAdministrator' | 'permissions'> | null | undefined, collapsed = false): MenuItem[] {
+  const pages = visiblePages(user);
+  const items: MenuItem[] = [];
+  for (const section of SECTIONS) {
+    const children = pages
+      .filter((p) => p.section === section.key)
+      .map((p) => ({ key: p.path, icon: ICONS[p.key], label: p.label }));
+    if (children.length === 0) continue;
+    if (!collapsed) items.push({ type: 'group', key: section.key, label: section.label, children });
+    else items.push(...(items.length ? [{ type: 'divider' as const, key: `divider-${section.key}` }] : []), ...children);
+  }
+  return items;
+}

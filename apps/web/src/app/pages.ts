@@ -1,0 +1,43 @@
+import type { UserInfo } from '@shutu/contracts';
+import { canAccess, type Access } from '../shared/access.ts';
+import { t } from './messages.ts';
+
+export type PageKey = 'users' | 'depts' | 'roles' | 'dict' | 'settings' | 'profile';
+export type Section = 'system' | 'personal';
+
+export interface PageDef {
+  key: PageKey;
+  path: string;
+  label: string;
+  section: Section;
+  access: Access;
+}
+
+/** Every page of the app, in menu order; `/` opens the first one the user may open. */
+export const PAGES: readonly PageDef[] = [
+  { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
+  { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
+  { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },
+  { key: 'dict', path: '/system/dict', label: t.pageDict, section: 'system', access: { permission: 'dict_view' } },
+  { key: 'settings', path: '/system/settings', label: t.pageSettings, section: 'system', access: 'admin' },
+  { key: 'profile', path: '/info/index', label: t.pageProfile, section: 'personal', access: 'user' },
+];
+
+export const SECTIONS: readonly { key: Section; label: string }[] = [
+  { key: 'system', label: t.menuSystem },
+  { key: 'personal', label: t.menuPersonal },
+];
+
+type Who = Pick<UserInfo, 'isAdministrator' | 'permissions'>;
+
+export function visiblePages(user: Who | null | undefined): PageDef[] {
+  return PAGES.filter((p) => canAccess(user, p.access));
+}
+
+export function homePath(user: Who | null | undefined): string {
+  return visiblePages(user)[0]?.path ?? '/info/index';
+}
+
+export function pageByPath(pathname: string): PageDef | undefined {
+  return PAGES.find((p) => pathname === p.path || pathname.startsWith(`${p.path}/`));
+}

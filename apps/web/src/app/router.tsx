@@ -1,0 +1,70 @@
+import type { ReactNode } from 'react';
+import { createBrowserRouter, useRouteError } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { Button, Result } from 'antd';
+import { setUnauthorizedHandler } from './api.ts';
+import { Guarded, HomeRedirect, NotFoundResult, RequireAuth } from './guard.tsx';
+import { MainLayout } from './layout/MainLayout.tsx';
+import { t } from './messages.ts';
+import { PAGES, type PageKey } from './pages.ts';
+import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { DictPage } from '../features/dict/DictPage.tsx';
+import { DeptsPage } from '../features/org/DeptsPage.tsx';
+import { RolesPage } from '../features/org/RolesPage.tsx';
+import { UsersPage } from '../features/org/UsersPage.tsx';
+import { ProfilePage } from '../features/profile/ProfilePage.tsx';
+import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
+
+const ELEMENTS: Record<PageKey, ReactNode> = {
+  users: <UsersPage />,
+  depts: <DeptsPage />,
+  roles: <RolesPage />,
+  dict: <DictPage />,
+  settings: <SystemSettingsPage />,
+  profile: <ProfilePage />,
+};
+
+function RouteError() {
+  const error = useRouteError();
+  console.error(error);
+  return (
+    <div className="full-page-center">
+      <Result
+        status="error"
+        title={t.errorTitle}
+        subTitle={t.errorSub}
+        extra={
+          <Button type="primary" onClick={() => window.location.reload()}>
+            {t.refresh}
+          </Button>
+        }
+      />
+    </div>
+  );
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  const router = createBrowserRouter([
+    { path: '/login', element: <LoginPage />, errorElement: <RouteError /> },
+    {
+      element: <RequireAuth />,
+      errorElement: <RouteError />,
+      children: [
+        {
+          element: <MainLayout />,
+          children: [
+            { index: true, element: <HomeRedirect /> },
+            ...PAGES.map((p) => ({ path: p.path, element: <Guarded access={p.access}>{ELEMENTS[p.key]}</Guarded> })),
+            { path: '*', element: <NotFoundResult /> },
+          ],
+        },
+      ],
+    },
+  ]);
+  // A 401 anywhere: forget cached answers of the old session and go to login, coming back afterwards.
+  setUnauthorizedHandler((url) => {
+    queryClient.removeQueries({ queryKey: ['auth'] });
+    void router.navigate(url, { replace: true });
+  });
+  return router;
+}

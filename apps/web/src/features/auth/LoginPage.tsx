@@ -1,0 +1,96 @@
+import { useEffect, useState } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Alert, Button, Form, Input } from 'antd';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { getToken, setToken } from '../../app/api.ts';
+import { msg, t } from '../../app/messages.ts';
+import { errorText } from '../../app/notify.ts';
+import { useSystemName } from '../system/api.ts';
+import { Logo } from '../../shared/Logo.tsx';
+import { login, type LoginForm } from './api.ts';
+import './login.css';
+
+/** Only same-site paths are followed after login; anything else goes home. */
+export function safeRedirect(value: string | null): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/login')) return '/';
+  return value;
+}
+
+export function LoginPage() {
+  const systemName = useSystemName();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const redirect = safeRedirect(params.get('redirect'));
+
+  useEffect(() => {
+    document.title = systemName;
+  }, [systemName]);
+
+  const mutation = useMutation({
+    mutationFn: login,
+    meta: { silent: true },
+    onSuccess: async (res) => {
+      setToken(res.token);
+      queryClient.removeQueries({ queryKey: ['auth'] });
+      await navigate(redirect, { replace: true });
+    },
+    onError: (e) => setError(errorText(e)),
+  });
+
+  if (getToken() && !mutation.isPending && !mutation.isSuccess) return <Navigate to={redirect} replace />;
+
+  return (
+    <div className="login-page">
+      <div className="login-hero">
+        <div className="login-hero-brand">
+          <Logo size={40} />
+          <span>{systemName}</span>
+        </div>
+        <div className="login-hero-copy">
+          <h2>{t.appSubtitle}</h2>
+          <p>{t.appSlogan}</p>
+        </div>
+        <div className="login-hero-chart" aria-hidden="true">
+          {[38, 62, 48, 80, 56, 92, 70].map((h, i) => (
+            <span key={i} style={{ height: `${h}%` }} />
+          ))}
+        </div>
+        <div className="login-hero-foot">{t.loginFooter(systemName)}</div>
+      </div>
+      <div className="login-panel">
+        <div className="login-card">
+          <h1 className="login-title" data-testid="login-title">
+            {systemName}
+          </h1>
+          <div className="login-subtitle">
+            {t.loginWelcome} · {t.loginTitle}
+          </div>
+          <Form<LoginForm>
+            layout="vertical"
+            size="large"
+            requiredMark={false}
+            onValuesChange={() => setError(null)}
+            onFinish={(values) => {
+              setError(null);
+              mutation.mutate(values);
+            }}
+          >
+            <Form.Item name="account" rules={[{ required: true, whitespace: true, message: msg.accountRequired }]}>
+              <Input prefix={<UserOutlined className="login-icon" />} placeholder={t.loginAccount} autoComplete="username" autoFocus />
+            </Form.Item>
+            <Form.Item name="password" rules={[{ required: true, message: msg.passwordRequired }]}>
+              <Input.Password prefix={<LockOutlined className="login-icon" />} placeholder={t.loginPassword} autoComplete="current-password" />
+            </Form.Item>
+            {error && <Alert className="login-error" type="error" showIcon title={error} data-testid="login-error" />}
+            <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
+              {t.loginButton}
+            </Button>
+          </Form>
+        </div>
+      </div>
+    </div>
+  );
+}

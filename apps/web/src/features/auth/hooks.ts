@@ -1,0 +1,43 @@
+import { useCallback } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router';
+import type { PermissionCode } from '@shutu/contracts';
+import { clearToken, getToken } from '../../app/api.ts';
+import { notifySuccess } from '../../app/notify.ts';
+import { msg } from '../../app/messages.ts';
+import { hasPermission } from '../../shared/access.ts';
+import { authKeys, fetchUserInfo, logout } from './api.ts';
+
+/** The signed-in user; only runs while a token is stored. */
+export function useUserInfo() {
+  return useQuery({ queryKey: authKeys.info, queryFn: fetchUserInfo, enabled: getToken() !== null, staleTime: 60_000 });
+}
+
+/** `can('dict_add')`: administrators may do everything. */
+export function usePermission(): (code: PermissionCode) => boolean {
+  const { data } = useUserInfo();
+  return useCallback((code: PermissionCode) => hasPermission(data, code), [data]);
+}
+
+/**
+ * Ends the session: revokes the token on the server (failures do not matter), forgets every
+ * cached answer and goes to the login page.
+ */
+export function useSignOut(): (options?: { message?: string }) => Promise<void> {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(
+    async (options) => {
+      try {
+        await logout();
+      } catch {
+        // The token may already be revoked (password change); signing out locally is enough.
+      }
+      clearToken();
+      queryClient.clear();
+      notifySuccess(options?.message ?? msg.loggedOut);
+      await navigate('/login', { replace: true });
+    },
+    [navigate, queryClient],
+  );
+}
