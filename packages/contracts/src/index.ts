@@ -13,3 +13,4 @@ export * from './system.ts';
 export * from './org.ts';
 export * from './dict.ts';
 export * from './api.ts';
+export * from './cube.ts';

@@ -1,0 +1,60 @@
+import type { JoinType, TimeUnit } from '@shutu/contracts';
+
+export const QUERY_DIALECTS = ['duckdb', 'postgres', 'mysql', 'clickhouse'] as const;
+export type QueryDialect = (typeof QUERY_DIALECTS)[number];
+
+/**
+ * What an engine can do. The shared renderer switches on these flags, never on the
+ * dialect's name; a connector may override them for the server version it talks to.
+ * The first four match `DialectCapabilities` of @shutu/connectors.
+ */
+export interface QueryCapabilities {
+  /** Bound parameters; without them values are inlined through `escapeString`. */
+  serverSideParameters: boolean;
+  /** `agg(...) FILTER (WHERE ...)`. */
+  filterClause: boolean;
+  /** `ILIKE`. */
+  ilike: boolean;
+  /** `INTERSECT` / `EXCEPT` / `UNION` (distinct); otherwise IN / NOT IN / UNION ALL forms. */
+  setOperations: boolean;
+  /** `GROUP BY 1, 2`; otherwise the grouped expressions are repeated. */
+  groupByOrdinal: boolean;
+  /** More than one JOIN in one SELECT. */
+  multipleJoins: boolean;
+  /** String values may contain U+0000. */
+  nulInStrings: boolean;
+  /** `ORDER BY x NULLS LAST`; otherwise NULL sorts lowest and ascending order is `x IS NULL, x`. */
+  nullsLast: boolean;
+  /** Plain LIKE already ignores case (MySQL's default collations). */
+  likeIgnoresCase: boolean;
+}
+
+/** Renders one catalogue function from its rendered arguments. */
+export type FunctionRender = (args: string[]) => string;
+
+export interface Dialect {
+  readonly name: QueryDialect;
+  readonly capabilities: QueryCapabilities;
+  /** Placeholder of the n-th (1-based) bound parameter. */
+  placeholder(index: number): string;
+  /** A quoted identifier; refuses names that cannot be quoted safely. */
+  quoteIdentifier(name: string): string;
+  /** A complete string literal under this engine's escaping rules. */
+  escapeString(value: string): string;
+  /** Rendering of each supported formula function; its keys are the allow-list. */
+  readonly functions: Readonly<Record<string, FunctionRender>>;
+  /** Appended to LIKE for a backslash escape character ('' when backslash is the default). */
+  readonly likeEscape: string;
+  countDistinct(arg: string): string;
+  concat(args: string[]): string;
+  dateTrunc(unit: TimeUnit, arg: string): string;
+  /** A 'YYYY-MM-DD HH:mm:ss' string read as a timestamp. */
+  timestamp(arg: string): string;
+  /** A string value with no column beside it to take its type from. */
+  stringValue(arg: string): string;
+  divide(left: string, right: string): string;
+  /** Substring test. */
+  contains(haystack: string, needle: string): string;
+  joinKeyword(type: JoinType): string;
+  limitOffset(limit: number | null, offset: number | null): string;
+}
