@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config';
 /** One runner for every unit and integration test; e2e runs separately against the built app. */
 export default defineConfig({
   test: {
+    // PGlite instances are memory-hungry to start; two files at a time fits 2 cores. Set here,
+    // not per project: projects with different maxWorkers would each need their own groupOrder.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'], environment: 'node' } },
       {
@@ -12,8 +15,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // PGlite instances are memory-hungry to start; two files at a time fits 2 cores.
-          maxWorkers: 2,
         },
       },
       './apps/web/vite.config.ts',

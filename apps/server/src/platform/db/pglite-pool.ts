@@ -63,7 +63,10 @@ async function runOnPGlite(pglite: PGlite, sql: string, parameters?: readonly un
   const params = parameters ? [...parameters] : [];
   try {
     const result = await pglite.query<Record<string, unknown>>(sql, params);
-    return { command: commandOf(sql), rowCount: result.affectedRows ?? result.rows.length, rows: result.rows };
+    const command = commandOf(sql);
+    // Like pg: a write reports the rows it touched, a read the rows it returned (PGlite says 0).
+    const rowCount = command === 'SELECT' ? result.rows.length : (result.affectedRows ?? result.rows.length);
+    return { command, rowCount, rows: result.rows };
   } catch (error) {
     // PGlite's query() takes one statement; scripts without parameters go through exec().
     if (params.length === 0 && error instanceof Error && MULTIPLE_COMMANDS.test(error.message)) {
