@@ -39,7 +39,7 @@ describeSqlCases([
         'SELECT ABS("o"."amount") + CEIL("o"."amount") + FLOOR("o"."amount") + POWER("o"."amount", 2) + SQRT("o"."amount") + (("o"."amount") % (7)) + ROUND("o"."amount", 1) AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
       ],
       postgres: [
-        'SELECT ABS("o"."amount") + CEIL("o"."amount") + FLOOR("o"."amount") + POWER("o"."amount", 2) + SQRT("o"."amount") + MOD(CAST("o"."amount" AS NUMERIC), CAST(7 AS NUMERIC)) + ROUND(CAST("o"."amount" AS NUMERIC), 1) AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+        'SELECT ABS("o"."amount") + CEIL("o"."amount") + FLOOR("o"."amount") + POWER("o"."amount", 2) + SQRT("o"."amount") + CAST(MOD(CAST("o"."amount" AS NUMERIC), CAST(7 AS NUMERIC)) AS DOUBLE PRECISION) + CAST(ROUND(CAST("o"."amount" AS NUMERIC), 1) AS DOUBLE PRECISION) AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
       ],
       mysql: [
         'SELECT ABS(`o`.`amount`) + CEIL(`o`.`amount`) + FLOOR(`o`.`amount`) + POWER(`o`.`amount`, 2) + SQRT(`o`.`amount`) + MOD(`o`.`amount`, 7) + ROUND(`o`.`amount`, 1) AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',

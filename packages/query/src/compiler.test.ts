@@ -229,7 +229,7 @@ describeSqlCases([
         ['大额', '普通'],
       ],
       postgres: [
-        'SELECT CASE WHEN "o"."amount" >= 100 THEN CAST($1 AS TEXT) ELSE CAST($2 AS TEXT) END AS "d0", CAST(SUM("o"."amount") AS DOUBLE PRECISION) / NULLIF(COUNT(DISTINCT "o"."user_phone"), 0) AS "m0", SUM(ROUND(CAST("o"."amount" * 1.06 AS NUMERIC), 2)) AS "m1" FROM "ods_order" AS "o" GROUP BY 1',
+        'SELECT CASE WHEN "o"."amount" >= 100 THEN CAST($1 AS TEXT) ELSE CAST($2 AS TEXT) END AS "d0", CAST(SUM("o"."amount") AS DOUBLE PRECISION) / NULLIF(COUNT(DISTINCT "o"."user_phone"), 0) AS "m0", SUM(CAST(ROUND(CAST("o"."amount" * 1.06 AS NUMERIC), 2) AS DOUBLE PRECISION)) AS "m1" FROM "ods_order" AS "o" GROUP BY 1',
         ['大额', '普通'],
       ],
       mysql: [

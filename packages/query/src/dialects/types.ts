@@ -6,7 +6,8 @@ export type QueryDialect = (typeof QUERY_DIALECTS)[number];
 /**
  * What an engine can do. The shared renderer switches on these flags, never on the
  * dialect's name; a connector may override them for the server version it talks to.
- * The first four match `DialectCapabilities` of @shutu/connectors.
+ * The one definition of these flags: @shutu/connectors' `DriverCapabilities` extends it
+ * (and `DialectCapabilities` there is this type).
  */
 export interface QueryCapabilities {
   /** Bound parameters; without them values are inlined through `escapeString`. */

@@ -1,0 +1,28 @@
+import { getDialect, withCapabilities, type Dialect, type QueryCapabilities, type QueryDialect } from '@shutu/query';
+import type { DriverCapabilities, DriverInfo } from './types.ts';
+
+/** What the connector adds to the compiler's flags, per dialect, before probing the server. */
+const CONNECTOR_DEFAULTS: Record<QueryDialect, Omit<DriverCapabilities, keyof QueryCapabilities>> = {
+  // Embedded: no server to enforce a timeout or a read-only session; the driver interrupts
+  // the query and refuses any statement that is not a SELECT.
+  duckdb: { tableComments: true, columnComments: true, serverStatementTimeout: false, readOnlySession: false },
+  postgres: { tableComments: true, columnComments: true, serverStatementTimeout: true, readOnlySession: true },
+  mysql: { tableComments: true, columnComments: true, serverStatementTimeout: true, readOnlySession: true },
+  // 18.16's system.tables has no comment column; columns have one.
+  clickhouse: { tableComments: false, columnComments: true, serverStatementTimeout: true, readOnlySession: true },
+};
+
+/** The dialect's defaults: what a driver reports before (or without) probing its server. */
+export function defaultCapabilities(dialect: QueryDialect): DriverCapabilities {
+  return { ...getDialect(dialect).capabilities, ...CONNECTOR_DEFAULTS[dialect] };
+}
+
+/** The compiler dialect for a probed server: the named dialect with this server's flags. */
+export function dialectFor(info: DriverInfo): Dialect {
+  const base = getDialect(info.dialect);
+  const changes: Partial<QueryCapabilities> = {};
+  for (const key of Object.keys(base.capabilities) as (keyof QueryCapabilities)[]) {
+    if (info.capabilities[key] !== base.capabilities[key]) changes[key] = info.capabilities[key];
+  }
+  return Object.keys(changes).length === 0 ? base : withCapabilities(base, changes);
+}

@@ -1,0 +1,300 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import net from 'node:net';
+import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
+import { getDialect } from '@shutu/query';
+import { checkColumns, newIdentifier, runLoad } from './bulk.ts';
+import { defaultCapabilities, dialectFor } from './capabilities.ts';
+import { trailingException, tsvLine } from './clickhouse-tsv.ts';
+import { connectorError, ConnectorError, errorCode, isWriteStatement, networkError, queryFailed, readOnlyError, timeoutError } from './errors.ts';
+import { kindOfType, normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
+import { inlineParams } from './placeholders.ts';
+import { GuardedQueryStream, collect, type Execution } from './stream.ts';
+import type {
+  BulkLoadOptions,
+  ColumnInfo,
+  DataSourceConfig,
+  Driver,
+  DriverInfo,
+  LoadColumn,
+  LoadColumnType,
+  LoadRow,
+  ParamValue,
+  QueryOptions,
+  QueryStream,
+  Row,
+  TableInfo,
+  TableRef,
+} from './types.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './types.ts';
+
+const dialect = getDialect('clickhouse');
+
+const LOAD_TYPES: Record<LoadColumnType, string> = {
+  STRING: 'Nullable(String)',
+  NUMBER: 'Nullable(Float64)',
+  INTEGER: 'Nullable(Int64)',
+  DATETIME: 'Nullable(DateTime)',
+  DATE: 'Nullable(Date)',
+};
+
+/** Long enough for any statement: the statement timeout is the server's (and the driver's backstop). */
+const REQUEST_TIMEOUT_MS = 6 * 3600_000;
+
+/** An HTTP agent whose TCP connect gives up after `ms` (the client itself has no connect timeout). */
+function connectTimeoutAgent(ms: number): http.Agent {
+  const agent = new http.Agent({ keepAlive: false, maxSockets: 10 });
+  (agent as unknown as { createConnection: (options: net.NetConnectOpts) => net.Socket }).createConnection = (options) => {
+    const socket = net.createConnection(options);
+    const timer = setTimeout(() => socket.destroy(Object.assign(new Error(`connect timeout after ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+    socket.once('connect', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+    return socket;
+  };
+  return agent;
+}
+
+/**
+ * ClickHouse over HTTP with @clickhouse/client, written for 18.16 (Debian's package):
+ *  - no server-side `{name:Type}` parameters ("Unknown setting param_x"): values are inlined
+ *    as literals escaped by the query package's ClickHouse dialect;
+ *  - no JSONCompactEachRowWithNamesAndTypes: results stream as TabSeparatedWithNamesAndTypes,
+ *    parsed here, so column types are known and UInt64 stays exact;
+ *  - an error striking after the headers were sent arrives as a last text line: detected;
+ *  - no table comments in system.tables (probed, so a newer server gets them);
+ *  - no client connect timeout: a custom agent provides it; ping goes through a client with a
+ *    short request timeout, queries through one bounded by the statement timeout.
+ * Queries run with readonly=1, max_execution_time and join_use_nulls=1 (LEFT JOIN misses are
+ * NULL, as on the other engines). Cancellation aborts the request and sends KILL QUERY.
+ */
+export class ClickHouseDriver implements Driver {
+  readonly type = 'clickhouse' as const;
+  private readonly client: ClickHouseClient;
+  private readonly probe: ClickHouseClient;
+  private readonly host: string;
+  private readonly port: number;
+  private readonly connectTimeoutMs: number;
+  private infoCache: Promise<DriverInfo> | null = null;
+  private closed = false;
+
+  constructor(private readonly config: DataSourceConfig) {
+    this.host = config.host ?? '127.0.0.1';
+    this.port = config.port ?? 8123;
+    this.connectTimeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    const common = {
+      url: `http://${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.port}`,
+      username: config.user || 'default',
+      password: config.password ?? '',
+      database: config.database || 'default',
+      application: 'shutu',
+      log: { level: ClickHouseLogLevel.OFF },
+      http_agent: connectTimeoutAgent(this.connectTimeoutMs),
+    };
+    this.client = createClient({ ...common, request_timeout: REQUEST_TIMEOUT_MS });
+    this.probe = createClient({ ...common, request_timeout: this.connectTimeoutMs });
+  }
+
+  /** 18.16's errors carry their code only in the text (`Code: 159, e.displayText() = …`). */
+  private mapError = (error: unknown, timeoutMs: number, sql?: string): ConnectorError => {
+    if (error instanceof ConnectorError) return error;
+    const text = error instanceof Error ? error.message : String(error);
+    const code = /^Code: (\d+)/.exec(text)?.[1] ?? errorCode(error);
+    if (code === '159') return timeoutError(timeoutMs, error);
+    if (code === '164') return readOnlyError(error);
+    // A statement 18.16 does not even parse (DELETE …) is still a write: refused as such.
+    if (code === '62' && sql !== undefined && isWriteStatement(sql)) return readOnlyError(error);
+    if (code === '192' || code === '193' || code === '516') return connectorError('auth', 'auth', {}, text, error);
+    if (code === '81' && /database/i.test(text)) return connectorError('database', 'databaseUnknown', { database: this.config.database ?? '' }, text, error);
+    if (code && /^\d+$/.test(code)) return queryFailed(error);
+    return networkError(error, { host: this.host, port: this.port }, this.connectTimeoutMs) ?? queryFailed(error);
+  };
+
+  private check(): void {
+    if (this.closed) throw connectorError('closed', 'closed');
+  }
+
+  info(): Promise<DriverInfo> {
+    this.infoCache ??= (async () => {
+      this.check();
+      const text = async (query: string) => (await (await this.probe.query({ query, format: 'TabSeparated' })).text()).trim();
+      const version = await text('SELECT version()');
+      // 18.16's system.tables has no comment column; later servers do.
+      const tableComments = (await text("SELECT count() FROM system.columns WHERE database = 'system' AND table = 'tables' AND name = 'comment'")) !== '0';
+      return { dialect: 'clickhouse' as const, capabilities: { ...defaultCapabilities('clickhouse'), tableComments }, serverVersion: version };
+    })().catch((error: unknown) => {
+      this.infoCache = null;
+      throw this.mapError(error, this.connectTimeoutMs);
+    });
+    return this.infoCache;
+  }
+
+  testConnection(): Promise<DriverInfo> {
+    return this.info();
+  }
+
+  async dialect() {
+    return dialectFor(await this.info());
+  }
+
+  private async rows(sql: string, params: ParamValue[] = []): Promise<Row[]> {
+    return (await collect(this.query(sql, params))).rows;
+  }
+
+  async listTables(): Promise<TableInfo[]> {
+    const { capabilities } = await this.info();
+    const rows = await this.rows(
+      `SELECT database AS schema, name, if(engine IN ('View', 'MaterializedView'), 'VIEW', 'TABLE') AS type, ${capabilities.tableComments ? 'comment' : "''"} AS comment
+         FROM system.tables WHERE database = currentDatabase() AND NOT is_temporary AND name NOT LIKE '.inner.%' ORDER BY name`,
+    );
+    return rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment ?? '') }));
+  }
+
+  async listColumns(table: TableRef): Promise<ColumnInfo[]> {
+    const { schema, name } = typeof table === 'string' ? { schema: null, name: table } : table;
+    const rows = await this.rows(
+      `SELECT name, type, comment FROM system.columns WHERE database = ${schema ? '?' : 'currentDatabase()'} AND table = ?`,
+      schema ? [schema, name] : [name],
+    );
+    if (rows.length === 0) throw connectorError('tableNotFound', 'tableNotFound', { name });
+    return rows.map((r) => ({
+      name: String(r.name),
+      comment: String(r.comment ?? ''),
+      databaseType: String(r.type),
+      viewDataType: viewDataTypeOf(String(r.type)),
+    }));
+  }
+
+  query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {
+    const timeoutMs = options.timeoutMs ?? this.config.defaultTimeoutMs ?? 60_000;
+    return new GuardedQueryStream(
+      defaultCapabilities('clickhouse'),
+      timeoutMs,
+      options.signal,
+      (execution) => this.execute(sql, params, execution),
+      (error, ms) => this.mapError(error, ms, sql),
+    );
+  }
+
+  private async kill(queryId: string): Promise<void> {
+    await this.probe.command({ query: `KILL QUERY WHERE query_id = ${dialect.escapeString(queryId)} ASYNC` }).catch(() => undefined);
+  }
+
+  private async *execute(sql: string, params: readonly ParamValue[], execution: Execution): AsyncGenerator<Row[], void, undefined> {
+    this.check();
+    await this.info();
+    const text = inlineParams(dialect, sql, params);
+    const queryId = randomUUID();
+    execution.onCancel(() => this.kill(queryId));
+    const settings: ClickHouseSettings = {
+      max_execution_time: Math.max(1, Math.ceil(execution.timeoutMs / 1000)),
+      join_use_nulls: 1,
+      // Last: after readonly=1 the server refuses to change settings.
+      readonly: '1',
+    };
+    execution.signal.throwIfAborted();
+    const result = await this.client.query({
+      query: text,
+      format: 'TabSeparatedWithNamesAndTypes',
+      clickhouse_settings: settings,
+      query_id: queryId,
+      abort_signal: execution.signal,
+    });
+    let done = false;
+    try {
+      let names: string[] | null = null;
+      let rawNames: string[] = [];
+      let kinds: ValueKind[] = [];
+      let pending: string | null = null;
+      const toRow = (line: string): Row => {
+        const fields = tsvLine(line);
+        if (fields.length !== kinds.length) {
+          throw trailingException(line) ?? new Error(`unexpected ClickHouse row: ${line.slice(0, 200)}`);
+        }
+        const row: Row = {};
+        fields.forEach((v, i) => (row[names![i]!] = normalise(kinds[i]!, v)));
+        return row;
+      };
+      for await (const lines of result.stream()) {
+        const batch: Row[] = [];
+        for (const { text: line } of lines) {
+          if (names === null) {
+            if (rawNames.length === 0) {
+              rawNames = tsvLine(line).map((n) => n ?? '');
+              continue;
+            }
+            const types = tsvLine(line).map((t) => t ?? 'String');
+            names = uniqueNames(rawNames);
+            kinds = types.map(kindOfType);
+            execution.setColumns(names.map((name, i) => ({ name, databaseType: types[i]!, viewDataType: viewDataTypeOf(types[i]!) })));
+            continue;
+          }
+          // With one column an exception line is indistinguishable from a value until the stream ends.
+          if (pending !== null) batch.push(toRow(pending));
+          pending = null;
+          if (kinds.length === 1 && trailingException(line)) pending = line;
+          else batch.push(toRow(line));
+        }
+        if (batch.length > 0) yield batch;
+      }
+      if (pending !== null) throw trailingException(pending)!;
+      done = true;
+    } finally {
+      if (!done) {
+        result.close();
+        await this.kill(queryId);
+      }
+    }
+  }
+
+  async bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options: BulkLoadOptions = {}) {
+    const names = checkColumns(dialect, columns);
+    const { capabilities } = await this.info();
+    const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+    const database = options.schema ? dialect.escapeString(options.schema) : 'currentDatabase()';
+    try {
+      return await runLoad(
+        table,
+        columns,
+        rows,
+        options.batchSize ?? 10_000,
+        {
+          exists: async () => {
+            const found = await this.rows(`SELECT count() AS n FROM system.tables WHERE database = ${database} AND name = ?`, [table]);
+            return found[0]?.n !== 0;
+          },
+          create: async () => {
+            const defs = columns.map(
+              (c, i) => `${names[i]} ${LOAD_TYPES[c.type]}${c.comment && capabilities.columnComments ? ` COMMENT ${dialect.escapeString(c.comment)}` : ''}`,
+            );
+            const comment = options.comment && capabilities.tableComments ? ` COMMENT ${dialect.escapeString(options.comment)}` : '';
+            await this.client.command({ query: `CREATE TABLE ${qualified} (${defs.join(', ')}) ENGINE = MergeTree() ORDER BY tuple()${comment}` });
+          },
+          insert: async (batch) => {
+            // JSONEachRow; DateTime takes whole seconds on 18.16.
+            const values = batch.map((row) => {
+              const object: Record<string, string | number | null> = {};
+              columns.forEach((c, i) => {
+                const v = row[i]!;
+                object[c.name] = c.type === 'DATETIME' && typeof v === 'string' ? v.slice(0, 19) : v;
+              });
+              return object;
+            });
+            await this.client.insert({ table: qualified, values, format: 'JSONEachRow', columns: names as [string, ...string[]] });
+          },
+          drop: async () => {
+            await this.client.command({ query: `DROP TABLE IF EXISTS ${qualified}` });
+          },
+        },
+        options.signal,
+      );
+    } catch (error) {
+      throw this.mapError(error, 0);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([this.client.close(), this.probe.close()]);
+  }
+}

@@ -1,0 +1,318 @@
+import {
+  DuckDBBlobValue,
+  DuckDBDateValue,
+  DuckDBInstance,
+  DuckDBTimestampValue,
+  DuckDBTypeId,
+  JsonDuckDBValueConverter,
+  StatementType,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  type DuckDBValue,
+} from '@duckdb/node-api';
+import { getDialect } from '@shutu/query';
+import { checkColumns, newIdentifier, runLoad, type CanonicalValue } from './bulk.ts';
+import { defaultCapabilities, dialectFor } from './capabilities.ts';
+import { connectorError, ConnectorError, errorText, queryFailed, readOnlyError } from './errors.ts';
+import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
+import { GuardedQueryStream, collect, type Execution } from './stream.ts';
+import type {
+  BulkLoadOptions,
+  ColumnInfo,
+  DataSourceConfig,
+  Driver,
+  DriverInfo,
+  LoadColumn,
+  LoadColumnType,
+  LoadRow,
+  ParamValue,
+  QueryOptions,
+  QueryStream,
+  Row,
+  TableInfo,
+  TableRef,
+} from './types.ts';
+
+const dialect = getDialect('duckdb');
+
+const KIND_BY_TYPE: Partial<Record<DuckDBTypeId, ValueKind>> = {
+  [DuckDBTypeId.BOOLEAN]: 'bool',
+  [DuckDBTypeId.TINYINT]: 'int',
+  [DuckDBTypeId.SMALLINT]: 'int',
+  [DuckDBTypeId.INTEGER]: 'int',
+  [DuckDBTypeId.BIGINT]: 'int',
+  [DuckDBTypeId.UTINYINT]: 'int',
+  [DuckDBTypeId.USMALLINT]: 'int',
+  [DuckDBTypeId.UINTEGER]: 'int',
+  [DuckDBTypeId.UBIGINT]: 'int',
+  [DuckDBTypeId.HUGEINT]: 'int',
+  [DuckDBTypeId.UHUGEINT]: 'int',
+  [DuckDBTypeId.BIGNUM]: 'int',
+  [DuckDBTypeId.FLOAT]: 'float',
+  [DuckDBTypeId.DOUBLE]: 'float',
+  [DuckDBTypeId.DECIMAL]: 'decimal',
+  [DuckDBTypeId.DATE]: 'date',
+  [DuckDBTypeId.TIMESTAMP]: 'timestamp',
+  [DuckDBTypeId.TIMESTAMP_S]: 'timestamp',
+  [DuckDBTypeId.TIMESTAMP_MS]: 'timestamp',
+  [DuckDBTypeId.TIMESTAMP_NS]: 'timestamp',
+  [DuckDBTypeId.TIMESTAMP_TZ]: 'timestamptz',
+  [DuckDBTypeId.TIME]: 'time',
+  [DuckDBTypeId.TIME_TZ]: 'time',
+  [DuckDBTypeId.TIME_NS]: 'time',
+  [DuckDBTypeId.BLOB]: 'binary',
+  [DuckDBTypeId.LIST]: 'json',
+  [DuckDBTypeId.STRUCT]: 'json',
+  [DuckDBTypeId.MAP]: 'json',
+  [DuckDBTypeId.ARRAY]: 'json',
+  [DuckDBTypeId.UNION]: 'json',
+  [DuckDBTypeId.VARIANT]: 'json',
+};
+
+const LOAD_TYPES: Record<LoadColumnType, string> = { STRING: 'VARCHAR', NUMBER: 'DOUBLE', INTEGER: 'BIGINT', DATETIME: 'TIMESTAMP', DATE: 'DATE' };
+
+function rawValue(kind: ValueKind, value: DuckDBValue): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (kind === 'binary' && value instanceof DuckDBBlobValue) return value.bytes;
+  return String(value);
+}
+
+const DAY_MS = 86_400_000;
+
+/** Canonical 'YYYY-MM-DD[ HH:mm:ss[.ffffff]]' → microseconds since the epoch (wall clock as UTC). */
+function epochMicros(text: string): bigint {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?)?$/.exec(text)!;
+  const d = new Date(0);
+  d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  d.setUTCHours(Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), 0);
+  return BigInt(d.getTime()) * 1000n + BigInt((m[7] ?? '').padEnd(6, '0') || '0');
+}
+
+function append(appender: DuckDBAppender, type: LoadColumnType, value: CanonicalValue): void {
+  if (value === null) return appender.appendNull();
+  switch (type) {
+    case 'STRING':
+      return appender.appendVarchar(String(value));
+    case 'NUMBER':
+      return appender.appendDouble(Number(value));
+    case 'INTEGER':
+      return appender.appendBigInt(BigInt(value));
+    case 'DATETIME':
+      return appender.appendTimestamp(new DuckDBTimestampValue(epochMicros(String(value))));
+    case 'DATE':
+      return appender.appendDate(new DuckDBDateValue(Math.floor(Number(epochMicros(String(value)) / 1000n) / DAY_MS)));
+  }
+}
+
+/**
+ * DuckDB, embedded. One connection per query (so interrupting one stops only that one).
+ * Read-only: a statement that is not a single SELECT is refused before it runs. Statement
+ * timeout: the driver interrupts the connection (no server to do it).
+ */
+export class DuckDBDriver implements Driver {
+  readonly type = 'duckdb' as const;
+  private instance: Promise<DuckDBInstance> | null = null;
+  private readonly connections = new Set<DuckDBConnection>();
+  private closed = false;
+  private readonly path: string;
+  private infoCache: Promise<DriverInfo> | null = null;
+
+  constructor(private readonly config: DataSourceConfig) {
+    this.path = config.path && config.path !== '' ? config.path : ':memory:';
+  }
+
+  private async connect(): Promise<DuckDBConnection> {
+    if (this.closed) throw connectorError('closed', 'closed');
+    this.instance ??= (this.path === ':memory:' ? DuckDBInstance.create(':memory:') : DuckDBInstance.fromCache(this.path)).catch((error: unknown) => {
+      this.instance = null;
+      throw connectorError('unreachable', 'fileUnavailable', { path: this.path, detail: errorText(error) }, errorText(error), error);
+    });
+    const connection = await (await this.instance).connect();
+    this.connections.add(connection);
+    return connection;
+  }
+
+  private release(connection: DuckDBConnection): void {
+    this.connections.delete(connection);
+    connection.closeSync();
+  }
+
+  private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const connection = await this.connect();
+    try {
+      return await fn(connection);
+    } finally {
+      this.release(connection);
+    }
+  }
+
+  info(): Promise<DriverInfo> {
+    this.infoCache ??= this.withConnection(async (c) => {
+      const version = (await c.runAndReadAll('SELECT version()')).getRows()[0]?.[0];
+      return { dialect: 'duckdb' as const, capabilities: defaultCapabilities('duckdb'), serverVersion: String(version) };
+    }).catch((error: unknown) => {
+      this.infoCache = null;
+      throw error instanceof ConnectorError ? error : queryFailed(error);
+    });
+    return this.infoCache;
+  }
+
+  testConnection(): Promise<DriverInfo> {
+    return this.info();
+  }
+
+  async dialect() {
+    return dialectFor(await this.info());
+  }
+
+  private async rows(sql: string, params: ParamValue[] = []): Promise<Row[]> {
+    return (await collect(this.query(sql, params))).rows;
+  }
+
+  async listTables(): Promise<TableInfo[]> {
+    const rows = await this.rows(
+      `SELECT schema_name AS "schema", table_name AS "name", 'TABLE' AS "type", comment FROM duckdb_tables()
+         WHERE database_name = current_database() AND NOT internal AND NOT temporary
+       UNION ALL
+       SELECT schema_name, view_name, 'VIEW', comment FROM duckdb_views()
+         WHERE database_name = current_database() AND NOT internal AND NOT temporary
+       ORDER BY 1, 2`,
+    );
+    return rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment ?? '') }));
+  }
+
+  async listColumns(table: TableRef): Promise<ColumnInfo[]> {
+    const { schema, name } = typeof table === 'string' ? { schema: null, name: table } : table;
+    const rows = await this.rows(
+      `SELECT column_name AS "name", data_type AS "type", comment FROM duckdb_columns()
+         WHERE database_name = current_database() AND schema_name = COALESCE($1, current_schema()) AND table_name = $2
+         ORDER BY column_index`,
+      [schema ?? null, name],
+    );
+    if (rows.length === 0) throw connectorError('tableNotFound', 'tableNotFound', { name });
+    return rows.map((r) => ({
+      name: String(r.name),
+      comment: String(r.comment ?? ''),
+      databaseType: String(r.type),
+      viewDataType: viewDataTypeOf(String(r.type)),
+    }));
+  }
+
+  query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {
+    const timeoutMs = options.timeoutMs ?? this.config.defaultTimeoutMs ?? 60_000;
+    return new GuardedQueryStream(
+      defaultCapabilities('duckdb'),
+      timeoutMs,
+      options.signal,
+      (execution) => this.execute(sql, params, execution),
+      (error) => (error instanceof ConnectorError ? error : queryFailed(error)),
+    );
+  }
+
+  private async *execute(sql: string, params: readonly ParamValue[], execution: Execution): AsyncGenerator<Row[], void, undefined> {
+    const connection = await this.connect();
+    execution.onCancel(() => connection.interrupt());
+    try {
+      const prepared = await connection.prepare(sql).catch((error: unknown) => {
+        if (/multiple statements/i.test(errorText(error))) throw connectorError('readOnly', 'singleStatement', {}, errorText(error), error);
+        throw error;
+      });
+      if (prepared.statementType !== StatementType.SELECT) throw readOnlyError();
+      if (params.length > 0) prepared.bind([...params]);
+      execution.signal.throwIfAborted();
+      const result = await prepared.stream();
+      const count = result.columnCount;
+      const kinds = Array.from({ length: count }, (_, i) => KIND_BY_TYPE[result.columnTypeId(i)] ?? 'string');
+      const names = uniqueNames(result.columnNames());
+      execution.setColumns(
+        names.map((name, i) => {
+          const databaseType = result.columnType(i).toString();
+          return { name, databaseType, viewDataType: viewDataTypeOf(databaseType) };
+        }),
+      );
+      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+        const columns = kinds.map((kind, i) =>
+          kind === 'json' ? chunk!.convertColumnValues(i, JsonDuckDBValueConverter) : chunk!.getColumnValues(i).map((v) => rawValue(kind, v)),
+        );
+        const batch: Row[] = [];
+        for (let r = 0; r < chunk.rowCount; r++) {
+          const row: Row = {};
+          for (let c = 0; c < count; c++) row[names[c]!] = normalise(kinds[c]!, columns[c]![r]);
+          batch.push(row);
+        }
+        yield batch;
+      }
+    } finally {
+      this.release(connection);
+    }
+  }
+
+  async bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options: BulkLoadOptions = {}) {
+    const names = checkColumns(dialect, columns);
+    const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+    const connection = await this.connect();
+    let appender: DuckDBAppender | null = null;
+    try {
+      return await runLoad(
+        table,
+        columns,
+        rows,
+        options.batchSize ?? 2048,
+        {
+          exists: async () => {
+            const found = await connection.runAndReadAll(
+              `SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = COALESCE($1, current_schema()) AND table_name = $2
+               UNION ALL SELECT 1 FROM duckdb_views() WHERE database_name = current_database() AND schema_name = COALESCE($1, current_schema()) AND view_name = $2`,
+              [options.schema ?? null, table],
+            );
+            return found.currentRowCount > 0;
+          },
+          create: async () => {
+            await connection.run(`CREATE TABLE ${qualified} (${names.map((n, i) => `${n} ${LOAD_TYPES[columns[i]!.type]}`).join(', ')})`);
+            if (options.comment) await connection.run(`COMMENT ON TABLE ${qualified} IS ${dialect.escapeString(options.comment)}`);
+            for (const [i, c] of columns.entries()) {
+              if (c.comment) await connection.run(`COMMENT ON COLUMN ${qualified}.${names[i]} IS ${dialect.escapeString(c.comment)}`);
+            }
+            appender = await connection.createAppender(table, options.schema ?? null);
+          },
+          insert: async (batch) => {
+            for (const row of batch) {
+              for (const [i, c] of columns.entries()) append(appender!, c.type, row[i]!);
+              appender!.endRow();
+            }
+          },
+          finish: async () => {
+            appender?.closeSync();
+            appender = null;
+          },
+          drop: async () => {
+            try {
+              appender?.closeSync();
+            } catch {
+              // the appender's buffered rows are discarded with the table
+            }
+            appender = null;
+            await connection.run(`DROP TABLE IF EXISTS ${qualified}`);
+          },
+        },
+        options.signal,
+      );
+    } finally {
+      this.release(connection);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const connection of this.connections) {
+      connection.interrupt();
+      connection.closeSync();
+    }
+    this.connections.clear();
+    // A file database comes from the process-wide cache and may be shared: only an
+    // in-memory instance is this driver's alone to close.
+    if (this.instance && this.path === ':memory:') (await this.instance.catch(() => null))?.closeSync();
+    this.instance = null;
+  }
+}

@@ -1,0 +1,338 @@
+import mysql from 'mysql2/promise';
+import type { Connection as CoreConnection, FieldPacket } from 'mysql2';
+import { getDialect } from '@shutu/query';
+import { checkColumns, newIdentifier, runLoad } from './bulk.ts';
+import { defaultCapabilities, dialectFor } from './capabilities.ts';
+import { connectorError, ConnectorError, errorCode, networkError, queryFailed, readOnlyError, timeoutError } from './errors.ts';
+import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
+import { GuardedQueryStream, collect, type Execution } from './stream.ts';
+import type {
+  BulkLoadOptions,
+  ColumnInfo,
+  DataSourceConfig,
+  Driver,
+  DriverCapabilities,
+  DriverInfo,
+  LoadColumn,
+  LoadColumnType,
+  LoadRow,
+  ParamValue,
+  QueryOptions,
+  QueryStream,
+  Row,
+  TableInfo,
+  TableRef,
+} from './types.ts';
+import { DEFAULT_CONNECT_TIMEOUT_MS } from './types.ts';
+
+const dialect = getDialect('mysql');
+
+/** Protocol column types: [name, kind]. */
+const TYPES: Record<number, [string, ValueKind]> = {
+  0: ['decimal', 'decimal'],
+  246: ['decimal', 'decimal'],
+  1: ['tinyint', 'int'],
+  2: ['smallint', 'int'],
+  3: ['int', 'int'],
+  8: ['bigint', 'int'],
+  9: ['mediumint', 'int'],
+  13: ['year', 'int'],
+  4: ['float', 'float'],
+  5: ['double', 'float'],
+  7: ['timestamp', 'timestamp'],
+  12: ['datetime', 'timestamp'],
+  10: ['date', 'date'],
+  14: ['date', 'date'],
+  11: ['time', 'time'],
+  16: ['bit', 'binary'],
+  245: ['json', 'json'],
+  247: ['enum', 'string'],
+  248: ['set', 'string'],
+  249: ['tinyblob', 'string'],
+  250: ['mediumblob', 'string'],
+  251: ['longblob', 'string'],
+  252: ['blob', 'string'],
+  253: ['varchar', 'string'],
+  254: ['char', 'string'],
+  15: ['varchar', 'string'],
+  6: ['null', 'string'],
+};
+const BINARY_CHARSET = 63;
+
+const LOAD_TYPES: Record<LoadColumnType, string> = { STRING: 'TEXT', NUMBER: 'DOUBLE', INTEGER: 'BIGINT', DATETIME: 'DATETIME(6)', DATE: 'DATE' };
+const MAX_PARAMS = 60_000;
+
+function columnKind(field: FieldPacket): [string, ValueKind] {
+  const [name, kind] = TYPES[field.columnType ?? field.type ?? 253] ?? ['varchar', 'string'];
+  const binary = (field.characterSet ?? field.charsetNr) === BINARY_CHARSET && kind === 'string' && !['enum', 'set', 'null'].includes(name);
+  return binary ? [name.replace('char', 'binary').replace('text', 'blob'), 'binary'] : [name, kind];
+}
+
+interface ServerTraits {
+  info: DriverInfo;
+  /** The session variable that bounds a statement's run time, and its unit. */
+  timeout: { variable: string; perSecond: number } | null;
+}
+
+/**
+ * MySQL and MariaDB through a mysql2 pool. Pool connections are `SET SESSION TRANSACTION
+ * READ ONLY` from birth; each query sets the server's statement-time limit (MariaDB's
+ * `max_statement_time` in seconds or MySQL's `max_execution_time` in ms: whichever variable
+ * the server has) and streams a prepared statement. Cancellation is `KILL QUERY`.
+ */
+export class MySqlDriver implements Driver {
+  readonly type = 'mysql' as const;
+  private readonly pool: mysql.Pool;
+  private readonly options: mysql.ConnectionOptions;
+  private readonly host: string;
+  private readonly port: number;
+  private readonly connectTimeoutMs: number;
+  private traitsCache: Promise<ServerTraits> | null = null;
+  private probed: DriverInfo | null = null;
+  private closed = false;
+
+  constructor(private readonly config: DataSourceConfig) {
+    this.host = config.host ?? '127.0.0.1';
+    this.port = config.port ?? 3306;
+    this.connectTimeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+    this.options = {
+      host: this.host,
+      port: this.port,
+      user: config.user,
+      password: config.password ?? undefined,
+      database: config.database,
+      connectTimeout: this.connectTimeoutMs,
+      charset: 'utf8mb4',
+      dateStrings: true,
+      supportBigNumbers: true,
+      bigNumberStrings: true,
+      decimalNumbers: false,
+      multipleStatements: false,
+      maxPreparedStatements: 64,
+    };
+    this.pool = mysql.createPool({ ...this.options, connectionLimit: config.maxConnections ?? 5, maxIdle: 2, idleTimeout: 30_000 });
+    // The event hands over the callback-style connection under the promise wrapper. The SET
+    // is queued before the connection's first use, so every statement on it is read-only.
+    this.pool.on('connection', (connection) => {
+      const core = connection as unknown as CoreConnection;
+      core.query('SET SESSION TRANSACTION READ ONLY', (error) => {
+        if (error) core.destroy();
+      });
+    });
+  }
+
+  private connectError(error: unknown): ConnectorError {
+    const code = errorCode(error);
+    const text = error instanceof Error ? error.message : String(error);
+    if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_DBACCESS_DENIED_ERROR') return connectorError('auth', 'auth', {}, text, error);
+    if (code === 'ER_BAD_DB_ERROR') return connectorError('database', 'databaseUnknown', { database: this.config.database ?? '' }, text, error);
+    return networkError(error, { host: this.host, port: this.port }, this.connectTimeoutMs) ?? queryFailed(error);
+  }
+
+  private mapError = (error: unknown, timeoutMs: number): ConnectorError => {
+    if (error instanceof ConnectorError) return error;
+    const errno = (error as { errno?: number }).errno;
+    if (errno === 1969 || errno === 3024) return timeoutError(timeoutMs, error);
+    if (errno === 1792) return readOnlyError(error);
+    if (errno === 1317) return connectorError('cancelled', 'cancelled', {}, (error as Error).message, error);
+    return networkError(error, { host: this.host, port: this.port }, this.connectTimeoutMs) ?? queryFailed(error);
+  };
+
+  private async connection(): Promise<mysql.PoolConnection> {
+    if (this.closed) throw connectorError('closed', 'closed');
+    try {
+      return await this.pool.getConnection();
+    } catch (error) {
+      throw this.connectError(error);
+    }
+  }
+
+  /** Probes what the server can do: which statement-time variable it has, whether INTERSECT parses. */
+  private traits(): Promise<ServerTraits> {
+    this.traitsCache ??= (async () => {
+      const c = await this.connection();
+      try {
+        const ok = (sql: string) =>
+          c.query(sql).then(
+            () => true,
+            () => false,
+          );
+        const [[version]] = (await c.query('SELECT VERSION() AS v')) as unknown as [[{ v: string }]];
+        const timeout = (await ok('SELECT @@max_statement_time'))
+          ? { variable: 'max_statement_time', perSecond: 1 }
+          : (await ok('SELECT @@max_execution_time'))
+            ? { variable: 'max_execution_time', perSecond: 1000 }
+            : null;
+        const capabilities: DriverCapabilities = {
+          ...defaultCapabilities('mysql'),
+          setOperations: await ok('SELECT 1 INTERSECT SELECT 1'),
+          // Whether LIKE ignores case depends on each column's collation (bulk-loaded tables are
+          // utf8mb4_bin): LOWER(x) LIKE LOWER(p) is right for every collation.
+          likeIgnoresCase: false,
+          serverStatementTimeout: timeout !== null,
+        };
+        this.probed = { dialect: 'mysql' as const, capabilities, serverVersion: version.v };
+        return { info: this.probed, timeout };
+      } finally {
+        c.release();
+      }
+    })().catch((error: unknown) => {
+      this.traitsCache = null;
+      throw error instanceof ConnectorError ? error : this.mapError(error, 0);
+    });
+    return this.traitsCache;
+  }
+
+  async info(): Promise<DriverInfo> {
+    return (await this.traits()).info;
+  }
+
+  testConnection(): Promise<DriverInfo> {
+    return this.info();
+  }
+
+  async dialect() {
+    return dialectFor(await this.info());
+  }
+
+  private async rows(sql: string, params: ParamValue[] = []): Promise<Row[]> {
+    return (await collect(this.query(sql, params))).rows;
+  }
+
+  async listTables(): Promise<TableInfo[]> {
+    const rows = await this.rows(
+      `SELECT TABLE_SCHEMA AS \`schema\`, TABLE_NAME AS name, IF(TABLE_TYPE = 'VIEW', 'VIEW', 'TABLE') AS type,
+              IF(TABLE_TYPE = 'VIEW', '', TABLE_COMMENT) AS comment
+         FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME`,
+    );
+    return rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment ?? '') }));
+  }
+
+  async listColumns(table: TableRef): Promise<ColumnInfo[]> {
+    const { schema, name } = typeof table === 'string' ? { schema: null, name: table } : table;
+    const rows = await this.rows(
+      `SELECT COLUMN_NAME AS name, COLUMN_TYPE AS type, COLUMN_COMMENT AS comment FROM information_schema.COLUMNS
+        WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? ORDER BY ORDINAL_POSITION`,
+      [schema ?? null, name],
+    );
+    if (rows.length === 0) throw connectorError('tableNotFound', 'tableNotFound', { name });
+    return rows.map((r) => ({
+      name: String(r.name),
+      comment: String(r.comment ?? ''),
+      databaseType: String(r.type),
+      viewDataType: viewDataTypeOf(String(r.type)),
+    }));
+  }
+
+  query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {
+    const timeoutMs = options.timeoutMs ?? this.config.defaultTimeoutMs ?? 60_000;
+    // Capabilities are probed on the first query; until then the dialect's defaults hold.
+    const caps = this.probed?.capabilities ?? defaultCapabilities('mysql');
+    return new GuardedQueryStream(caps, timeoutMs, options.signal, (execution) => this.execute(sql, params, execution), this.mapError);
+  }
+
+  private async kill(threadId: number): Promise<void> {
+    const c = await mysql.createConnection(this.options);
+    try {
+      await c.query(`KILL QUERY ${Number(threadId)}`);
+    } finally {
+      await c.end().catch(() => c.destroy());
+    }
+  }
+
+  private async *execute(sql: string, params: readonly ParamValue[], execution: Execution): AsyncGenerator<Row[], void, undefined> {
+    const { timeout } = await this.traits();
+    const conn = await this.connection();
+    execution.onCancel(() => this.kill(conn.threadId));
+    let done = false;
+    try {
+      if (timeout) await conn.query(`SET SESSION ${timeout.variable} = ${Math.max(1, Math.ceil((execution.timeoutMs * timeout.perSecond) / 1000))}`);
+      execution.signal.throwIfAborted();
+      // The callback-style connection under the promise wrapper: its command streams rows.
+      const core = conn.connection as unknown as CoreConnection;
+      const command = core.execute({ sql, rowsAsArray: true }, [...params]);
+      let names: string[] = [];
+      let kinds: ValueKind[] = [];
+      command.on('fields', (fields: FieldPacket[]) => {
+        const described = fields.map(columnKind);
+        names = uniqueNames(fields.map((f) => f.name));
+        kinds = described.map(([, kind]) => kind);
+        execution.setColumns(names.map((name, i) => ({ name, databaseType: described[i]![0], viewDataType: viewDataTypeOf(described[i]![0]) })));
+      });
+      const stream = command.stream({ highWaterMark: 500 });
+      let batch: Row[] = [];
+      for await (const values of stream as AsyncIterable<unknown[]>) {
+        const row: Row = {};
+        values.forEach((v, i) => (row[names[i]!] = normalise(kinds[i]!, v)));
+        batch.push(row);
+        if (batch.length >= 500) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
+      done = true;
+    } finally {
+      // A connection left mid-result (loop left early, cancelled) still has rows on the wire: drop it.
+      if (done && !execution.signal.aborted) conn.release();
+      else {
+        if (!done) await this.kill(conn.threadId).catch(() => undefined);
+        conn.destroy();
+      }
+    }
+  }
+
+  async bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options: BulkLoadOptions = {}) {
+    const names = checkColumns(dialect, columns);
+    const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+    const batchSize = Math.max(1, Math.min(options.batchSize ?? 1000, Math.floor(MAX_PARAMS / columns.length)));
+    if (this.closed) throw connectorError('closed', 'closed');
+    // A connection of its own: the pool's are read-only.
+    const conn = await mysql.createConnection(this.options).catch((error: unknown) => {
+      throw this.connectError(error);
+    });
+    try {
+      return await runLoad(
+        table,
+        columns,
+        rows,
+        batchSize,
+        {
+          exists: async () => {
+            const [found] = await conn.execute('SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?', [
+              options.schema ?? null,
+              table,
+            ]);
+            return (found as unknown[]).length > 0;
+          },
+          create: async () => {
+            const defs = columns.map((c, i) => `${names[i]} ${LOAD_TYPES[c.type]}${c.comment ? ` COMMENT ${dialect.escapeString(c.comment)}` : ''}`);
+            // utf8mb4_bin: equality, grouping and order by code point, as on the other engines.
+            const comment = options.comment ? ` COMMENT=${dialect.escapeString(options.comment)}` : '';
+            await conn.query(`CREATE TABLE ${qualified} (${defs.join(', ')}) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin${comment}`);
+          },
+          insert: async (batch) => {
+            const tuple = `(${columns.map(() => '?').join(', ')})`;
+            const sql = `INSERT INTO ${qualified} (${names.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`;
+            await conn.execute(sql, batch.flat());
+            conn.unprepare(sql);
+          },
+          drop: async () => {
+            await conn.query(`DROP TABLE IF EXISTS ${qualified}`);
+          },
+        },
+        options.signal,
+      );
+    } catch (error) {
+      throw this.mapError(error, 0);
+    } finally {
+      await conn.end().catch(() => conn.destroy());
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,144 @@
+import type { ViewDataType } from '@shutu/contracts';
+import type { Dialect, QueryCapabilities, QueryDialect } from '@shutu/query';
+
+/** The engines a data source can be. */
+export const DATA_SOURCE_TYPES = ['duckdb', 'postgres', 'mysql', 'clickhouse'] as const;
+export type DataSourceType = (typeof DATA_SOURCE_TYPES)[number];
+
+/** A data source's connection settings (decrypted). `path` is DuckDB's file (':memory:' when absent). */
+export interface DataSourceConfig {
+  type: DataSourceType;
+  host?: string;
+  port?: number;
+  database?: string;
+  user?: string;
+  password?: string;
+  path?: string;
+  /** Connect timeout (default 3 500 ms, so an unreachable host is reported within 5 s). */
+  connectTimeoutMs?: number;
+  /** Statement timeout used when a query names none (default 60 000 ms). */
+  defaultTimeoutMs?: number;
+  /** Most connections a driver keeps open at once (default 5). */
+  maxConnections?: number;
+}
+
+/**
+ * What a driver can do: the query compiler's flags (one definition, in @shutu/query) plus
+ * what the connector itself needs. Shared code switches on these, never on an engine's name.
+ */
+export interface DriverCapabilities extends QueryCapabilities {
+  /** Tables carry comments (ClickHouse 18.16: only columns do). */
+  tableComments: boolean;
+  /** Columns carry comments. */
+  columnComments: boolean;
+  /** The engine enforces the statement timeout itself; otherwise the driver interrupts the query. */
+  serverStatementTimeout: boolean;
+  /** The engine refuses writes in the session (read-only transaction or setting); otherwise the driver checks the statement type. */
+  readOnlySession: boolean;
+}
+
+/** The dialect name the compiler speaks plus what this server can do. */
+export interface DriverInfo {
+  dialect: QueryDialect;
+  capabilities: DriverCapabilities;
+  serverVersion: string;
+}
+
+export type TableType = 'TABLE' | 'VIEW';
+
+export interface TableInfo {
+  /** Schema (PostgreSQL, DuckDB) or database (MySQL, ClickHouse) holding the table. */
+  schema: string;
+  name: string;
+  type: TableType;
+  /** '' when the table has no comment or the engine keeps none. */
+  comment: string;
+}
+
+export interface ColumnInfo {
+  name: string;
+  comment: string;
+  /** The engine's own spelling of the type, e.g. `numeric(18,2)`, `Nullable(String)`. */
+  databaseType: string;
+  viewDataType: ViewDataType;
+}
+
+/** A table to read: a bare name is looked up in the connection's default schema. */
+export type TableRef = string | { schema?: string | null; name: string };
+
+/** A normalised value: the same query gives the same values on every engine. */
+export type Value = string | number | boolean | null;
+export type Row = Record<string, Value>;
+
+export interface ResultColumn {
+  /** Key of the value in each row (duplicate names get `_2`, `_3`, …). */
+  name: string;
+  databaseType: string;
+  viewDataType: ViewDataType;
+}
+
+export type ParamValue = string | number | boolean | null;
+
+export interface QueryOptions {
+  /** Statement timeout for the whole query, streaming included (default: the config's, 60 s). */
+  timeoutMs?: number;
+  /** Aborting cancels the query on the server; the stream then throws a `cancelled` error. */
+  signal?: AbortSignal;
+}
+
+/** Rows of one read-only query. Iterate once; leaving the loop early cancels the query. */
+export interface QueryStream extends AsyncIterable<Row> {
+  /** Result columns, known once iteration has produced the result header. */
+  readonly columns: readonly ResultColumn[] | null;
+  /** Cancels the query; a pending or later read throws a `cancelled` error. */
+  cancel(): void;
+}
+
+/** Types a bulk-loaded column can have: the three view data types plus two finer ones. */
+export type LoadColumnType = ViewDataType | 'INTEGER' | 'DATE';
+
+export interface LoadColumn {
+  name: string;
+  type: LoadColumnType;
+  comment?: string;
+}
+
+/** One row to load: values in column order. Strings are parsed by the column's type. */
+export type LoadValue = string | number | bigint | boolean | Date | null | undefined;
+export type LoadRow = readonly LoadValue[];
+
+export interface BulkLoadOptions {
+  /** Schema / database of the new table (default: the connection's). */
+  schema?: string;
+  /** Table comment (dropped where the engine keeps none: see `tableComments`). */
+  comment?: string;
+  /** Rows per INSERT (engine default when absent). */
+  batchSize?: number;
+  /** Cancels the load; the half-built table is dropped. */
+  signal?: AbortSignal;
+}
+
+export interface BulkLoadResult {
+  rows: number;
+}
+
+/** One interface for every engine. All errors are `ConnectorError`s with a Chinese message. */
+export interface Driver {
+  readonly type: DataSourceType;
+  /** Connects, checks the server answers and probes its capabilities (throws within ~5 s when unreachable). */
+  testConnection(): Promise<DriverInfo>;
+  /** Dialect name, capabilities and server version (probed once, then cached). */
+  info(): Promise<DriverInfo>;
+  /** The compiler dialect with this server's capabilities: pass it to `compileCubeQuery`. */
+  dialect(): Promise<Dialect>;
+  listTables(): Promise<TableInfo[]>;
+  listColumns(table: TableRef): Promise<ColumnInfo[]>;
+  /** One read-only statement; `params` bind the dialect's placeholders (or are inlined, escaped, where the server has none). */
+  query(sql: string, params?: readonly ParamValue[], options?: QueryOptions): QueryStream;
+  /** Creates a new table and inserts the rows in batches; the table is dropped again if loading fails. */
+  bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options?: BulkLoadOptions): Promise<BulkLoadResult>;
+  close(): Promise<void>;
+}
+
+/** Connect timeout unless the config names one: an unreachable host is reported within 5 s. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3500;
