@@ -27,3 +27,4 @@ export { ClickHouseDriver } from './clickhouse.ts';
 
 /** The compiler's capability flags, under the name this package reserved for them. */
 export type DialectCapabilities = QueryCapabilities;
+export * from './demo/index.ts';
