@@ -24,11 +24,16 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** Directory for embedded PGlite; omitted means in memory (tests). */
   pgliteDir?: string;
+  /** Told when an idle PostgreSQL connection fails; the pool replaces it. */
+  onIdleError?: (error: Error) => void;
 }
 
 export async function openStore(options: StoreOptions): Promise<MetadataStore> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client that dies (server restart, terminated backend) is dropped by the pool and the
+    // next query reconnects; without a listener its 'error' event would crash the process.
+    pool.on('error', (error) => options.onIdleError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
     return {
       db,
