@@ -7,6 +7,8 @@ import { migrateToLatest, openStore, type MetadataStore } from './platform/db/st
 import { seed, type SeedResult } from './platform/db/seed.ts';
 import { Jobs } from './platform/jobs/boss.ts';
 import { housekeepingJob } from './platform/jobs/housekeeping.ts';
+import { resolveSecretKey } from './platform/crypto.ts';
+import { ensureBuiltinWarehouse } from './modules/datasource/warehouse.ts';
 
 export interface RunningServer {
   app: App;
@@ -28,6 +30,10 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   if (applied.length) log.info({ applied }, 'migrations applied');
   const seeded = await seed(store.db);
   const ctx: AppContext = { config, store, db: store.db };
+  // The credentials key (created on first start) and the embedded warehouse, before any request.
+  resolveSecretKey(config);
+  const warehouse = await ensureBuiltinWarehouse(ctx);
+  log.info({ path: warehouse.path, demo: warehouse.demo, registered: warehouse.registered }, 'warehouse ready');
   const app = await buildApp(ctx, { logger: log });
   const jobs = options.jobs === false ? undefined : await Jobs.start(store, log, [housekeepingJob(store.db, log)], { work: true });
   const address = await app.listen({ port: config.port, host: config.host });

@@ -9,6 +9,7 @@ import { loadConfig } from '../src/platform/config.ts';
 import { migrateToLatest, openStore, type MetadataStore } from '../src/platform/db/store.ts';
 import { FIRST_ADMIN, seed } from '../src/platform/db/seed.ts';
 import { md5Hex } from '../src/platform/auth/password.ts';
+import { ensureBuiltinWarehouse } from '../src/modules/datasource/warehouse.ts';
 
 export type StoreKind = 'pglite' | 'postgres';
 
@@ -103,13 +104,27 @@ export async function openTestStore(kind: StoreKind): Promise<{ store: MetadataS
   };
 }
 
-/** A migrated, seeded app on a throw-away store, driven through `app.inject`. */
-export async function createTestServer(kind: StoreKind, buildOptions: BuildOptions = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  /** Create and register the built-in DuckDB warehouse, as `startServer` does. */
+  warehouse?: boolean;
+}
+
+/** Order rows of the demo warehouse in tests: the generator's smallest. */
+export const TEST_DEMO_SCALE = 1000;
+
+/**
+ * A migrated, seeded app on a throw-away store, driven through `app.inject`. Its data
+ * directory (credentials key, warehouse) is a temp directory removed by `close()`: tests
+ * never write ./data.
+ */
+export async function createTestServer(kind: StoreKind, buildOptions: BuildOptions = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const { store, cleanup } = await openTestStore(kind);
   await migrateToLatest(store.db);
   await seed(store.db);
-  const config = { ...loadConfig({}), webDist: undefined, databaseUrl: undefined };
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-data-'));
+  const config = { ...loadConfig({}), webDist: undefined, databaseUrl: undefined, secretKey: undefined, dataDir, demoScale: TEST_DEMO_SCALE };
   const ctx: AppContext = { config, store, db: store.db };
+  if (options.warehouse) await ensureBuiltinWarehouse(ctx);
   const app = await buildApp(ctx, buildOptions);
   await app.ready();
   return {
@@ -124,6 +139,7 @@ export async function createTestServer(kind: StoreKind, buildOptions: BuildOptio
     async close() {
       await app.close();
       await cleanup();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

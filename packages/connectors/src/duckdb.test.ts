@@ -14,7 +14,6 @@ driverSuite(handle, 'DuckDB', ({ driver, all }) => {
       'PRAGMA threads = 1',
       'INSTALL httpfs',
       "ATTACH ':memory:' AS x",
-      "COPY types_t TO '/tmp/shutu-x.csv'",
       'CHECKPOINT',
       'EXPLAIN SELECT 1',
     ]) {
@@ -36,4 +35,18 @@ it('works in memory (the default path) as well', async () => {
   expect((await collect(memory.query('SELECT * FROM load_t ORDER BY id'))).rows).toEqual(LOADED.slice(0, 3).concat(LOADED[3]!));
   await memory.close();
   expect((await rejection(collect(memory.query('SELECT 1')))).kind).toBe('closed');
+});
+
+it("cannot read the server's files, even through a plain SELECT", async () => {
+  const memory = openDriver({ type: 'duckdb' });
+  for (const sql of [
+    "SELECT * FROM read_csv('/etc/hostname')",
+    "SELECT * FROM read_text('/etc/passwd')",
+    "SELECT * FROM glob('/etc/*')",
+    "COPY (SELECT 1) TO '/tmp/shutu-x.csv'",
+  ]) {
+    const error = await rejection(collect(memory.query(sql)));
+    expect(error.detail ?? '', sql).toMatch(/file system operations are disabled|Permission Error/);
+  }
+  await memory.close();
 });

@@ -105,6 +105,12 @@ function append(appender: DuckDBAppender, type: LoadColumnType, value: Canonical
 }
 
 /**
+ * A data source's SQL may read its own database and nothing else: no read_csv('/etc/…'),
+ * ATTACH or COPY to the server's files. Locked so a query cannot switch it back on.
+ */
+export const DUCKDB_LOCKED_DOWN = { enable_external_access: 'false', lock_configuration: 'true' } as const;
+
+/**
  * DuckDB, embedded. One connection per query (so interrupting one stops only that one).
  * Read-only: a statement that is not a single SELECT is refused before it runs. Statement
  * timeout: the driver interrupts the connection (no server to do it).
@@ -123,7 +129,7 @@ export class DuckDBDriver implements Driver {
 
   private async connect(): Promise<DuckDBConnection> {
     if (this.closed) throw connectorError('closed', 'closed');
-    this.instance ??= (this.path === ':memory:' ? DuckDBInstance.create(':memory:') : DuckDBInstance.fromCache(this.path)).catch((error: unknown) => {
+    this.instance ??= (this.path === ':memory:' ? DuckDBInstance.create(':memory:', DUCKDB_LOCKED_DOWN) : DuckDBInstance.fromCache(this.path, DUCKDB_LOCKED_DOWN)).catch((error: unknown) => {
       this.instance = null;
       throw connectorError('unreachable', 'fileUnavailable', { path: this.path, detail: errorText(error) }, errorText(error), error);
     });

@@ -35,6 +35,40 @@ export const API = {
     dict: '/api/dict/:id',
     remove: '/api/dict/remove',
   },
+  datasource: {
+    /** GET page (keyword), POST create. */
+    sources: '/api/datasource',
+    /** GET, PUT, DELETE one. */
+    source: '/api/datasource/:id',
+    /** POST: test a saved source. */
+    test: '/api/datasource/:id/test',
+    /** POST: test a form not saved yet. */
+    testForm: '/api/datasource/test',
+    tables: '/api/datasource/:id/tables',
+    /** GET ?tableName=&schema= */
+    columns: '/api/datasource/:id/columns',
+  },
+  /**
+   * File tables (spec 2 §7 "File tables"). The spec's calls map to:
+   * POST {base}/bi-api/cube/file/structure → POST structure (multipart `file`);
+   * tableFileUpload → POST tables (multipart file, tableName, tableComment, dsId, tableColumnList);
+   * tableFileList → GET tables?dsId=.
+   */
+  fileTable: {
+    structure: '/api/filetable/structure',
+    tables: '/api/filetable/tables',
+  },
+  /**
+   * SQL views (spec 2 §7 "SQL views"): viewSave → POST views (with id: update);
+   * SQL views by datasourceId → GET views?datasourceId=; viewPreview → POST preview
+   * (Base64 `sqlStatement`); GET defaultName → V_SQL_YYYYMMDDHHmm.
+   */
+  sqlView: {
+    views: '/api/sqlview/views',
+    view: '/api/sqlview/views/:id',
+    preview: '/api/sqlview/preview',
+    defaultName: '/api/sqlview/default-name',
+  },
 } as const;
 
 /** Fills `:name` segments of a path. */

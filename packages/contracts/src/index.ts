@@ -12,5 +12,8 @@ export * from './profile.ts';
 export * from './system.ts';
 export * from './org.ts';
 export * from './dict.ts';
+export * from './datasource.ts';
 export * from './api.ts';
 export * from './cube.ts';
+export * from './filetable.ts';
+export * from './sqlview.ts';

@@ -1,11 +1,14 @@
 import type { App, AppContext } from '../context.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerDataSourceRoutes } from './datasource/routes.ts';
 import { registerDictRoutes } from './dict/routes.ts';
 import { registerOrgRoutes } from './org/routes.ts';
 import { registerProfileRoutes } from './profile/routes.ts';
 import { registerSystemRoutes } from './system/routes.ts';
+import { registerFileTableRoutes } from './filetable/routes.ts';
+import { registerSqlViewRoutes } from './sqlview/routes.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
 /** Every domain module, registered in this order. */
-export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes];
+export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes];

@@ -13,6 +13,21 @@ export interface Config {
   webDist: string | undefined;
   /** How many failed logins one account may have per minute before it gets 429. */
   loginFailuresPerMinute: number;
+  /**
+   * Base64 of the 32-byte key that encrypts data-source credentials (SHUTU_SECRET_KEY);
+   * absent means the key file dataDir/keys/secret.key, created on first start.
+   */
+  secretKey: string | undefined;
+  /** Order rows of the generated demo warehouse (SHUTU_DEMO_SCALE); absent means the generator's default. */
+  demoScale: number | undefined;
+  /** Largest upload accepted (UPLOAD_MAX_MB, default 200 MB); more gives 413. */
+  uploadMaxBytes: number;
+  /**
+   * Largest xlsx / xls accepted (UPLOAD_SPREADSHEET_MAX_MB, default 50 MB): SheetJS parses a
+   * workbook in memory, so it gets a tighter cap than streamed CSV; an xlsx may also not
+   * unpack to more than 10 times this.
+   */
+  spreadsheetMaxBytes: number;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -27,5 +42,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     webDist: env.WEB_DIST ?? path.join(repoRoot, 'apps/web/dist'),
     loginFailuresPerMinute: 5,
+    secretKey: env.SHUTU_SECRET_KEY || undefined,
+    demoScale: env.SHUTU_DEMO_SCALE ? Number(env.SHUTU_DEMO_SCALE) : undefined,
+    uploadMaxBytes: Number(env.UPLOAD_MAX_MB ?? 200) * 1024 * 1024,
+    spreadsheetMaxBytes: Number(env.UPLOAD_SPREADSHEET_MAX_MB ?? 50) * 1024 * 1024,
   };
 }

@@ -2,7 +2,7 @@ import type { UserInfo } from '@shutu/contracts';
 import { canAccess, type Access } from '../shared/access.ts';
 import { t } from './messages.ts';
 
-export type PageKey = 'users' | 'depts' | 'roles' | 'dict' | 'settings' | 'profile';
+export type PageKey = 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'settings' | 'profile';
 export type Section = 'system' | 'personal';
 
 export interface PageDef {
@@ -19,6 +19,7 @@ export const PAGES: readonly PageDef[] = [
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },
   { key: 'dict', path: '/system/dict', label: t.pageDict, section: 'system', access: { permission: 'dict_view' } },
+  { key: 'datasource', path: '/system/datasource', label: t.pageDatasource, section: 'system', access: 'admin' },
   { key: 'settings', path: '/system/settings', label: t.pageSettings, section: 'system', access: 'admin' },
   { key: 'profile', path: '/info/index', label: t.pageProfile, section: 'personal', access: 'user' },
 ];

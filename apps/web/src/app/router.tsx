@@ -8,6 +8,7 @@ import { MainLayout } from './layout/MainLayout.tsx';
 import { t } from './messages.ts';
 import { PAGES, type PageKey } from './pages.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { DataSourcePage } from '../features/datasource/DataSourcePage.tsx';
 import { DictPage } from '../features/dict/DictPage.tsx';
 import { DeptsPage } from '../features/org/DeptsPage.tsx';
 import { RolesPage } from '../features/org/RolesPage.tsx';
@@ -20,6 +21,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   depts: <DeptsPage />,
   roles: <RolesPage />,
   dict: <DictPage />,
+  datasource: <DataSourcePage />,
   settings: <SystemSettingsPage />,
   profile: <ProfilePage />,
 };

@@ -8,6 +8,7 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import type { DataSourceConfig, DataSourceType } from '../types.ts';
 import { startClickHouse } from './clickhouse-server.ts';
+import { DUCKDB_LOCKED_DOWN } from '../duckdb.ts';
 
 /**
  * The four test engines. Each test file asks for its engines at collection time: under
@@ -69,7 +70,7 @@ async function duckdb(): Promise<EngineHandle> {
   // A file, so the tests' admin connection shares the driver's instance (DuckDBInstance cache).
   const dir = mkdtempSync(path.join(os.tmpdir(), 'shutu-duckdb-'));
   const file = path.join(dir, 'warehouse.duckdb');
-  const instance = await DuckDBInstance.fromCache(file);
+  const instance = await DuckDBInstance.fromCache(file, DUCKDB_LOCKED_DOWN);
   return {
     type: 'duckdb',
     config: { type: 'duckdb', path: file },

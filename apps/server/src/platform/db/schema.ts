@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { DataSourceType } from '@shutu/contracts';
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -77,6 +78,23 @@ export interface SysDictTable {
   updateTime: UpdatedAt;
 }
 
+/** ds_name is the spec's dsDb; password_encrypted is AES-256-GCM ciphertext (platform/crypto.ts). */
+export interface DataSourceTable {
+  id: Generated<number>;
+  dsName: string;
+  type: DataSourceType;
+  host: string | null;
+  port: number | null;
+  database: string | null;
+  username: string | null;
+  passwordEncrypted: string | null;
+  path: string | null;
+  remark: string | null;
+  isBuiltin: ColumnType<boolean, boolean | undefined, boolean>;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
 export interface Database {
   sysUser: SysUserTable;
   sysDept: SysDeptTable;
@@ -87,4 +105,35 @@ export interface Database {
   authLoginFailure: AuthLoginFailureTable;
   sysConfig: SysConfigTable;
   sysDict: SysDictTable;
+  dataSource: DataSourceTable;
+  fileTable: FileTableTable;
+  sqlView: SqlViewTable;
+}
+
+/** A table created in a data source from an uploaded file; columns_json is FileColumn[]. */
+export interface FileTableTable {
+  id: Generated<number>;
+  datasourceId: number;
+  tableName: string;
+  tableComment: string;
+  fileName: string;
+  columnsJson: string;
+  /** bigint: read as text by node-postgres. */
+  rowCount: ColumnType<string | number, number | undefined, number>;
+  status: ColumnType<'loading' | 'ready', 'loading' | 'ready' | undefined, 'loading' | 'ready'>;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A saved single SELECT over one data source (spec 2 §3 "SQL view"). */
+export interface SqlViewTable {
+  id: Generated<number>;
+  datasourceId: number;
+  sqlName: string;
+  viewName: string;
+  sqlStatement: string;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
 }

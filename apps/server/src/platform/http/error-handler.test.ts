@@ -3,6 +3,7 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { zhCN } from '@shutu/contracts';
+import { ConnectorError } from '@shutu/connectors';
 import { installErrorHandler } from './error-handler.ts';
 import { conflict, fieldError } from './errors.ts';
 import { ok } from './envelope.ts';
@@ -31,6 +32,9 @@ describe('error handler', () => {
     });
     app.get('/field', async () => {
       throw fieldError('code', '编码不能为空');
+    });
+    app.get('/upstream', async () => {
+      throw new ConnectorError('unreachable', '无法连接数据源 10.0.0.1:5432（连接被拒绝），请检查主机地址、端口和网络', 'connect ECONNREFUSED 10.0.0.1:5432');
     });
     app.get('/bad-response', { schema: { response: { 200: z.object({ n: z.number() }) } } }, async () => ({ n: SECRET }) as unknown as { n: number });
     await app.ready();
@@ -64,6 +68,17 @@ describe('error handler', () => {
       expect(res.json(), url).toEqual({ code: 500, success: false, msg: zhCN.serverError, data: null });
       expect(res.body, url).not.toMatch(/password|\/srv\/|\.ts|at \w+ \(/);
     }
+  });
+
+  it('answers a data-source failure with its status, Chinese message and the engine text as detail', async () => {
+    const res = await app.inject({ method: 'GET', url: '/upstream' });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({
+      code: 502,
+      success: false,
+      msg: '无法连接数据源 10.0.0.1:5432（连接被拒绝），请检查主机地址、端口和网络',
+      data: { kind: 'unreachable', detail: 'connect ECONNREFUSED 10.0.0.1:5432' },
+    });
   });
 
   it('passes application errors through with their status, message and fields', async () => {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { zhCN, type FieldError } from '@shutu/contracts';
+import { ConnectorError } from '@shutu/connectors';
 import { AppError } from './errors.ts';
 import { fail } from './envelope.ts';
 
@@ -21,6 +22,12 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       if (error.status >= 500) request.log.error({ err: error }, 'application error');
       return reply.code(error.status).send(fail(error.status, error.message, error.data));
+    }
+    if (error instanceof ConnectorError) {
+      // A data source failed: its Chinese message is for the user, the engine's text (detail)
+      // for the SQL editor's error tab; 502 / 504 say the fault is upstream, not ours.
+      if (error.status >= 500) request.log.warn({ kind: error.kind, detail: error.detail }, 'data source error');
+      return reply.code(error.status).send(fail(error.status, error.message, { kind: error.kind, detail: error.detail }));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields: FieldError[] = error.validation.map((v) => ({

@@ -3,6 +3,7 @@ import type { MenuProps } from 'antd';
 import {
   ApartmentOutlined,
   BookOutlined,
+  DatabaseOutlined,
   IdcardOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
@@ -16,6 +17,7 @@ const ICONS: Record<PageKey, ReactNode> = {
   depts: <ApartmentOutlined />,
   roles: <SafetyCertificateOutlined />,
   dict: <BookOutlined />,
+  datasource: <DatabaseOutlined />,
   settings: <SettingOutlined />,
   profile: <IdcardOutlined />,
 };

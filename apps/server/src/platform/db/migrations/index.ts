@@ -1,7 +1,11 @@
 import type { Migration } from 'kysely';
 import * as foundation from './0001_foundation.ts';
+import * as datasource from './0002_datasource.ts';
+import * as filetables from './0003_filetables.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_datasource': datasource,
+  '0003_filetables': filetables,
 };

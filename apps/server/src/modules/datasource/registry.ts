@@ -1,0 +1,142 @@
+import { openDriver, type DataSourceConfig, type Driver } from '@shutu/connectors';
+import { DATA_SOURCE_TYPE_LABELS, zhCN, type DataSource } from '@shutu/contracts';
+import type { AppContext } from '../../context.ts';
+import { DecryptError, decryptSecret, encryptSecret, resolveSecretKey } from '../../platform/crypto.ts';
+import { AppError, notFound } from '../../platform/http/errors.ts';
+import { findDataSourceRow, type DataSourceRow } from './repo.ts';
+
+/**
+ * The one place the server gets a data source's driver. Other modules (file tables, SQL
+ * views, datasets, …) call only the three exported functions at the top; the data-source
+ * service also evicts drivers when a source is edited or deleted.
+ *
+ * One open driver per source id and app context. A cached driver is reused while the row's
+ * connection settings stay the same; when they change (an edit here, or in another process
+ * sharing the store) it is closed and a new one opened. All are closed when the app closes.
+ * The built-in warehouse is a DuckDB file owned by this process: DuckDB's instance cache
+ * makes every driver on that file share one database instance.
+ */
+
+/** The source's public shape (no password) or undefined when there is none with this id. */
+export async function findDataSource(ctx: AppContext, id: number): Promise<DataSource | undefined> {
+  const row = await findDataSourceRow(ctx.db, id);
+  return row && toDataSource(row);
+}
+
+/** The source's public shape; 404 数据源不存在 when there is none with this id. */
+export async function getDataSource(ctx: AppContext, id: number): Promise<DataSource> {
+  const source = await findDataSource(ctx, id);
+  if (!source) throw notFound(zhCN.dsNotFound);
+  return source;
+}
+
+/**
+ * The open driver of a source (404 数据源不存在 when unknown). Do not close it: the registry
+ * owns it. Failures of its calls are ConnectorErrors, answered by the error handler.
+ */
+export async function getDataSourceDriver(ctx: AppContext, id: number): Promise<Driver> {
+  const row = await findDataSourceRow(ctx.db, id);
+  if (!row) throw notFound(zhCN.dsNotFound);
+  const drivers = driversOf(ctx);
+  const fingerprint = fingerprintOf(row);
+  const cached = drivers.get(id);
+  if (cached?.fingerprint === fingerprint) return cached.driver;
+  // openDriver does no I/O, so nothing can interleave between the check above and the set below.
+  const driver = openDriver(connectionConfig(ctx, row));
+  drivers.set(id, { fingerprint, driver });
+  if (cached) closeQuietly(cached.driver);
+  return driver;
+}
+
+// ---------------------------------------------------------------------------------------
+
+interface CachedDriver {
+  /** The connection settings the driver was opened with. */
+  fingerprint: string;
+  driver: Driver;
+}
+
+const registries = new WeakMap<AppContext, Map<number, CachedDriver>>();
+
+function driversOf(ctx: AppContext): Map<number, CachedDriver> {
+  let drivers = registries.get(ctx);
+  if (!drivers) {
+    drivers = new Map();
+    registries.set(ctx, drivers);
+  }
+  return drivers;
+}
+
+function fingerprintOf(row: DataSourceRow): string {
+  return JSON.stringify([row.type, row.host, row.port, row.database, row.username, row.passwordEncrypted, row.path]);
+}
+
+function closeQuietly(driver: Driver): Promise<void> {
+  return driver.close().catch(() => undefined);
+}
+
+/** Closes the cached driver of a source (after an edit or a delete); the next call opens a new one. */
+export async function evictDataSourceDriver(ctx: AppContext, id: number): Promise<void> {
+  const drivers = driversOf(ctx);
+  const cached = drivers.get(id);
+  drivers.delete(id);
+  if (cached) await closeQuietly(cached.driver);
+}
+
+/** Closes every cached driver: the app's onClose hook. */
+export async function closeDataSourceDrivers(ctx: AppContext): Promise<void> {
+  const drivers = driversOf(ctx);
+  const all = [...drivers.values()];
+  drivers.clear();
+  await Promise.all(all.map((c) => closeQuietly(c.driver)));
+}
+
+/** Additional data bound to every stored data-source password. */
+const PASSWORD_CONTEXT = 'shutu:data_source.password';
+
+export function encryptPassword(ctx: AppContext, password: string): string {
+  return encryptSecret(resolveSecretKey(ctx.config), password, PASSWORD_CONTEXT);
+}
+
+export function decryptPassword(ctx: AppContext, stored: string): string {
+  try {
+    return decryptSecret(resolveSecretKey(ctx.config), stored, PASSWORD_CONTEXT);
+  } catch (error) {
+    if (error instanceof DecryptError) throw new AppError(500, zhCN.dsPasswordUnreadable);
+    throw error;
+  }
+}
+
+/** What the connector needs: the row's settings with the password decrypted. */
+export function connectionConfig(
+  ctx: AppContext,
+  row: Pick<DataSourceRow, 'type' | 'host' | 'port' | 'database' | 'username' | 'passwordEncrypted' | 'path'>,
+): DataSourceConfig {
+  if (row.type === 'duckdb') return { type: 'duckdb', path: row.path ?? '' };
+  const config: DataSourceConfig = { type: row.type };
+  if (row.host) config.host = row.host;
+  if (row.port) config.port = row.port;
+  if (row.database) config.database = row.database;
+  if (row.username) config.user = row.username;
+  if (row.passwordEncrypted) config.password = decryptPassword(ctx, row.passwordEncrypted);
+  return config;
+}
+
+export function toDataSource(row: DataSourceRow): DataSource {
+  return {
+    id: row.id,
+    dsDb: row.dsName,
+    type: row.type,
+    dsTypeSyl: DATA_SOURCE_TYPE_LABELS[row.type],
+    host: row.host,
+    port: row.port,
+    database: row.database,
+    username: row.username,
+    hasPassword: row.passwordEncrypted !== null,
+    path: row.path,
+    remark: row.remark,
+    isBuiltin: row.isBuiltin,
+    createTime: new Date(row.createTime).toISOString(),
+    updateTime: new Date(row.updateTime).toISOString(),
+  };
+}

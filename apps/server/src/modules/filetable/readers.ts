@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import iconv from 'iconv-lite';
+import * as XLSX from '@e965/xlsx';
+import { formatFileSize, formatMessage, zhCN, type FileTableExtension } from '@shutu/contracts';
+import { AppError, badRequest } from '../../platform/http/errors.ts';
+import type { UploadedFile } from '../../platform/files/upload.ts';
+import { CsvSyntaxError, detectDelimiter, parseCsv } from './csv.ts';
+import { unpackedZipSize } from './zip.ts';
+
+/**
+ * Reads the first sheet of an uploaded xlsx / xls / csv as a header row plus data rows.
+ * CSV is streamed (UTF-8 with or without BOM, else GBK, decoded as its superset GB18030);
+ * workbooks are parsed whole by SheetJS (@e965/xlsx), so they get their own size cap.
+ */
+
+/** A date or date-time cell of a workbook, as 'YYYY-MM-DD HH:mm:ss'. */
+export class SheetDate {
+  constructor(readonly text: string) {}
+}
+
+export type CellValue = string | number | boolean | SheetDate | null;
+
+export interface DataRow {
+  /** Row number in the file as a spreadsheet shows it (the header is row 1 when it is the first line). */
+  row: number;
+  values: CellValue[];
+}
+
+export interface TableFile {
+  fileType: FileTableExtension;
+  encoding: 'UTF-8' | 'GBK' | null;
+  header: string[];
+  /** Data rows after the header in batches, blank rows skipped; iterate once. */
+  batches: AsyncIterable<DataRow[]>;
+  /** Stops reading (closes the file). */
+  close(): void;
+}
+
+export interface ReadOptions {
+  spreadsheetMaxBytes: number;
+  /** Parse only this many rows of a workbook (the structure call needs a sample only). */
+  sheetRows?: number;
+}
+
+const isBlank = (values: CellValue[]) => values.every((v) => v === null || (typeof v === 'string' && v.trim() === ''));
+
+/** Opens the file; refuses empty and header-only files. */
+export async function openTableFile(file: UploadedFile, options: ReadOptions): Promise<TableFile> {
+  if (file.size === 0) throw badRequest(zhCN.fileEmpty);
+  const type = file.extension as FileTableExtension;
+  const source = type === 'csv' ? await readCsv(file) : await readWorkbook(file, type, options);
+  const iterator = source.batches[Symbol.asyncIterator]();
+  /** The rows of the batch being read that are not taken yet. */
+  let pending: DataRow[] = [];
+  const nextBatch = async (): Promise<DataRow[] | undefined> => {
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return undefined;
+      const rows = next.value.filter((r) => !isBlank(r.values));
+      if (rows.length > 0) return rows;
+    }
+  };
+  const take = async (): Promise<DataRow | undefined> => {
+    if (pending.length === 0) pending = (await nextBatch()) ?? [];
+    return pending.shift();
+  };
+  try {
+    const header = await take();
+    if (!header) throw badRequest(zhCN.fileEmpty);
+    if (pending.length === 0) pending = (await nextBatch()) ?? [];
+    if (pending.length === 0) throw badRequest(zhCN.fileHeaderOnly);
+    const batches = (async function* () {
+      yield pending;
+      for (let batch = await nextBatch(); batch; batch = await nextBatch()) yield batch;
+    })();
+    const headerText = header.values.map((v) => (v === null ? '' : v instanceof SheetDate ? v.text : String(v)));
+    return { fileType: type, encoding: source.encoding, header: headerText, batches, close: source.close };
+  } catch (error) {
+    source.close();
+    throw error;
+  }
+}
+
+interface RawSource {
+  encoding: 'UTF-8' | 'GBK' | null;
+  batches: AsyncIterable<DataRow[]>;
+  close(): void;
+}
+
+// ---------------------------------------------------------------- CSV
+
+const CSV_REASONS: Record<CsvSyntaxError['reason'], string> = {
+  unclosedQuote: '引号没有闭合',
+  afterQuote: '引号后面有多余的字符',
+  recordTooLong: '单行内容过长',
+};
+
+async function firstLineOf(file: UploadedFile): Promise<string> {
+  const handle = await fs.promises.open(file.path, 'r');
+  try {
+    const buffer = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const bytes = buffer.subarray(0, bytesRead);
+    const text = file.utf8 ? bytes.toString('utf8') : iconv.decode(bytes, 'gb18030');
+    return text.replace(/^\uFEFF/, '').split(/\r?\n|\r/, 1)[0] ?? '';
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readCsv(file: UploadedFile): Promise<RawSource> {
+  const delimiter = detectDelimiter(await firstLineOf(file));
+  const input = fs.createReadStream(file.path, { highWaterMark: 256 * 1024, ...(file.utf8 ? { encoding: 'utf8' as const } : {}) });
+  // Valid UTF-8 (with or without BOM) is read as UTF-8; anything else as GBK (decoded as its superset GB18030).
+  const text = (file.utf8 ? input : input.pipe(iconv.decodeStream('gb18030'))) as AsyncIterable<string>;
+  const close = () => input.destroy();
+  async function* batches(): AsyncGenerator<DataRow[]> {
+    try {
+      yield* parseCsv(text, delimiter);
+    } catch (error) {
+      if (error instanceof CsvSyntaxError) throw badRequest(formatMessage(zhCN.fileMalformed, { row: error.line, reason: CSV_REASONS[error.reason] }));
+      throw error;
+    } finally {
+      close();
+    }
+  }
+  return { encoding: file.utf8 ? 'UTF-8' : 'GBK', batches: batches(), close };
+}
+
+// ---------------------------------------------------------------- workbooks
+
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+
+/** What a file must start with to be handed to SheetJS (which reads anything else as text). */
+function looksLike(type: 'xlsx' | 'xls', bytes: Buffer): boolean {
+  if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) return true; // an xlsx, also when named .xls
+  if (type === 'xlsx') return false;
+  if (bytes.subarray(0, 8).equals(CFB_MAGIC)) return true; // BIFF8 / BIFF5 in a compound file
+  if (bytes[0] === 0x09 && [0x00, 0x02, 0x04, 0x08].includes(bytes[1] ?? -1)) return true; // bare BIFF2-4
+  // Spreadsheet XML 2003 or an HTML table saved as .xls (what many systems export).
+  return /^\s*</.test(
+    bytes
+      .subarray(0, 512)
+      .toString('latin1')
+      .replace(/^\uFEFF|^\xEF\xBB\xBF/, ''),
+  );
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+function cellValue(cell: XLSX.CellObject | undefined, date1904: boolean): CellValue {
+  if (!cell) return null;
+  switch (cell.t) {
+    case 's':
+      return cell.v === undefined || cell.v === '' ? null : String(cell.v);
+    case 'b':
+      return Boolean(cell.v);
+    case 'n': {
+      const v = Number(cell.v);
+      if (typeof cell.z === 'string' && XLSX.SSF.is_date(cell.z)) {
+        const d = XLSX.SSF.parse_date_code(v, { date1904 });
+        if (d) {
+          const seconds = Math.round((v - Math.floor(v)) * 86400) % 86400;
+          const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
+          return new SheetDate(`${pad(d.y, 4)}-${pad(d.m)}-${pad(d.d)} ${pad(h)}:${pad(m)}:${pad(s)}`);
+        }
+      }
+      return Number.isFinite(v) ? v : null;
+    }
+    case 'd': {
+      const d = cell.v instanceof Date ? cell.v : new Date(String(cell.v));
+      if (Number.isNaN(d.getTime())) return null;
+      return new SheetDate(d.toISOString().slice(0, 19).replace('T', ' '));
+    }
+    default:
+      return null; // errors (#N/A) and stubs
+  }
+}
+
+async function readWorkbook(file: UploadedFile, type: 'xlsx' | 'xls', options: ReadOptions): Promise<RawSource> {
+  if (file.size > options.spreadsheetMaxBytes) throw new AppError(413, formatMessage(zhCN.fileTooLarge, { size: formatFileSize(options.spreadsheetMaxBytes) }));
+  const bytes = await fs.promises.readFile(file.path);
+  const corrupted = () => badRequest(formatMessage(zhCN.fileCorrupted, { type }));
+  if (!looksLike(type, bytes)) throw corrupted();
+  if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
+    const unpacked = unpackedZipSize(bytes);
+    if (unpacked === null) throw corrupted();
+    if (unpacked > options.spreadsheetMaxBytes * 10)
+      throw badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(options.spreadsheetMaxBytes * 10) }));
+  }
+  let workbook: XLSX.WorkBook;
+  try {
+    workbook = XLSX.read(bytes, {
+      type: 'buffer',
+      dense: true,
+      sheets: 0,
+      cellNF: true,
+      cellText: false,
+      cellHTML: false,
+      cellFormula: false,
+      cellStyles: false,
+      bookVBA: false,
+      ...(options.sheetRows ? { sheetRows: options.sheetRows } : {}),
+    });
+  } catch {
+    throw corrupted();
+  }
+  const sheet = workbook.SheetNames[0] === undefined ? undefined : workbook.Sheets[workbook.SheetNames[0]];
+  if (!sheet) throw corrupted();
+  const date1904 = Boolean(workbook.Workbook?.WBProps?.date1904);
+  const range = sheet['!ref'] ? XLSX.utils.decode_range(sheet['!ref']) : null;
+  const data = (sheet['!data'] ?? []) as (XLSX.CellObject | undefined)[][];
+  let open = true;
+  async function* batches(): AsyncGenerator<DataRow[]> {
+    if (!range) return;
+    let batch: DataRow[] = [];
+    for (let r = range.s.r; r <= range.e.r && open; r++) {
+      const line = data[r] ?? [];
+      const values: CellValue[] = [];
+      for (let c = range.s.c; c <= range.e.c; c++) values.push(cellValue(line[c], date1904));
+      data[r] = []; // release cells as they are consumed
+      batch.push({ row: r + 1, values });
+      if (batch.length >= 1000) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0 && open) yield batch;
+  }
+  return { encoding: null, batches: batches(), close: () => (open = false) };
+}

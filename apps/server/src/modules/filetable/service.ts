@@ -1,0 +1,107 @@
+import { ConnectorError, type LoadColumn } from '@shutu/connectors';
+import { checkFileTableForm, formatMessage, zhCN, type FileStructure, type FileTable } from '@shutu/contracts';
+import type { AppContext } from '../../context.ts';
+import type { Upload } from '../../platform/files/upload.ts';
+import { AppError, badRequest, conflict, isUniqueViolation } from '../../platform/http/errors.ts';
+import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
+import { describeColumns, fileWidth, previewRows, rowConverter, SAMPLE_ROWS } from './columns.ts';
+import { openTableFile, type DataRow, type TableFile } from './readers.ts';
+import { deleteFileTableRow, findFileTable, listFileTables, markFileTableReady, reserveFileTable } from './repo.ts';
+
+/**
+ * File tables (spec 2 §5 "File table", §7 "File tables"): the structure call reads a sample
+ * of the uploaded file and proposes a column list; the confirm call creates the table in the
+ * chosen data source and streams every row into it through the driver's bulk load.
+ */
+
+/**
+ * The first `n` data rows, and an iterator over all data rows that starts with them (the
+ * file is read once; the rest of the batch the sample ended in is not lost).
+ */
+async function splitSample(file: TableFile, n: number): Promise<{ sample: DataRow[]; all: () => AsyncGenerator<DataRow[]> }> {
+  const iterator = file.batches[Symbol.asyncIterator]();
+  const head: DataRow[][] = [];
+  let count = 0;
+  while (count < n) {
+    const next = await iterator.next();
+    if (next.done) break;
+    head.push(next.value);
+    count += next.value.length;
+  }
+  const sample = head.flat().slice(0, n);
+  const all = async function* () {
+    yield* head.splice(0);
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  };
+  return { sample, all };
+}
+
+export async function detectStructure(ctx: AppContext, upload: Upload): Promise<FileStructure> {
+  const { file } = upload;
+  // A workbook is parsed only as far as the sample reaches (header, blank rows: some slack).
+  const table = await openTableFile(file, { spreadsheetMaxBytes: ctx.config.spreadsheetMaxBytes, sheetRows: SAMPLE_ROWS + 100 });
+  try {
+    const { sample } = await splitSample(table, SAMPLE_ROWS);
+    const columns = describeColumns(table.header, sample);
+    return {
+      fileName: file.fileName,
+      fileType: table.fileType,
+      encoding: table.encoding,
+      columns,
+      previewRows: previewRows(columns, sample),
+      sampledRows: sample.length,
+    };
+  } finally {
+    table.close();
+  }
+}
+
+/** A failure of a load: the file's own 400 (a bad value) when that is what stopped it. */
+function loadError(error: unknown): unknown {
+  if (error instanceof ConnectorError && error.cause instanceof AppError) return error.cause;
+  return error;
+}
+
+export async function createFileTable(ctx: AppContext, userId: number, upload: Upload): Promise<FileTable> {
+  const form = checkFileTableForm(upload.fields);
+  if (!form.ok) throw badRequest(form.errors[0]!.message, form.errors);
+  const { tableName, tableComment, dsId, columns } = form.value;
+  await getDataSource(ctx, dsId);
+  const driver = await getDataSourceDriver(ctx, dsId);
+
+  const table = await openTableFile(upload.file, { spreadsheetMaxBytes: ctx.config.spreadsheetMaxBytes });
+  try {
+    const { sample, all } = await splitSample(table, SAMPLE_ROWS);
+    const width = fileWidth(table.header, sample);
+    if (width !== columns.length) throw badRequest(formatMessage(zhCN.fileColumnsCount, { actual: columns.length, expected: width }));
+
+    let id: number;
+    try {
+      id = await reserveFileTable(ctx.db, { datasourceId: dsId, tableName, tableComment, fileName: upload.file.fileName, columns, createUserId: userId });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(formatMessage(zhCN.fileTableExists, { name: tableName }));
+      throw error;
+    }
+    try {
+      const convert = rowConverter(columns);
+      sample.length = 0;
+      const rows = async function* () {
+        for await (const batch of all()) for (const row of batch) yield convert(row);
+      };
+      const loadColumns: LoadColumn[] = columns.map((c) => ({ name: c.columnName, type: c.columnType, comment: c.comment }));
+      const result = await driver.bulkLoad(tableName, loadColumns, rows(), { comment: tableComment });
+      await markFileTableReady(ctx.db, id, result.rows);
+    } catch (error) {
+      await deleteFileTableRow(ctx.db, id);
+      throw loadError(error);
+    }
+    return (await findFileTable(ctx.db, id))!;
+  } finally {
+    table.close();
+  }
+}
+
+export async function fileTablesOf(ctx: AppContext, dsId: number): Promise<FileTable[]> {
+  await getDataSource(ctx, dsId);
+  return listFileTables(ctx.db, dsId);
+}

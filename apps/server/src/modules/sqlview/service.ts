@@ -1,0 +1,101 @@
+import { isUtf8 } from 'node:buffer';
+import { SQL_PREVIEW_ROWS, SQL_PREVIEW_TIMEOUT_MS, SQL_STATEMENT_MAX_LENGTH, zhCN, type SqlView, type SqlViewPreviewResult } from '@shutu/contracts';
+import type { Row } from '@shutu/connectors';
+import type { AppContext } from '../../context.ts';
+import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
+import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
+import { checkSelectSql, SqlGuardError } from './sql-guard.ts';
+import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView, viewNameTaken, type SqlViewValues } from './repo.ts';
+
+/**
+ * SQL views (spec 2 §5 "SQL view", §7 "SQL views"). A view is a saved single SELECT over one
+ * data source; the guard (sql-guard.ts) checks it, with that engine's quoting rules, on save
+ * and on every preview, before anything reaches the engine. Previews run through the
+ * driver: read-only, with a statement timeout, first 100 rows.
+ */
+
+/** The statement the engine may run, or a 400 carrying the guard's message and position. */
+async function checkedStatement(ctx: AppContext, datasourceId: number, text: string, field: string): Promise<string> {
+  const source = await getDataSource(ctx, datasourceId);
+  try {
+    return checkSelectSql(text, source.type);
+  } catch (error) {
+    if (error instanceof SqlGuardError) {
+      throw new AppError(400, error.message, { fields: [{ field, message: error.message }], position: error.position });
+    }
+    throw error;
+  }
+}
+
+export async function listViews(ctx: AppContext, datasourceId: number): Promise<SqlView[]> {
+  await getDataSource(ctx, datasourceId);
+  return listSqlViews(ctx.db, datasourceId);
+}
+
+export async function getView(ctx: AppContext, id: number): Promise<SqlView> {
+  const view = await findSqlView(ctx.db, id);
+  if (!view) throw notFound(zhCN.sqlViewNotFound);
+  return view;
+}
+
+/** viewSave: creates, or with `id` replaces, a view. View names are unique per data source, ignoring case. */
+export async function saveView(ctx: AppContext, userId: number, body: SqlViewValues & { id?: number | null | undefined }): Promise<SqlView> {
+  const values: SqlViewValues = { datasourceId: body.datasourceId, sqlName: body.sqlName, viewName: body.viewName, sqlStatement: body.sqlStatement };
+  await checkedStatement(ctx, values.datasourceId, values.sqlStatement, 'sqlStatement');
+  const id = body.id ?? undefined;
+  if (id !== undefined && !(await findSqlView(ctx.db, id))) throw notFound(zhCN.sqlViewNotFound);
+  if (await viewNameTaken(ctx.db, values.datasourceId, values.viewName, id)) throw conflict(zhCN.viewNameExists);
+  try {
+    if (id === undefined) return getView(ctx, await insertSqlView(ctx.db, { ...values, createUserId: userId }));
+    if (!(await updateSqlView(ctx.db, id, values))) throw notFound(zhCN.sqlViewNotFound);
+    return getView(ctx, id);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(zhCN.viewNameExists);
+    throw error;
+  }
+}
+
+export async function removeView(ctx: AppContext, id: number): Promise<void> {
+  if (!(await deleteSqlView(ctx.db, id))) throw notFound(zhCN.sqlViewNotFound);
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The SQL of a preview: Base64 of UTF-8 text in `sqlStatement` (the spec's form), or plain text in `sql`. */
+export function previewSql(body: { sqlStatement?: string | undefined; sql?: string | undefined }): string {
+  if (body.sqlStatement !== undefined && body.sqlStatement.trim() !== '') {
+    const compact = body.sqlStatement.replace(/\s+/g, '');
+    if (!BASE64.test(compact) || compact.length % 4 === 1) throw badRequest(zhCN.sqlBase64Invalid, [{ field: 'sqlStatement', message: zhCN.sqlBase64Invalid }]);
+    const bytes = Buffer.from(compact, 'base64');
+    if (!isUtf8(bytes)) throw badRequest(zhCN.sqlBase64Invalid, [{ field: 'sqlStatement', message: zhCN.sqlBase64Invalid }]);
+    const text = bytes.toString('utf8');
+    if (text.length > SQL_STATEMENT_MAX_LENGTH) throw badRequest(zhCN.badRequest);
+    if (text.trim() !== '') return text;
+  } else if (body.sql !== undefined && body.sql.trim() !== '') {
+    return body.sql;
+  }
+  throw badRequest(zhCN.sqlStatementRequired, [{ field: 'sqlStatement', message: zhCN.sqlStatementRequired }]);
+}
+
+/**
+ * viewPreview: the first 100 rows and the columns. An engine error is the driver's
+ * ConnectorError (400, msg 查询执行失败：<engine text>, data.detail the engine's text), which
+ * the editor's error tab shows.
+ */
+export async function previewView(ctx: AppContext, datasourceId: number, text: string): Promise<SqlViewPreviewResult> {
+  const statement = await checkedStatement(ctx, datasourceId, text, 'sqlStatement');
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  const started = performance.now();
+  const stream = driver.query(statement, [], { timeoutMs: SQL_PREVIEW_TIMEOUT_MS });
+  const rows: Row[] = [];
+  let truncated = false;
+  for await (const row of stream) {
+    if (rows.length >= SQL_PREVIEW_ROWS) {
+      truncated = true;
+      break; // leaving the loop cancels the rest of the query
+    }
+    rows.push(row);
+  }
+  const columns = (stream.columns ?? []).map((c) => ({ name: c.name, databaseType: c.databaseType, viewDataType: c.viewDataType }));
+  return { columns, rows, truncated, elapsedMs: Math.round(performance.now() - started) };
+}

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import path from 'node:path';
+import { Transform, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import fastifyMultipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import { formatFileSize, formatMessage, zhCN } from '@shutu/contracts';
+import type { App } from '../../context.ts';
+import { AppError, badRequest } from '../http/errors.ts';
+
+/**
+ * Multipart uploads streamed to a temp file under DATA_DIR/uploads: never held whole in
+ * memory, size-capped while they arrive (413 past the cap), removed by `dispose()`.
+ */
+
+/** Registers @fastify/multipart once (it is not encapsulated: one content-type parser for the app). */
+export async function installMultipart(app: App): Promise<void> {
+  if (app.hasRequestDecorator('parts')) return;
+  await app.register(fastifyMultipart, { throwFileSizeLimit: true });
+}
+
+export interface UploadedFile {
+  /** Temp file on disk. */
+  path: string;
+  /** The name the browser sent (directory parts removed). */
+  fileName: string;
+  /** Lower-case extension without the dot. */
+  extension: string;
+  size: number;
+  /** Every byte sequence of the file is valid UTF-8 (checked while it was written). */
+  utf8: boolean;
+}
+
+export interface Upload {
+  file: UploadedFile;
+  /** The text fields of the form (the last one wins when a name repeats). */
+  fields: Record<string, string>;
+  dispose(): Promise<void>;
+}
+
+export interface UploadOptions {
+  dataDir: string;
+  maxBytes: number;
+  /** Allowed extensions (lower case); any other is refused before it is stored. */
+  extensions: readonly string[];
+  /** Message for a refused extension. */
+  extensionMessage: string;
+  /** Largest text field (default 1 MiB). */
+  maxFieldBytes?: number;
+}
+
+/**
+ * Checks UTF-8 validity of a byte stream chunk by chunk (a character split across chunks is
+ * carried over), passing the bytes on unchanged.
+ */
+export class Utf8Check extends Transform {
+  valid = true;
+  bytes = 0;
+  private carry: Buffer = Buffer.alloc(0);
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.bytes += chunk.length;
+    if (this.valid) this.check(chunk);
+    done(null, chunk);
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.carry.length > 0) this.valid = false;
+    done();
+  }
+
+  private check(chunk: Buffer): void {
+    const bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
+    const cut = completeLength(bytes);
+    this.carry = Buffer.from(bytes.subarray(cut));
+    if (!isUtf8(bytes.subarray(0, cut))) this.valid = false;
+  }
+}
+
+/** Length of `bytes` without a trailing, possibly incomplete, multi-byte sequence. */
+export function completeLength(bytes: Buffer): number {
+  const end = bytes.length;
+  for (let back = 1; back <= Math.min(3, end); back++) {
+    const b = bytes[end - back]!;
+    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return need > back ? end - back : end;
+  }
+  return end;
+}
+
+const baseName = (name: string) => name.split(/[\\/]/).pop()!.trim();
+
+export const uploadDir = (dataDir: string) => path.join(dataDir, 'uploads');
+
+/** Temp files older than this are left from a crash (a request removes its own): swept away. */
+const STALE_UPLOAD_MS = 24 * 3_600_000;
+let lastSweep = 0;
+
+/** Removes stale temp files, at most once an hour per process. */
+async function sweepStaleUploads(dir: string): Promise<void> {
+  const now = Date.now();
+  if (now - lastSweep < 3_600_000) return;
+  lastSweep = now;
+  for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+    const file = path.join(dir, name);
+    const stat = await fs.promises.stat(file).catch(() => null);
+    if (stat?.isFile() && now - stat.mtimeMs > STALE_UPLOAD_MS) await fs.promises.rm(file, { force: true });
+  }
+}
+
+const tooLarge = (maxBytes: number) => new AppError(413, formatMessage(zhCN.fileTooLarge, { size: formatFileSize(maxBytes) }));
+
+/**
+ * Reads a multipart request: its one file part (the form calls it `file`) goes to a temp file,
+ * text fields are collected. Everything written is removed again on failure.
+ */
+export async function receiveUpload(request: FastifyRequest, options: UploadOptions): Promise<Upload> {
+  if (!request.isMultipart()) throw badRequest(zhCN.fileRequired);
+  const dir = uploadDir(options.dataDir);
+  await fs.promises.mkdir(dir, { recursive: true });
+  await sweepStaleUploads(dir);
+  const written: string[] = [];
+  const dispose = async () => {
+    await Promise.all(written.map((p) => fs.promises.rm(p, { force: true })));
+  };
+  const fields: Record<string, string> = {};
+  let file: UploadedFile | undefined;
+  try {
+    const parts = request.parts({ limits: { fileSize: options.maxBytes, files: 1, fields: 20, parts: 25, fieldSize: options.maxFieldBytes ?? 1024 * 1024 } });
+    for await (const part of parts) {
+      if (part.type === 'field') {
+        if (part.valueTruncated) throw badRequest(formatMessage(zhCN.fileFieldTooLarge, { name: part.fieldname.slice(0, 50) }));
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+        continue;
+      }
+      const fileName = baseName(part.filename ?? '');
+      const extension = path.extname(fileName).slice(1).toLowerCase();
+      if (file || !options.extensions.includes(extension)) {
+        part.file.resume(); // let the rest of the body drain while we answer
+        throw badRequest(file ? zhCN.fileRequired : options.extensionMessage);
+      }
+      const target = path.join(dir, `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}.${extension}`);
+      written.push(target);
+      const check = new Utf8Check();
+      await pipeline(part.file, check, fs.createWriteStream(target, { flags: 'wx' }));
+      if (part.file.truncated) throw tooLarge(options.maxBytes);
+      file = { path: target, fileName, extension, size: check.bytes, utf8: check.valid };
+    }
+  } catch (error) {
+    await dispose();
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge(options.maxBytes);
+    if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw badRequest(zhCN.fileRequired);
+    throw error;
+  }
+  if (!file) {
+    await dispose();
+    throw badRequest(zhCN.fileRequired);
+  }
+  return { file, fields, dispose };
+}

@@ -1,0 +1,171 @@
+/**
+ * Upload benchmark: a 1-million-row CSV through the HTTP API into a file table of the
+ * built-in DuckDB warehouse (structure call, then the confirm call that streams every row
+ * through the driver's bulk load). Prints rows/s and the server's peak memory, and DuckDB's
+ * own read_csv of the same file as the raw-engine reference.
+ *
+ *   npx tsx bench/upload/run.ts                          # starts a server in this process (temp data dir)
+ *   npx tsx bench/upload/run.ts --rows 100000
+ *   npx tsx bench/upload/run.ts --url http://localhost:8080 --pid <server pid>   # a running server
+ *
+ * In-process, the peak RSS is the server's (the client only streams the file from disk).
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import pino from 'pino';
+import { loadConfig } from '../../apps/server/src/platform/config.ts';
+import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
+import { generateCsv, HEADER } from './generate.ts';
+
+const { values } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '1000000' },
+    file: { type: 'string' },
+    url: { type: 'string' },
+    pid: { type: 'string' },
+    account: { type: 'string', default: 'admin' },
+    password: { type: 'string', default: 'admin123' },
+  },
+});
+const rows = Number(values.rows);
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+/** VmRSS / VmHWM of a process, in bytes (Linux). */
+function procMemory(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number | null {
+  try {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+async function json<T>(base: string, method: string, url: string, token: string | null, body?: unknown): Promise<T> {
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const parsed = (await res.json()) as { code: number; msg: string; data: T };
+  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${parsed.msg}`);
+  return parsed.data;
+}
+
+/** POSTs a multipart form with the file streamed from disk (chunked, never buffered whole). */
+function postMultipart(
+  base: string,
+  url: string,
+  token: string,
+  fields: Record<string, string>,
+  file: string,
+): Promise<{ status: number; body: { msg: string; data: unknown } }> {
+  const boundary = `----shutubench${Date.now()}`;
+  const head =
+    Object.entries(fields)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('') + `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\nContent-Type: text/csv\r\n\r\n`;
+  const body = Readable.from(
+    (async function* () {
+      yield Buffer.from(head);
+      yield* fs.createReadStream(file, { highWaterMark: 1 << 20 });
+      yield Buffer.from(`\r\n--${boundary}--\r\n`);
+    })(),
+  );
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${base}${url}`,
+      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', reject);
+    body.pipe(req);
+  });
+}
+
+/** DuckDB reading the same file itself: the floor for "CSV into a table". */
+async function rawDuckDb(file: string): Promise<number> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    const started = performance.now();
+    await connection.run(`CREATE TABLE t AS SELECT * FROM read_csv('${file.replace(/'/g, "''")}', header = true)`);
+    return performance.now() - started;
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-bench-upload-'));
+let server: RunningServer | undefined;
+try {
+  const file = values.file ?? path.join(dataDir, `orders-${rows}.csv`);
+  if (!values.file) {
+    const g = await generateCsv(file, rows);
+    console.log(`generated ${rows.toLocaleString('en')} rows, ${mib(g.bytes)} MiB in ${g.millis} ms`);
+  }
+  const size = fs.statSync(file).size;
+  let base = values.url;
+  if (!base) {
+    const config = { ...loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' }), databaseUrl: undefined, webDist: undefined };
+    server = await startServer(config, pino({ level: 'warn' }), { jobs: false });
+    base = server.url;
+  }
+  const pid = values.pid ? Number(values.pid) : server ? ('self' as const) : null;
+  const login = await json<{ token: string }>(base, 'POST', '/api/auth/login', null, { account: values.account, password: md5Hex(values.password!) });
+  const token = login.token;
+  const sources = await json<{ records: { id: number; isBuiltin: boolean }[] }>(base, 'GET', '/api/datasource?size=100', token);
+  const dsId = sources.records.find((s) => s.isBuiltin)!.id;
+
+  let peak = 0;
+  const baseline = pid === null ? null : procMemory(pid, 'VmRSS');
+  const sampler = setInterval(() => {
+    const rss = pid === null ? null : procMemory(pid, 'VmRSS');
+    if (rss !== null) peak = Math.max(peak, rss);
+  }, 20);
+
+  const t0 = performance.now();
+  const structure = await postMultipart(base, '/api/filetable/structure', token, {}, file);
+  const t1 = performance.now();
+  if (structure.status !== 200) throw new Error(`structure: ${structure.status} ${structure.body.msg}`);
+  const columns = (structure.body.data as { columns: { columnName: string; columnType: string }[] }).columns;
+  const tableName = `bench_upload_${Date.now()}`;
+  const fields = { tableName, tableComment: '上传基准', dsId: String(dsId), tableColumnList: JSON.stringify(columns) };
+  const t2 = performance.now();
+  const upload = await postMultipart(base, '/api/filetable/tables', token, fields, file);
+  const t3 = performance.now();
+  clearInterval(sampler);
+  if (upload.status !== 200) throw new Error(`upload: ${upload.status} ${upload.body.msg}`);
+  const loaded = (upload.body.data as { rowCount: number }).rowCount;
+  if (loaded !== rows && !values.file) throw new Error(`loaded ${loaded} rows, expected ${rows}`);
+
+  const seconds = (t3 - t2) / 1000;
+  const raw = await rawDuckDb(file);
+  console.log(`columns: ${columns.map((c, i) => `${HEADER[i] ?? c.columnName}=${c.columnType}`).join(', ')}`);
+  console.log(`structure call (upload ${mib(size)} MiB + detect): ${Math.round(t1 - t0)} ms`);
+  console.log(`confirm call (upload + parse + bulk load): ${Math.round(t3 - t2)} ms for ${loaded.toLocaleString('en')} rows`);
+  console.log(`  ${Math.round(loaded / seconds).toLocaleString('en')} rows/s, ${(size / 1024 / 1024 / seconds).toFixed(1)} MiB/s`);
+  if (pid !== null) {
+    const hwm = procMemory(pid, 'VmHWM');
+    console.log(
+      `  server RSS: ${baseline === null ? '?' : mib(baseline)} MiB before, peak ${mib(peak)} MiB sampled (VmHWM ${hwm === null ? '?' : mib(hwm)} MiB)`,
+    );
+  } else {
+    console.log('  server RSS: not measured (pass --pid of the server process)');
+  }
+  console.log(`DuckDB read_csv of the same file (raw engine): ${Math.round(raw)} ms → API/raw ratio ${((t3 - t2) / raw).toFixed(1)}`);
+} finally {
+  await server?.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
