@@ -20,7 +20,7 @@ export { defaultCapabilities, dialectFor } from './capabilities.ts';
 export { collect } from './stream.ts';
 export { normalise, viewDataTypeOf, kindOfType, type ValueKind } from './normalise.ts';
 export { parseDateTime, MAX_IDENTIFIER_BYTES } from './bulk.ts';
-export { DuckDBDriver } from './duckdb.ts';
+export { DuckDBDriver, DUCKDB_LOCKED_DOWN } from './duckdb.ts';
 export { PostgresDriver } from './postgres.ts';
 export { MySqlDriver } from './mysql.ts';
 export { ClickHouseDriver } from './clickhouse.ts';

@@ -69,6 +69,16 @@ export const API = {
     preview: '/api/sqlview/preview',
     defaultName: '/api/sqlview/default-name',
   },
+  /**
+   * The dataset editor's query calls (spec 2 §7 "Dataset editor"): preview cube → POST
+   * preview; check whether a formula has aggregation → POST formulaCheck; functions by data
+   * source type → GET functions?dsType=. POST bodies may be `{ payload: Base64 JSON }`.
+   */
+  query: {
+    preview: '/api/query/preview',
+    formulaCheck: '/api/query/formula-check',
+    functions: '/api/query/functions',
+  },
 } as const;
 
 /** Fills `:name` segments of a path. */

@@ -17,3 +17,4 @@ export * from './api.ts';
 export * from './cube.ts';
 export * from './filetable.ts';
 export * from './sqlview.ts';
+export * from './query.ts';

@@ -128,6 +128,8 @@ export const zhCN = {
   sqlFileTable: '不允许直接读取文件 {name}',
   sqlUnterminated: 'SQL语句中的{what}没有结束',
   sqlCommentUnsupported: '不支持嵌套注释或可执行注释（/*! */）',
+  // query calls of the dataset editor (spec 2 §7)
+  queryPayloadInvalid: 'payload 不是合法的 Base64 编码的 JSON',
 } as const;
 
 export type MessageKey = keyof typeof zhCN;

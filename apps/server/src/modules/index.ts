@@ -7,8 +7,9 @@ import { registerProfileRoutes } from './profile/routes.ts';
 import { registerSystemRoutes } from './system/routes.ts';
 import { registerFileTableRoutes } from './filetable/routes.ts';
 import { registerSqlViewRoutes } from './sqlview/routes.ts';
+import { registerQueryRoutes } from './query/routes.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
 /** Every domain module, registered in this order. */
-export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes];
+export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes];

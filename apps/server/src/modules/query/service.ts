@@ -1,0 +1,190 @@
+import {
+  CUBE_PREVIEW_DEFAULT_ROWS,
+  CUBE_PREVIEW_MAX_ROWS,
+  CUBE_PREVIEW_TIMEOUT_MS,
+  cubeMessages,
+  formatMessage,
+  type CubeModelInput,
+  type CubePreviewParsed,
+  type CubePreviewResult,
+  type DataSourceType,
+  type FieldId,
+  type FilterGroup,
+  type FormulaCheckParsed,
+  type FunctionList,
+} from '@shutu/contracts';
+import type { Driver, ParamValue, Row } from '@shutu/connectors';
+import {
+  FUNCTION_CATEGORIES,
+  QueryError,
+  checkFormula,
+  compileCubeQuery,
+  formulaHasAggregation,
+  functionSpec,
+  functionsFor,
+  getDialect,
+  parseFormula,
+  supportsFunction,
+  type Dialect,
+  type FormulaNode,
+} from '@shutu/query';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
+
+/**
+ * The dataset editor's query calls (spec 2 §7 "Dataset editor"). SQL comes only from
+ * @shutu/query (every value bound, or escaped where the engine has no parameters); it runs
+ * only through the data source's driver: one read-only statement, with a statement timeout.
+ */
+
+/**
+ * What the caller may see of a data source's rows: permission row filters (filter trees,
+ * ANDed into every request; a request's own OR cannot escape them) and the ids of columns
+ * it may not read (a request touching one, even through a computed field, is refused: 403).
+ *
+ * These come from the server side only, never from a request body. Today every query route
+ * is for administrators (access 'admin'), and administrators are unrestricted, so the routes
+ * pass UNRESTRICTED. Issue 4 (dataset grants to permission groups) opens the preview to other
+ * users, and issue 5 (dataset permission filters: filterJson and excludeColumnIds per group,
+ * spec 2 §3 "Dataset permission filter") supplies the caller's groups' filters here.
+ */
+export interface QueryPermissions {
+  readonly rowFilters: readonly FilterGroup[];
+  readonly excludedColumnIds: readonly FieldId[];
+}
+
+export const UNRESTRICTED: QueryPermissions = Object.freeze({ rowFilters: [], excludedColumnIds: [] });
+
+/**
+ * A refusal of the query engine as the response: its status (400; 403 for an excluded
+ * column), its Chinese message, and for formulas where it points: `position` (0-based offset
+ * in the formula) and `field` (the computed field it points into, when not the edited one).
+ */
+export function queryFailure(error: QueryError): AppError {
+  return new AppError(error.status, error.message, { kind: error.kind, position: error.position, field: error.field });
+}
+
+function refusing<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof QueryError) throw queryFailure(error);
+    throw error;
+  }
+}
+
+/** Rows a preview returns: the request's limit, default 100, at most 10 000. */
+export function previewLimit(limit: number | null | undefined): number {
+  return Math.min(limit ?? CUBE_PREVIEW_DEFAULT_ROWS, CUBE_PREVIEW_MAX_ROWS);
+}
+
+/**
+ * Preview cube: compiles the request for the driver's dialect (with this server's
+ * capabilities), runs it — and the count query when `withTotal` — side by side, and returns
+ * the first rows with the field dictionary. Engine failures are the driver's ConnectorErrors
+ * (status, Chinese message, engine text in data.detail), answered by the error handler.
+ */
+export async function previewCube(ctx: AppContext, body: CubePreviewParsed, permissions: QueryPermissions, now: Date = new Date()): Promise<CubePreviewResult> {
+  const driver = await getDataSourceDriver(ctx, body.datasourceId);
+  const dialect = await driver.dialect();
+  const limit = previewLimit(body.request.limit);
+  const compiled = refusing(() =>
+    compileCubeQuery(
+      body.model,
+      { ...body.request, limit },
+      { dialect, now, rowFilters: permissions.rowFilters, excludedColumnIds: permissions.excludedColumnIds },
+    ),
+  );
+  const started = performance.now();
+  // One failing query cancels the other instead of leaving it to run until its timeout.
+  const abort = new AbortController();
+  try {
+    const [dataList, total] = await Promise.all([
+      readRows(driver, compiled.sql, compiled.params, limit, abort.signal),
+      compiled.count ? readTotal(driver, compiled.count.sql, compiled.count.params, abort.signal) : null,
+    ]);
+    return { dataList, fieldDict: compiled.fields, total, elapsedMs: Math.round(performance.now() - started) };
+  } catch (error) {
+    abort.abort();
+    throw error;
+  }
+}
+
+async function readRows(driver: Driver, sql: string, params: readonly ParamValue[], max: number, signal: AbortSignal): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const row of driver.query(sql, params, { timeoutMs: CUBE_PREVIEW_TIMEOUT_MS, signal })) {
+    if (rows.length >= max) break; // leaving the loop cancels the rest of the query
+    rows.push(row);
+  }
+  return rows;
+}
+
+async function readTotal(driver: Driver, sql: string, params: readonly ParamValue[], signal: AbortSignal): Promise<number> {
+  for await (const row of driver.query(sql, params, { timeoutMs: CUBE_PREVIEW_TIMEOUT_MS, signal })) {
+    // Beyond 2^53 the connector gives decimal text; a preview's total is fine as a number.
+    return Number(Object.values(row)[0] ?? 0);
+  }
+  return 0;
+}
+
+/**
+ * Check whether a formula has aggregation. The functions allowed are those of the data
+ * source's engine (its dialect by type: no connection is needed). With the dataset's fields,
+ * the formula is compiled against them (references, types, aggregation rules); physical
+ * fields are put on one stand-in table, since tables and joins do not change the answer.
+ */
+export async function formulaAggregates(ctx: AppContext, body: FormulaCheckParsed): Promise<boolean> {
+  const source = await getDataSource(ctx, body.datasourceId);
+  const dialect = getDialect(source.type);
+  return refusing(() => {
+    if (body.fields && body.fields.length > 0) return checkFormula(body.columnFormula, standInModel(body.fields), dialect).aggregate;
+    checkFunctions(parseFormula(body.columnFormula), dialect);
+    return formulaHasAggregation(body.columnFormula);
+  });
+}
+
+const STAND_IN_TABLE = '_t';
+
+function standInModel(fields: NonNullable<FormulaCheckParsed['fields']>): CubeModelInput {
+  return {
+    tables: [{ tableName: STAND_IN_TABLE, tableAliasName: STAND_IN_TABLE }],
+    fields: fields.map((f) => (f.columnAttr === 'NORMAL' ? { ...f, tableAliasName: STAND_IN_TABLE } : f)),
+  };
+}
+
+type CallNode = Extract<FormulaNode, { t: 'call' }>;
+
+/** Refuses, with the position, a call of an unknown function or of one this engine lacks. */
+function checkFunctions(node: FormulaNode, dialect: Dialect): void {
+  const refuse = (pos: number, detail: string) => new QueryError('formula', formatMessage(cubeMessages.formulaSyntax, { position: pos + 1, detail }), pos);
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (value === null || typeof value !== 'object') return;
+    if ((value as { t?: unknown }).t === 'call') {
+      const call = value as CallNode;
+      const spec = functionSpec(call.name);
+      if (!spec) throw refuse(call.pos, `未知的函数 ${call.name}`);
+      if (!supportsFunction(dialect, spec.name)) throw refuse(call.pos, `当前数据源不支持函数 ${spec.name}`);
+    }
+    Object.values(value).forEach(visit);
+  };
+  visit(node);
+}
+
+/** Functions by data source type: the formula functions of that engine and the picker's categories. */
+export function functionList(dsType: DataSourceType): FunctionList {
+  return {
+    dsType,
+    categories: FUNCTION_CATEGORIES.map((c) => ({ value: c.value, label: c.label })),
+    functions: functionsFor(dsType).map((f) => ({
+      name: f.name,
+      category: f.category,
+      description: f.description,
+      example: f.example,
+      aggregate: f.aggregate === true,
+      minArgs: f.minArgs,
+      maxArgs: f.maxArgs,
+    })),
+  };
+}

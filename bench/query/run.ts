@@ -1,0 +1,174 @@
+/**
+ * Query benchmark: the dashboard aggregate (orders, distinct users and amount per province
+ * and channel over the last N months of data) through the HTTP preview call, versus the same
+ * SQL text — compiled by @shutu/query for the same dialect — run directly on DuckDB through
+ * @duckdb/node-api on the same file, in the same process and run. Prints both medians and the
+ * ratio (goal ≤ 1.15), and the minimums' ratio (less sensitive to other load on the machine).
+ *
+ *   npx tsx bench/query/run.ts                       # 10M orders in a temp data directory
+ *   npx tsx bench/query/run.ts --orders 1000000 --runs 9 --months 3
+ *   npx tsx bench/query/run.ts --dir /tmp/shutu-q    # keep (and reuse) the generated warehouse
+ *
+ * The warehouse is the demo generator's (default seed and anchor date) in DATA_DIR/warehouse.duckdb,
+ * written before the server starts; the server (embedded PGlite, real HTTP on 127.0.0.1) then
+ * registers it as its built-in source. Runs alternate (raw, HTTP, raw, …) after one warm-up each.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import pino from 'pino';
+import type { CubeModelInput, CubeQueryRequest } from '@shutu/contracts';
+import { ensureDemoWarehouse, makePlan, openDriver } from '@shutu/connectors';
+import { compileCubeQuery } from '@shutu/query';
+// The settings the DuckDB driver opens files with: the process-wide cache hands out one instance per file and settings.
+import { DUCKDB_LOCKED_DOWN } from '@shutu/connectors';
+import { loadConfig } from '../../apps/server/src/platform/config.ts';
+import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
+import { ratio, type Timing } from '../src/index.ts';
+
+const { values } = parseArgs({
+  options: {
+    orders: { type: 'string', default: '10000000' },
+    runs: { type: 'string', default: '9' },
+    months: { type: 'string', default: '6' },
+    dir: { type: 'string' },
+  },
+});
+const orders = Number(values.orders);
+const runs = Number(values.runs);
+const months = Number(values.months);
+
+/** The orders table of the demo warehouse as a dataset. */
+const ordersModel: CubeModelInput = {
+  tables: [{ tableName: 'orders', tableAliasName: 'o' }],
+  fields: [
+    { id: 1, columnName: 'province', columnTitle: '省份', tableAliasName: 'o' },
+    { id: 2, columnName: 'channel_name', columnTitle: '渠道', tableAliasName: 'o' },
+    { id: 3, columnName: 'phone', columnTitle: '手机号', tableAliasName: 'o' },
+    { id: 4, columnName: 'amount', columnTitle: '金额', tableAliasName: 'o', viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' },
+    { id: 5, columnName: 'order_time', columnTitle: '订购时间', tableAliasName: 'o', viewDataType: 'DATETIME' },
+    { id: 6, columnName: 'order_id', columnTitle: '订单编号', tableAliasName: 'o', viewDataType: 'NUMBER' },
+  ],
+};
+
+/** Per province and channel: orders, distinct users (phone), amount; the last `n` months of the data window. */
+function dashboardRequest(window: readonly string[], n: number): CubeQueryRequest {
+  return {
+    dimensions: [{ fieldId: 1 }, { fieldId: 2 }],
+    measures: [
+      { fieldId: 6, aggregation: 'COUNT' },
+      { fieldId: 3, aggregation: 'COUNT_DISTINCT' },
+      { fieldId: 4, aggregation: 'SUM' },
+    ],
+    where: { conditions: [{ cubeColumnId: 5, conditions: [{ function: 'between', values: [window[window.length - n]!, window[window.length - 1]!] }] }] },
+    sort: [{ fieldId: 4, aggregation: 'SUM', direction: 'DESC' }],
+    // Every group (31 provinces × 11 channels): the preview's cap is 10 000.
+    limit: 10_000,
+  };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+const dataDir = values.dir ? path.resolve(values.dir) : fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-bench-query-'));
+fs.mkdirSync(dataDir, { recursive: true });
+const file = path.join(dataDir, 'warehouse.duckdb');
+let server: RunningServer | undefined;
+try {
+  console.log(
+    `query bench: ${orders.toLocaleString('en')} orders, ${runs} runs, last ${months} months, ${os.cpus().length} CPUs, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  const ensured = await ensureDemoWarehouse(file, { scale: orders });
+  console.log(`warehouse ${ensured.action} in ${(ensured.millis / 1000).toFixed(1)} s: ${file}`);
+
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SHUTU_DEMO_SCALE: String(orders), LOG_LEVEL: 'warn' };
+  const config = { ...loadConfig(env), databaseUrl: undefined, webDist: undefined };
+  server = await startServer(config, pino({ level: 'warn' }), { jobs: false });
+  const base = server.url.replace('localhost', '127.0.0.1');
+
+  const api = async <T>(method: string, url: string, token: string | null, body?: unknown): Promise<{ data: T; bytes: number }> => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    const parsed = JSON.parse(text) as { msg: string; data: T };
+    if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${parsed.msg}`);
+    return { data: parsed.data, bytes: text.length };
+  };
+  const token = (await api<{ token: string }>('POST', '/api/auth/login', null, { account: 'admin', password: md5Hex('admin123') })).data.token;
+  const sources = (await api<{ records: { id: number; isBuiltin: boolean; path: string | null }[] }>('GET', '/api/datasource?size=100', token)).data;
+  const datasourceId = sources.records.find((s) => s.isBuiltin && s.path === file)!.id;
+
+  const window = makePlan({ scale: orders }).months;
+  const request = dashboardRequest(window, months);
+  // The dialect the server's driver compiles for (same file, same process-wide DuckDB instance).
+  const probe = openDriver({ type: 'duckdb', path: file });
+  const { sql, params } = compileCubeQuery(ordersModel, request, { dialect: await probe.dialect(), now: new Date() });
+  await probe.close();
+  console.log(`SQL (${params.length} params ${JSON.stringify(params)}):\n  ${sql}`);
+
+  // The process-wide instance the driver uses too: same buffer pool, same threads.
+  const instance = await DuckDBInstance.fromCache(file, DUCKDB_LOCKED_DOWN);
+  const connection = await instance.connect();
+  const raw = async () => (await connection.runAndReadAll(sql, [...params])).currentRowCount;
+  let serverMillis = 0;
+  let responseBytes = 0;
+  const http = async () => {
+    const { data, bytes } = await api<{ dataList: unknown[]; elapsedMs: number }>('POST', '/api/query/preview', token, {
+      datasourceId,
+      model: ordersModel,
+      request,
+    });
+    serverMillis = data.elapsedMs;
+    responseBytes = bytes;
+    return data.dataList.length;
+  };
+
+  const [rawRows, httpRows] = [await raw(), await http()]; // warm-up
+  if (rawRows !== httpRows) throw new Error(`row counts differ: raw ${rawRows}, HTTP ${httpRows}`);
+  const samples = { raw: [] as number[], http: [] as number[], queries: [] as number[] };
+  for (let i = 0; i < runs; i++) {
+    for (const [name, fn] of [
+      ['raw', raw],
+      ['http', http],
+    ] as const) {
+      const started = performance.now();
+      await fn();
+      samples[name].push(performance.now() - started);
+    }
+    samples.queries.push(serverMillis);
+  }
+  connection.closeSync();
+
+  const rawTiming: Timing = { label: 'DuckDB direct', millis: median(samples.raw) };
+  const httpTiming: Timing = { label: 'HTTP preview', millis: median(samples.http) };
+  console.log(`${rawRows} rows (groups), response ${(responseBytes / 1024).toFixed(1)} KiB`);
+  const line = (t: Timing, xs: number[]) =>
+    `${t.label.padEnd(14)} median ${fmt(t.millis)}, min ${fmt(Math.min(...xs))}  (runs: ${xs.map((x) => x.toFixed(0)).join(' ')})`;
+  console.log(line(rawTiming, samples.raw));
+  console.log(line(httpTiming, samples.http));
+  console.log(
+    `  of which the queries inside the server: median ${fmt(median(samples.queries))}; the rest (HTTP, auth, compile, JSON) ≈ ${fmt(httpTiming.millis - median(samples.queries))}`,
+  );
+  const r = ratio(httpTiming, rawTiming);
+  console.log(
+    `ratio HTTP / direct: ${r.toFixed(3)} (goal ≤ 1.15) ${r <= 1.15 ? 'OK' : 'ABOVE GOAL'}; of the minimums ${(Math.min(...samples.http) / Math.min(...samples.raw)).toFixed(3)}`,
+  );
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+} finally {
+  await server?.close();
+  if (!values.dir) fs.rmSync(dataDir, { recursive: true, force: true });
+}
