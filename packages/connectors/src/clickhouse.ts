@@ -4,17 +4,17 @@ import net from 'node:net';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { getDialect } from '@shutu/query';
 import { checkColumns, newIdentifier, runLoad } from './bulk.ts';
-import { defaultCapabilities, dialectFor } from './capabilities.ts';
+import { defaultCapabilities } from './capabilities.ts';
 import { trailingException, tsvLine } from './clickhouse-tsv.ts';
 import { connectorError, ConnectorError, errorCode, isWriteStatement, networkError, queryFailed, readOnlyError, timeoutError } from './errors.ts';
 import { kindOfType, normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
 import { inlineParams } from './placeholders.ts';
-import { GuardedQueryStream, collect, type Execution } from './stream.ts';
+import { DriverBase } from './driver-base.ts';
+import { GuardedQueryStream, type Execution } from './stream.ts';
 import type {
   BulkLoadOptions,
   ColumnInfo,
   DataSourceConfig,
-  Driver,
   DriverInfo,
   LoadColumn,
   LoadColumnType,
@@ -67,7 +67,7 @@ function connectTimeoutAgent(ms: number): http.Agent {
  * Queries run with readonly=1, max_execution_time and join_use_nulls=1 (LEFT JOIN misses are
  * NULL, as on the other engines). Cancellation aborts the request and sends KILL QUERY.
  */
-export class ClickHouseDriver implements Driver {
+export class ClickHouseDriver extends DriverBase {
   readonly type = 'clickhouse' as const;
   private readonly client: ClickHouseClient;
   private readonly probe: ClickHouseClient;
@@ -78,6 +78,7 @@ export class ClickHouseDriver implements Driver {
   private closed = false;
 
   constructor(private readonly config: DataSourceConfig) {
+    super();
     this.host = config.host ?? '127.0.0.1';
     this.port = config.port ?? 8123;
     this.connectTimeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -128,18 +129,6 @@ export class ClickHouseDriver implements Driver {
     return this.infoCache;
   }
 
-  testConnection(): Promise<DriverInfo> {
-    return this.info();
-  }
-
-  async dialect() {
-    return dialectFor(await this.info());
-  }
-
-  private async rows(sql: string, params: ParamValue[] = []): Promise<Row[]> {
-    return (await collect(this.query(sql, params))).rows;
-  }
-
   async listTables(): Promise<TableInfo[]> {
     const { capabilities } = await this.info();
     const rows = await this.rows(
@@ -165,7 +154,7 @@ export class ClickHouseDriver implements Driver {
   }
 
   query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {
-    const timeoutMs = options.timeoutMs ?? this.config.defaultTimeoutMs ?? 60_000;
+    const timeoutMs = this.timeoutOf(options, this.config.defaultTimeoutMs);
     return new GuardedQueryStream(
       defaultCapabilities('clickhouse'),
       timeoutMs,

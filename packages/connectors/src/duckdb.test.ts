@@ -9,14 +9,7 @@ vi.setConfig({ testTimeout: 60_000, hookTimeout: 300_000 });
 const handle = await prepareEngine('duckdb');
 driverSuite(handle, 'DuckDB', ({ driver, all }) => {
   it('refuses every statement that is not a SELECT before it runs', async () => {
-    for (const sql of [
-      'SET threads = 1',
-      'PRAGMA threads = 1',
-      'INSTALL httpfs',
-      "ATTACH ':memory:' AS x",
-      'CHECKPOINT',
-      'EXPLAIN SELECT 1',
-    ]) {
+    for (const sql of ['SET threads = 1', 'PRAGMA threads = 1', 'INSTALL httpfs', "ATTACH ':memory:' AS x", 'CHECKPOINT', 'EXPLAIN SELECT 1']) {
       expect((await rejection(collect(driver().query(sql)))).kind, sql).toBe('readOnly');
     }
     expect((await rejection(collect(driver().query('SELECT 1; SELECT 2')))).message).toBe('一次只能执行一条 SELECT 语句');

@@ -12,15 +12,15 @@ import {
 } from '@duckdb/node-api';
 import { getDialect } from '@shutu/query';
 import { checkColumns, newIdentifier, runLoad, type CanonicalValue } from './bulk.ts';
-import { defaultCapabilities, dialectFor } from './capabilities.ts';
+import { defaultCapabilities } from './capabilities.ts';
 import { connectorError, ConnectorError, errorText, queryFailed, readOnlyError } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
-import { GuardedQueryStream, collect, type Execution } from './stream.ts';
+import { DriverBase } from './driver-base.ts';
+import { GuardedQueryStream, type Execution } from './stream.ts';
 import type {
   BulkLoadOptions,
   ColumnInfo,
   DataSourceConfig,
-  Driver,
   DriverInfo,
   LoadColumn,
   LoadColumnType,
@@ -115,7 +115,7 @@ export const DUCKDB_LOCKED_DOWN = { enable_external_access: 'false', lock_config
  * Read-only: a statement that is not a single SELECT is refused before it runs. Statement
  * timeout: the driver interrupts the connection (no server to do it).
  */
-export class DuckDBDriver implements Driver {
+export class DuckDBDriver extends DriverBase {
   readonly type = 'duckdb' as const;
   private instance: Promise<DuckDBInstance> | null = null;
   private readonly connections = new Set<DuckDBConnection>();
@@ -124,12 +124,15 @@ export class DuckDBDriver implements Driver {
   private infoCache: Promise<DriverInfo> | null = null;
 
   constructor(private readonly config: DataSourceConfig) {
+    super();
     this.path = config.path && config.path !== '' ? config.path : ':memory:';
   }
 
   private async connect(): Promise<DuckDBConnection> {
     if (this.closed) throw connectorError('closed', 'closed');
-    this.instance ??= (this.path === ':memory:' ? DuckDBInstance.create(':memory:', DUCKDB_LOCKED_DOWN) : DuckDBInstance.fromCache(this.path, DUCKDB_LOCKED_DOWN)).catch((error: unknown) => {
+    this.instance ??= (
+      this.path === ':memory:' ? DuckDBInstance.create(':memory:', DUCKDB_LOCKED_DOWN) : DuckDBInstance.fromCache(this.path, DUCKDB_LOCKED_DOWN)
+    ).catch((error: unknown) => {
       this.instance = null;
       throw connectorError('unreachable', 'fileUnavailable', { path: this.path, detail: errorText(error) }, errorText(error), error);
     });
@@ -163,18 +166,6 @@ export class DuckDBDriver implements Driver {
     return this.infoCache;
   }
 
-  testConnection(): Promise<DriverInfo> {
-    return this.info();
-  }
-
-  async dialect() {
-    return dialectFor(await this.info());
-  }
-
-  private async rows(sql: string, params: ParamValue[] = []): Promise<Row[]> {
-    return (await collect(this.query(sql, params))).rows;
-  }
-
   async listTables(): Promise<TableInfo[]> {
     const rows = await this.rows(
       `SELECT schema_name AS "schema", table_name AS "name", 'TABLE' AS "type", comment FROM duckdb_tables()
@@ -205,7 +196,7 @@ export class DuckDBDriver implements Driver {
   }
 
   query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {
-    const timeoutMs = options.timeoutMs ?? this.config.defaultTimeoutMs ?? 60_000;
+    const timeoutMs = this.timeoutOf(options, this.config.defaultTimeoutMs);
     return new GuardedQueryStream(
       defaultCapabilities('duckdb'),
       timeoutMs,

@@ -2,15 +2,15 @@ import mysql from 'mysql2/promise';
 import type { Connection as CoreConnection, FieldPacket } from 'mysql2';
 import { getDialect } from '@shutu/query';
 import { checkColumns, newIdentifier, runLoad } from './bulk.ts';
-import { defaultCapabilities, dialectFor } from './capabilities.ts';
+import { defaultCapabilities } from './capabilities.ts';
 import { connectorError, ConnectorError, errorCode, networkError, queryFailed, readOnlyError, timeoutError } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
-import { GuardedQueryStream, collect, type Execution } from './stream.ts';
+import { DriverBase } from './driver-base.ts';
+import { GuardedQueryStream, type Execution } from './stream.ts';
 import type {
   BulkLoadOptions,
   ColumnInfo,
   DataSourceConfig,
-  Driver,
   DriverCapabilities,
   DriverInfo,
   LoadColumn,
@@ -80,7 +80,7 @@ interface ServerTraits {
  * `max_statement_time` in seconds or MySQL's `max_execution_time` in ms: whichever variable
  * the server has) and streams a prepared statement. Cancellation is `KILL QUERY`.
  */
-export class MySqlDriver implements Driver {
+export class MySqlDriver extends DriverBase {
   readonly type = 'mysql' as const;
   private readonly pool: mysql.Pool;
   private readonly options: mysql.ConnectionOptions;
@@ -92,6 +92,7 @@ export class MySqlDriver implements Driver {
   private closed = false;
 
   constructor(private readonly config: DataSourceConfig) {
+    super();
     this.host = config.host ?? '127.0.0.1';
     this.port = config.port ?? 3306;
     this.connectTimeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -187,18 +188,6 @@ export class MySqlDriver implements Driver {
     return (await this.traits()).info;
   }
 
-  testConnection(): Promise<DriverInfo> {
-    return this.info();
-  }
-
-  async dialect() {
-    return dialectFor(await this.info());
-  }
-
-  private async rows(sql: string, params: ParamValue[] = []): Promise<Row[]> {
-    return (await collect(this.query(sql, params))).rows;
-  }
-
   async listTables(): Promise<TableInfo[]> {
     const rows = await this.rows(
       `SELECT TABLE_SCHEMA AS \`schema\`, TABLE_NAME AS name, IF(TABLE_TYPE = 'VIEW', 'VIEW', 'TABLE') AS type,
@@ -225,7 +214,7 @@ export class MySqlDriver implements Driver {
   }
 
   query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {
-    const timeoutMs = options.timeoutMs ?? this.config.defaultTimeoutMs ?? 60_000;
+    const timeoutMs = this.timeoutOf(options, this.config.defaultTimeoutMs);
     // Capabilities are probed on the first query; until then the dialect's defaults hold.
     const caps = this.probed?.capabilities ?? defaultCapabilities('mysql');
     return new GuardedQueryStream(caps, timeoutMs, options.signal, (execution) => this.execute(sql, params, execution), this.mapError);

@@ -2,7 +2,7 @@ import net from 'node:net';
 import pg from 'pg';
 import { getDialect } from '@shutu/query';
 import { checkColumns, newIdentifier, runLoad } from './bulk.ts';
-import { defaultCapabilities, dialectFor } from './capabilities.ts';
+import { defaultCapabilities } from './capabilities.ts';
 import {
   connectorError,
   ConnectorError,
@@ -15,12 +15,12 @@ import {
   timeoutError,
 } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
-import { GuardedQueryStream, collect, type Execution } from './stream.ts';
+import { DriverBase } from './driver-base.ts';
+import { GuardedQueryStream, type Execution } from './stream.ts';
 import type {
   BulkLoadOptions,
   ColumnInfo,
   DataSourceConfig,
-  Driver,
   DriverInfo,
   LoadColumn,
   LoadColumnType,
@@ -100,7 +100,7 @@ function sendCancel(host: string, port: number, processId: number, secretKey: nu
  * `SET LOCAL statement_timeout`, through a cursor fetched in batches (streaming without
  * holding the whole result). Cancellation uses the protocol's cancel request.
  */
-export class PostgresDriver implements Driver {
+export class PostgresDriver extends DriverBase {
   readonly type = 'postgres' as const;
   private readonly pool: pg.Pool;
   private readonly host: string;
@@ -110,6 +110,7 @@ export class PostgresDriver implements Driver {
   private closed = false;
 
   constructor(private readonly config: DataSourceConfig) {
+    super();
     this.host = config.host ?? '127.0.0.1';
     this.port = config.port ?? 5432;
     this.connectTimeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
@@ -173,18 +174,6 @@ export class PostgresDriver implements Driver {
     return this.infoCache;
   }
 
-  testConnection(): Promise<DriverInfo> {
-    return this.info();
-  }
-
-  async dialect() {
-    return dialectFor(await this.info());
-  }
-
-  private async rows(sql: string, params: ParamValue[] = []): Promise<Row[]> {
-    return (await collect(this.query(sql, params))).rows;
-  }
-
   async listTables(): Promise<TableInfo[]> {
     const rows = await this.rows(
       `SELECT n.nspname AS schema, c.relname AS name, CASE WHEN c.relkind IN ('v', 'm') THEN 'VIEW' ELSE 'TABLE' END AS type,
@@ -212,7 +201,7 @@ export class PostgresDriver implements Driver {
   }
 
   query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {
-    const timeoutMs = options.timeoutMs ?? this.config.defaultTimeoutMs ?? 60_000;
+    const timeoutMs = this.timeoutOf(options, this.config.defaultTimeoutMs);
     return new GuardedQueryStream(
       defaultCapabilities('postgres'),
       timeoutMs,

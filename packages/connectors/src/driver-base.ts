@@ -1,0 +1,57 @@
+import type { Dialect } from '@shutu/query';
+import { dialectFor } from './capabilities.ts';
+import { collect } from './stream.ts';
+import type {
+  BulkLoadOptions,
+  BulkLoadResult,
+  ColumnInfo,
+  DataSourceType,
+  Driver,
+  DriverInfo,
+  LoadColumn,
+  LoadRow,
+  ParamValue,
+  QueryOptions,
+  QueryStream,
+  Row,
+  TableInfo,
+  TableRef,
+} from './types.ts';
+
+/** Statement timeout when neither the call nor the data source names one. */
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 60_000;
+
+/** What every driver does the same way; each engine supplies only what differs. */
+export abstract class DriverBase implements Driver {
+  abstract readonly type: DataSourceType;
+  abstract info(): Promise<DriverInfo>;
+  abstract listTables(): Promise<TableInfo[]>;
+  abstract listColumns(table: TableRef): Promise<ColumnInfo[]>;
+  abstract query(sql: string, params?: readonly ParamValue[], options?: QueryOptions): QueryStream;
+  abstract bulkLoad(
+    table: string,
+    columns: readonly LoadColumn[],
+    rows: AsyncIterable<LoadRow> | Iterable<LoadRow>,
+    options?: BulkLoadOptions,
+  ): Promise<BulkLoadResult>;
+  abstract close(): Promise<void>;
+
+  /** Probing the server is the connection test: it connects, asks the version and the capabilities. */
+  testConnection(): Promise<DriverInfo> {
+    return this.info();
+  }
+
+  async dialect(): Promise<Dialect> {
+    return dialectFor(await this.info());
+  }
+
+  /** The statement timeout of one call: the call's, else the data source's, else the default. */
+  protected timeoutOf(options: QueryOptions, defaultTimeoutMs: number | undefined): number {
+    return options.timeoutMs ?? defaultTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  }
+
+  /** Every row of a small introspection query. */
+  protected async rows(sql: string, params: ParamValue[] = []): Promise<Row[]> {
+    return (await collect(this.query(sql, params))).rows;
+  }
+}
