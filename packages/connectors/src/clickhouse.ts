@@ -68,6 +68,7 @@ function connectTimeoutAgent(ms: number): http.Agent {
  * NULL, as on the other engines). Cancellation aborts the request and sends KILL QUERY.
  */
 export class ClickHouseDriver extends DriverBase {
+  protected readonly defaultSchemaSql = 'SELECT currentDatabase()';
   readonly type = 'clickhouse' as const;
   private readonly client: ClickHouseClient;
   private readonly probe: ClickHouseClient;

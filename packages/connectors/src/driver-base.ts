@@ -35,6 +35,9 @@ export abstract class DriverBase implements Driver {
     options?: BulkLoadOptions,
   ): Promise<BulkLoadResult>;
   abstract close(): Promise<void>;
+  /** The statement answering the schema (or database) that unqualified table names resolve to. */
+  protected abstract readonly defaultSchemaSql: string;
+  #defaultSchema: Promise<string> | undefined;
 
   /** Probing the server is the connection test: it connects, asks the version and the capabilities. */
   testConnection(): Promise<DriverInfo> {
@@ -43,6 +46,14 @@ export abstract class DriverBase implements Driver {
 
   async dialect(): Promise<Dialect> {
     return dialectFor(await this.info());
+  }
+
+  /** The schema (or database) unqualified names resolve to; asked once per driver. */
+  defaultSchema(): Promise<string> {
+    this.#defaultSchema ??= this.rows(this.defaultSchemaSql).then((rows) => String(Object.values(rows[0] ?? {})[0] ?? ''));
+    // A failure (server down) is not remembered: the next call asks again.
+    this.#defaultSchema.catch(() => (this.#defaultSchema = undefined));
+    return this.#defaultSchema;
   }
 
   /** The statement timeout of one call: the call's, else the data source's, else the default. */

@@ -116,6 +116,7 @@ export const DUCKDB_LOCKED_DOWN = { enable_external_access: 'false', lock_config
  * timeout: the driver interrupts the connection (no server to do it).
  */
 export class DuckDBDriver extends DriverBase {
+  protected readonly defaultSchemaSql = 'SELECT current_schema()';
   readonly type = 'duckdb' as const;
   private instance: Promise<DuckDBInstance> | null = null;
   private readonly connections = new Set<DuckDBConnection>();

@@ -46,6 +46,13 @@ describe.skipIf(handles.length === 0)('shared fixture on every engine', () => {
     }
   });
 
+  it('names the schema (or database) unqualified table names resolve to', async () => {
+    for (const { driver, handle } of engines) {
+      const expected = handle.type === 'duckdb' ? 'main' : handle.type === 'postgres' ? 'public' : handle.config.database;
+      expect(await driver.defaultSchema(), handle.type).toBe(expected);
+    }
+  });
+
   it('loads the same rows everywhere', async () => {
     const results = await Promise.all(
       engines.map(async (e) => {

@@ -81,6 +81,7 @@ interface ServerTraits {
  * the server has) and streams a prepared statement. Cancellation is `KILL QUERY`.
  */
 export class MySqlDriver extends DriverBase {
+  protected readonly defaultSchemaSql = 'SELECT DATABASE()';
   readonly type = 'mysql' as const;
   private readonly pool: mysql.Pool;
   private readonly options: mysql.ConnectionOptions;

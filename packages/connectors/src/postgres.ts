@@ -101,6 +101,7 @@ function sendCancel(host: string, port: number, processId: number, secretKey: nu
  * holding the whole result). Cancellation uses the protocol's cancel request.
  */
 export class PostgresDriver extends DriverBase {
+  protected readonly defaultSchemaSql = 'SELECT current_schema()';
   readonly type = 'postgres' as const;
   private readonly pool: pg.Pool;
   private readonly host: string;

@@ -35,6 +35,12 @@ export interface DriverCapabilities extends QueryCapabilities {
   serverStatementTimeout: boolean;
   /** The engine refuses writes in the session (read-only transaction or setting); otherwise the driver checks the statement type. */
   readOnlySession: boolean;
+  /**
+   * How the engine matches a table name written in SQL: `insensitive` (DuckDB, quoted or
+   * not), `foldLower` (PostgreSQL: unquoted names fold to lower case, quoted ones match
+   * exactly) or `sensitive` (exactly as written).
+   */
+  tableNameCase: 'insensitive' | 'foldLower' | 'sensitive';
 }
 
 /** The dialect name the compiler speaks plus what this server can do. */
@@ -132,6 +138,8 @@ export interface Driver {
   /** The compiler dialect with this server's capabilities: pass it to `compileCubeQuery`. */
   dialect(): Promise<Dialect>;
   listTables(): Promise<TableInfo[]>;
+  /** The schema (PostgreSQL, DuckDB) or database (MySQL, ClickHouse) unqualified table names resolve to. */
+  defaultSchema(): Promise<string>;
   listColumns(table: TableRef): Promise<ColumnInfo[]>;
   /** One read-only statement; `params` bind the dialect's placeholders (or are inlined, escaped, where the server has none). */
   query(sql: string, params?: readonly ParamValue[], options?: QueryOptions): QueryStream;

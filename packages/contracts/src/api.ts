@@ -47,6 +47,25 @@ export const API = {
     tables: '/api/datasource/:id/tables',
     /** GET ?tableName=&schema= */
     columns: '/api/datasource/:id/columns',
+    /** GET: the sources the caller may build datasets on (administrators: all; others: granted ones). */
+    usable: '/api/datasource/usable',
+  },
+  /**
+   * Permission groups (spec 2 §7 "Permission groups and other grants", "Data-source table
+   * authorisation"): typeList → GET types; typeSave → POST types (with id: update);
+   * typeDel → DELETE types/:id; groupPage → GET groups; group save → POST groups (with id:
+   * update); groupDel → DELETE groups/:id; my auth groups → GET my-groups; dsAuthList →
+   * GET groups/:id/datasources; dsAuthSave → PUT groups/:id/datasources/:datasourceId
+   * (an empty table list removes the source).
+   */
+  perm: {
+    types: '/api/perm/types',
+    type: '/api/perm/types/:id',
+    groups: '/api/perm/groups',
+    group: '/api/perm/groups/:id',
+    myGroups: '/api/perm/my-groups',
+    dataSourceGrants: '/api/perm/groups/:id/datasources',
+    dataSourceGrant: '/api/perm/groups/:id/datasources/:datasourceId',
   },
   /**
    * File tables (spec 2 §7 "File tables"). The spec's calls map to:

@@ -18,3 +18,4 @@ export * from './cube.ts';
 export * from './filetable.ts';
 export * from './sqlview.ts';
 export * from './query.ts';
+export * from './perm.ts';

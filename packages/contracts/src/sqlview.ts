@@ -31,6 +31,8 @@ export const sqlViewSchema = z.object({
   sqlName: z.string(),
   viewName: z.string(),
   sqlStatement: z.string(),
+  /** Who wrote it: non-administrators may change and delete only their own views. */
+  createUserId: z.number().nullable(),
   createTime: z.string(),
   updateTime: z.string(),
 });

@@ -26,6 +26,13 @@ export async function listDataSources(db: Db, keyword: string | undefined, offse
   return { rows, total: Number(count.n) };
 }
 
+/** Sources by id (all when `ids` is undefined), the built-in warehouse first. */
+export function listDataSourcesByIds(db: Db, ids: readonly number[] | undefined): Promise<DataSourceRow[]> {
+  let query = db.selectFrom('dataSource').selectAll();
+  if (ids) query = query.where('id', 'in', ids);
+  return query.orderBy('isBuiltin', 'desc').orderBy('id').execute();
+}
+
 export function findDataSourceRow(db: Db, id: number): Promise<DataSourceRow | undefined> {
   return db.selectFrom('dataSource').selectAll().where('id', '=', id).executeTakeFirst();
 }

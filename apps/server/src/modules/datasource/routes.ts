@@ -12,10 +12,13 @@ import {
   envelopeSchema,
   idParamSchema,
   pageSchema,
+  usableDataSourceSchema,
   zhCN,
 } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
+import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { assertSourceUsable, assertTablesUsable, filterUsableTables } from '../perm/table-access.ts';
 import { closeDataSourceDrivers, getDataSource } from './registry.ts';
 import {
   createDataSource,
@@ -23,6 +26,7 @@ import {
   listColumns,
   listDataSources,
   listTables,
+  listUsableSources,
   testDataSourceForm,
   testSavedDataSource,
   updateDataSource,
@@ -31,8 +35,9 @@ import {
 const tags = ['datasource'];
 
 /**
- * Data-source management (issue 3 "Connectors"): administrators only, reading routes
- * included. Non-administrators will list tables through data-source grants (issue 4).
+ * Data-source management (issue 3 "Connectors"): administrators only. Building on a source
+ * (its usable list, tables and columns) is open to every user, limited to the tables granted
+ * to the user's permission groups (issue 4; perm/table-access.ts).
  */
 export function registerDataSourceRoutes(app: App, ctx: AppContext): void {
   app.addHook('onClose', () => closeDataSourceDrivers(ctx));
@@ -49,6 +54,18 @@ export function registerDataSourceRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => ok(await listDataSources(ctx, request.query)),
+  );
+  app.get(
+    API.datasource.usable,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '可用于建数据集的数据源（管理员：全部；其他用户：有授权数据表的）',
+        response: { 200: envelopeSchema(z.array(usableDataSourceSchema)) },
+      },
+    },
+    async (request) => ok(await listUsableSources(ctx, sessionOf(request))),
   );
   app.get(
     API.datasource.source,
@@ -110,23 +127,36 @@ export function registerDataSourceRoutes(app: App, ctx: AppContext): void {
   app.get(
     API.datasource.tables,
     {
-      config: { access: 'admin' },
-      schema: { tags, summary: '数据源的表与视图（含注释）', params: idParamSchema, response: { 200: envelopeSchema(z.array(dataSourceTableSchema)) } },
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '数据源的表与视图（含注释；非管理员只看到授权给其权限组的表和自己上传的文件表）',
+        params: idParamSchema,
+        response: { 200: envelopeSchema(z.array(dataSourceTableSchema)) },
+      },
     },
-    async (request) => ok(await listTables(ctx, request.params.id)),
+    async (request) => {
+      const caller = sessionOf(request);
+      await assertSourceUsable(ctx, caller, request.params.id);
+      return ok(await filterUsableTables(ctx, caller, request.params.id, await listTables(ctx, request.params.id)));
+    },
   );
   app.get(
     API.datasource.columns,
     {
-      config: { access: 'admin' },
+      config: { access: 'user' },
       schema: {
         tags,
-        summary: '数据表的字段（名称、注释、类型）',
+        summary: '数据表的字段（名称、注释、类型；非管理员须有该表的授权）',
         params: idParamSchema,
         querystring: dataSourceColumnsQuerySchema,
         response: { 200: envelopeSchema(z.array(dataSourceColumnSchema)) },
       },
     },
-    async (request) => ok(await listColumns(ctx, request.params.id, request.query)),
+    async (request) => {
+      const { schema, tableName } = request.query;
+      await assertTablesUsable(ctx, sessionOf(request), request.params.id, [{ schema: schema ?? null, name: tableName, quoted: true }]);
+      return ok(await listColumns(ctx, request.params.id, request.query));
+    },
   );
 }

@@ -10,6 +10,7 @@ import {
   type DataSourceColumn,
   type DataSourceTable,
   type DataSourceTestResult,
+  type UsableDataSource,
   type Page,
   type dataSourceColumnsQuerySchema,
   type dataSourceSaveSchema,
@@ -17,6 +18,7 @@ import {
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { page } from '../../platform/http/envelope.ts';
+import { usableSources, type Caller } from '../perm/permissions.ts';
 import { conflict, fieldError, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import {
   deleteDataSource as deleteRow,
@@ -24,6 +26,7 @@ import {
   findDataSourceRowForUpdate,
   insertDataSource,
   listDataSources as listRows,
+  listDataSourcesByIds as listUsableRows,
   nameTaken,
   updateDataSource as updateRow,
   type DataSourceRow,
@@ -40,6 +43,17 @@ export async function listDataSources(ctx: AppContext, query: { current: number;
   const { current, size } = query;
   const { rows, total } = await listRows(ctx.db, query.keyword, (current - 1) * size, size);
   return page(rows.map(toDataSource), total, current, size);
+}
+
+/** The sources the caller may build datasets on, by name: all for administrators, granted ones for others. */
+export async function listUsableSources(ctx: AppContext, caller: Caller): Promise<UsableDataSource[]> {
+  const usable = await usableSources(ctx, caller);
+  if (!usable.all && usable.ids.size === 0) return [];
+  const rows = await listUsableRows(ctx.db, usable.all ? undefined : [...usable.ids]);
+  return rows.map((row) => {
+    const { id, dsDb, type, dsTypeSyl, remark } = toDataSource(row);
+    return { id, dsDb, type, dsTypeSyl, remark };
+  });
 }
 
 /**
@@ -180,11 +194,7 @@ export async function testDataSourceForm(ctx: AppContext, body: DataSourceTestBo
   return runTest(config);
 }
 
-/**
- * Tables and views of a source with their comments, through its registry driver. Read by
- * administrators for now; the dataset editor's table list will open this to holders of a
- * data-source grant (issue 4) through a route of its own.
- */
+/** Tables and views of a source with their comments, through its registry driver (every table: callers filter by grants). */
 export async function listTables(ctx: AppContext, id: number): Promise<DataSourceTable[]> {
   const driver = await getDataSourceDriver(ctx, id);
   const tables = await driver.listTables();

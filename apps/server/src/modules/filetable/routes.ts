@@ -5,13 +5,14 @@ import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { installMultipart, receiveUpload, type Upload } from '../../platform/files/upload.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { createFileTable, detectStructure, fileTablesOf } from './service.ts';
+import { assertMayUpload, createFileTable, detectStructure, fileTablesOf } from './service.ts';
 
 const tags = ['filetable'];
 
 /**
- * File tables (spec 2 §7 "File tables"). Administrators only for now, like the data-source
- * routes: per-source grants for other users come with the permission groups (issue 4).
+ * File tables (spec 2 §7 "File tables"). Every user who may build on a data source (issue 4:
+ * a granted table there) may upload to it; the uploader may use their file tables, others
+ * only when an administrator grants them.
  */
 export async function registerFileTableRoutes(app: App, ctx: AppContext): Promise<void> {
   await installMultipart(app);
@@ -34,7 +35,7 @@ export async function registerFileTableRoutes(app: App, ctx: AppContext): Promis
   app.post(
     API.fileTable.structure,
     {
-      config: { access: 'admin' },
+      config: { access: 'user' },
       schema: {
         tags,
         summary: '上传文件并识别表结构（列名、注释、类型与预览行）',
@@ -43,12 +44,15 @@ export async function registerFileTableRoutes(app: App, ctx: AppContext): Promis
         response: { 200: envelopeSchema(fileStructureSchema) },
       },
     },
-    async (request) => ok(await withUpload(request, (upload) => detectStructure(ctx, upload))),
+    async (request) => {
+      await assertMayUpload(ctx, sessionOf(request));
+      return ok(await withUpload(request, (upload) => detectStructure(ctx, upload)));
+    },
   );
   app.post(
     API.fileTable.tables,
     {
-      config: { access: 'admin' },
+      config: { access: 'user' },
       schema: {
         tags,
         summary: '上传文件创建表并导入全部数据（tableFileUpload）',
@@ -57,12 +61,12 @@ export async function registerFileTableRoutes(app: App, ctx: AppContext): Promis
         response: { 200: envelopeSchema(fileTableSchema) },
       },
     },
-    async (request) => ok(await withUpload(request, (upload) => createFileTable(ctx, sessionOf(request).userId, upload)), zhCN.fileUploaded),
+    async (request) => ok(await withUpload(request, (upload) => createFileTable(ctx, sessionOf(request), upload)), zhCN.fileUploaded),
   );
   app.get(
     API.fileTable.tables,
     {
-      config: { access: 'admin' },
+      config: { access: 'user' },
       schema: {
         tags,
         summary: '数据源的文件表列表（tableFileList）',
@@ -70,6 +74,6 @@ export async function registerFileTableRoutes(app: App, ctx: AppContext): Promis
         response: { 200: envelopeSchema(z.array(fileTableSchema)) },
       },
     },
-    async (request) => ok(await fileTablesOf(ctx, request.query.dsId)),
+    async (request) => ok(await fileTablesOf(ctx, sessionOf(request), request.query.dsId)),
   );
 }

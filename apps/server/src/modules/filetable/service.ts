@@ -2,8 +2,10 @@ import { ConnectorError, type LoadColumn } from '@shutu/connectors';
 import { checkFileTableForm, formatMessage, zhCN, type FileStructure, type FileTable } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Upload } from '../../platform/files/upload.ts';
-import { AppError, badRequest, conflict, isUniqueViolation } from '../../platform/http/errors.ts';
-import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
+import { AppError, badRequest, conflict, forbidden, isUniqueViolation } from '../../platform/http/errors.ts';
+import { getDataSourceDriver } from '../datasource/registry.ts';
+import { usableSources, type Caller } from '../perm/permissions.ts';
+import { assertSourceUsable, tableCheckerFor } from '../perm/table-access.ts';
 import { describeColumns, fileWidth, previewRows, rowConverter, SAMPLE_ROWS } from './columns.ts';
 import { openTableFile, type DataRow, type TableFile } from './readers.ts';
 import { deleteFileTableRow, findFileTable, listFileTables, markFileTableReady, reserveFileTable } from './repo.ts';
@@ -62,11 +64,18 @@ function loadError(error: unknown): unknown {
   return error;
 }
 
-export async function createFileTable(ctx: AppContext, userId: number, upload: Upload): Promise<FileTable> {
+/** Reading a file's structure is a step of uploading it: only for users who may build on some source. */
+export async function assertMayUpload(ctx: AppContext, caller: Caller): Promise<void> {
+  const usable = await usableSources(ctx, caller);
+  if (!usable.all && usable.ids.size === 0) throw forbidden();
+}
+
+export async function createFileTable(ctx: AppContext, caller: Caller, upload: Upload): Promise<FileTable> {
   const form = checkFileTableForm(upload.fields);
   if (!form.ok) throw badRequest(form.errors[0]!.message, form.errors);
   const { tableName, tableComment, dsId, columns } = form.value;
-  await getDataSource(ctx, dsId);
+  const userId = caller.userId;
+  await assertSourceUsable(ctx, caller, dsId);
   const driver = await getDataSourceDriver(ctx, dsId);
 
   const table = await openTableFile(upload.file, { spreadsheetMaxBytes: ctx.config.spreadsheetMaxBytes });
@@ -101,7 +110,13 @@ export async function createFileTable(ctx: AppContext, userId: number, upload: U
   }
 }
 
-export async function fileTablesOf(ctx: AppContext, dsId: number): Promise<FileTable[]> {
-  await getDataSource(ctx, dsId);
-  return listFileTables(ctx.db, dsId);
+/** The source's file tables the caller may use: all for administrators, else their own and granted ones. */
+export async function fileTablesOf(ctx: AppContext, caller: Caller, dsId: number): Promise<FileTable[]> {
+  await assertSourceUsable(ctx, caller, dsId);
+  const tables = await listFileTables(ctx.db, dsId);
+  const checker = await tableCheckerFor(ctx, caller, dsId);
+  if (checker.all) return tables;
+  const kept: FileTable[] = [];
+  for (const t of tables) if (await checker.allows({ schema: null, name: t.tableName, quoted: true })) kept.push(t);
+  return kept;
 }

@@ -9,22 +9,24 @@ import {
   functionListSchema,
 } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
+import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { assertSourceUsable, assertTablesUsable } from '../perm/table-access.ts';
 import { formulaAggregates, functionList, previewCube, UNRESTRICTED } from './service.ts';
 
 const tags = ['query'];
 
 /**
- * The dataset editor's query calls (spec 2 §7 "Dataset editor"). Administrators only for
- * now, like the data-source routes: datasets granted to permission groups (issue 4) open
- * the preview to other users, and the caller's row filters and excluded columns (issue 5)
- * then replace UNRESTRICTED below. They are never read from the request body.
+ * The dataset editor's query calls (spec 2 §7 "Dataset editor"), open to every user on the
+ * tables granted to their permission groups (issue 4). The preview of a model in the editor
+ * reads whole tables the caller may use; the row filters and excluded columns of saved
+ * datasets (issue 5) are applied where a dataset is read, never taken from the request body.
  */
 export function registerQueryRoutes(app: App, ctx: AppContext): void {
   app.post(
     API.query.preview,
     {
-      config: { access: 'admin' },
+      config: { access: 'user' },
       schema: {
         tags,
         summary: '预览数据集（数据集模型 + 查询请求；可用 payload 传 JSON 的 Base64），返回 dataList 与 fieldDict',
@@ -32,13 +34,17 @@ export function registerQueryRoutes(app: App, ctx: AppContext): void {
         response: { 200: envelopeSchema(cubePreviewResultSchema) },
       },
     },
-    // Administrators see every row and column.
-    async (request) => ok(await previewCube(ctx, request.body, UNRESTRICTED)),
+    async (request) => {
+      const { datasourceId, model } = request.body;
+      const tables = model.tables.map((t) => ({ schema: t.schema ?? null, name: t.tableName, quoted: true }));
+      await assertTablesUsable(ctx, sessionOf(request), datasourceId, tables);
+      return ok(await previewCube(ctx, request.body, UNRESTRICTED));
+    },
   );
   app.post(
     API.query.formulaCheck,
     {
-      config: { access: 'admin' },
+      config: { access: 'user' },
       schema: {
         tags,
         summary: '检查公式是否包含聚合（公式有误时返回 400 与出错位置）',
@@ -46,12 +52,15 @@ export function registerQueryRoutes(app: App, ctx: AppContext): void {
         response: { 200: envelopeSchema(formulaCheckResultSchema) },
       },
     },
-    async (request) => ok({ hasAggregation: await formulaAggregates(ctx, request.body) }),
+    async (request) => {
+      await assertSourceUsable(ctx, sessionOf(request), request.body.datasourceId);
+      return ok({ hasAggregation: await formulaAggregates(ctx, request.body) });
+    },
   );
   app.get(
     API.query.functions,
     {
-      config: { access: 'admin' },
+      config: { access: 'user' },
       schema: {
         tags,
         summary: '按数据源类型列出公式可用的函数及其分类',

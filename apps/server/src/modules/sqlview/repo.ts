@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/schema.ts';
 
 type Db = Kysely<Database>;
 
-const COLUMNS = ['id', 'datasourceId', 'sqlName', 'viewName', 'sqlStatement', 'createTime', 'updateTime'] as const;
+const COLUMNS = ['id', 'datasourceId', 'sqlName', 'viewName', 'sqlStatement', 'createUserId', 'createTime', 'updateTime'] as const;
 
 interface Row {
   id: number;
@@ -12,6 +12,7 @@ interface Row {
   sqlName: string;
   viewName: string;
   sqlStatement: string;
+  createUserId: number | null;
   createTime: Date;
   updateTime: Date;
 }

@@ -1,10 +1,13 @@
 import { isUtf8 } from 'node:buffer';
-import { SQL_PREVIEW_ROWS, SQL_PREVIEW_TIMEOUT_MS, SQL_STATEMENT_MAX_LENGTH, zhCN, type SqlView, type SqlViewPreviewResult } from '@shutu/contracts';
+import { SQL_PREVIEW_ROWS, SQL_PREVIEW_TIMEOUT_MS, SQL_STATEMENT_MAX_LENGTH, permMessages, zhCN, type SqlView, type SqlViewPreviewResult } from '@shutu/contracts';
 import type { Row } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
-import { AppError, badRequest, conflict, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
+import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
+import type { Caller } from '../perm/permissions.ts';
+import { assertSourceUsable, assertTablesUsable, tableCheckerFor } from '../perm/table-access.ts';
 import { checkSelectSql, SqlGuardError } from './sql-guard.ts';
+import { referencedTables } from './sql-tables.ts';
 import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView, viewNameTaken, type SqlViewValues } from './repo.ts';
 
 /**
@@ -12,50 +15,92 @@ import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView,
  * data source; the guard (sql-guard.ts) checks it, with that engine's quoting rules, on save
  * and on every preview, before anything reaches the engine. Previews run through the
  * driver: read-only, with a statement timeout, first 100 rows.
+ *
+ * Non-administrators (issue 4) work on sources where their groups hold a grant: every table
+ * their SQL reads must be granted to them (sql-tables.ts finds them, refusing what it cannot
+ * read with certainty); they see their own views and those whose tables they may all read,
+ * and change or delete only their own.
  */
 
-/** The statement the engine may run, or a 400 carrying the guard's message and position. */
-async function checkedStatement(ctx: AppContext, datasourceId: number, text: string, field: string): Promise<string> {
+const guardFailure = (error: SqlGuardError, field: string) =>
+  new AppError(400, error.message, { fields: [{ field, message: error.message }], position: error.position });
+
+/** The statement the engine may run, or a 400 carrying the guard's message and position (403 for a table not granted). */
+async function checkedStatement(ctx: AppContext, caller: Caller, datasourceId: number, text: string, field: string): Promise<string> {
   const source = await getDataSource(ctx, datasourceId);
+  await assertSourceUsable(ctx, caller, datasourceId);
   try {
-    return checkSelectSql(text, source.type);
+    const statement = checkSelectSql(text, source.type);
+    if (!caller.isAdministrator) await assertTablesUsable(ctx, caller, datasourceId, referencedTables(statement, source.type));
+    return statement;
   } catch (error) {
-    if (error instanceof SqlGuardError) {
-      throw new AppError(400, error.message, { fields: [{ field, message: error.message }], position: error.position });
-    }
+    if (error instanceof SqlGuardError) throw guardFailure(error, field);
     throw error;
   }
 }
 
-export async function listViews(ctx: AppContext, datasourceId: number): Promise<SqlView[]> {
-  await getDataSource(ctx, datasourceId);
-  return listSqlViews(ctx.db, datasourceId);
+/** Whether a non-administrator may see the view: their own, or one reading only tables they may use. */
+async function visibleTo(caller: Caller, view: SqlView, type: Parameters<typeof referencedTables>[1], allows: (t: { schema: string | null; name: string; quoted: boolean }) => Promise<boolean>): Promise<boolean> {
+  if (caller.isAdministrator || view.createUserId === caller.userId) return true;
+  let tables;
+  try {
+    tables = referencedTables(view.sqlStatement, type);
+  } catch {
+    return false; // what cannot be read with certainty is not shown
+  }
+  for (const table of tables) if (!(await allows(table))) return false;
+  return true;
 }
 
-export async function getView(ctx: AppContext, id: number): Promise<SqlView> {
+export async function listViews(ctx: AppContext, caller: Caller, datasourceId: number): Promise<SqlView[]> {
+  const source = await getDataSource(ctx, datasourceId);
+  await assertSourceUsable(ctx, caller, datasourceId);
+  const views = await listSqlViews(ctx.db, datasourceId);
+  if (caller.isAdministrator) return views;
+  const checker = await tableCheckerFor(ctx, caller, datasourceId);
+  const kept: SqlView[] = [];
+  for (const view of views) if (await visibleTo(caller, view, source.type, (t) => checker.allows(t))) kept.push(view);
+  return kept;
+}
+
+export async function getView(ctx: AppContext, caller: Caller, id: number): Promise<SqlView> {
   const view = await findSqlView(ctx.db, id);
   if (!view) throw notFound(zhCN.sqlViewNotFound);
+  if (caller.isAdministrator) return view;
+  const source = await getDataSource(ctx, view.datasourceId);
+  await assertSourceUsable(ctx, caller, view.datasourceId);
+  const checker = await tableCheckerFor(ctx, caller, view.datasourceId);
+  if (!(await visibleTo(caller, view, source.type, (t) => checker.allows(t)))) throw forbidden();
+  return view;
+}
+
+/** The existing view a caller may change: administrators any, others their own. */
+async function ownedView(ctx: AppContext, caller: Caller, id: number): Promise<SqlView> {
+  const view = await findSqlView(ctx.db, id);
+  if (!view) throw notFound(zhCN.sqlViewNotFound);
+  if (!caller.isAdministrator && view.createUserId !== caller.userId) throw forbidden(permMessages.viewNotOwned);
   return view;
 }
 
 /** viewSave: creates, or with `id` replaces, a view. View names are unique per data source, ignoring case. */
-export async function saveView(ctx: AppContext, userId: number, body: SqlViewValues & { id?: number | null | undefined }): Promise<SqlView> {
+export async function saveView(ctx: AppContext, caller: Caller, body: SqlViewValues & { id?: number | null | undefined }): Promise<SqlView> {
   const values: SqlViewValues = { datasourceId: body.datasourceId, sqlName: body.sqlName, viewName: body.viewName, sqlStatement: body.sqlStatement };
-  await checkedStatement(ctx, values.datasourceId, values.sqlStatement, 'sqlStatement');
   const id = body.id ?? undefined;
-  if (id !== undefined && !(await findSqlView(ctx.db, id))) throw notFound(zhCN.sqlViewNotFound);
+  if (id !== undefined) await ownedView(ctx, caller, id);
+  await checkedStatement(ctx, caller, values.datasourceId, values.sqlStatement, 'sqlStatement');
   if (await viewNameTaken(ctx.db, values.datasourceId, values.viewName, id)) throw conflict(zhCN.viewNameExists);
   try {
-    if (id === undefined) return getView(ctx, await insertSqlView(ctx.db, { ...values, createUserId: userId }));
+    if (id === undefined) return getView(ctx, caller, await insertSqlView(ctx.db, { ...values, createUserId: caller.userId }));
     if (!(await updateSqlView(ctx.db, id, values))) throw notFound(zhCN.sqlViewNotFound);
-    return getView(ctx, id);
+    return getView(ctx, caller, id);
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(zhCN.viewNameExists);
     throw error;
   }
 }
 
-export async function removeView(ctx: AppContext, id: number): Promise<void> {
+export async function removeView(ctx: AppContext, caller: Caller, id: number): Promise<void> {
+  await ownedView(ctx, caller, id);
   if (!(await deleteSqlView(ctx.db, id))) throw notFound(zhCN.sqlViewNotFound);
 }
 
@@ -82,8 +127,8 @@ export function previewSql(body: { sqlStatement?: string | undefined; sql?: stri
  * ConnectorError (400, msg 查询执行失败：<engine text>, data.detail the engine's text), which
  * the editor's error tab shows.
  */
-export async function previewView(ctx: AppContext, datasourceId: number, text: string): Promise<SqlViewPreviewResult> {
-  const statement = await checkedStatement(ctx, datasourceId, text, 'sqlStatement');
+export async function previewView(ctx: AppContext, caller: Caller, datasourceId: number, text: string): Promise<SqlViewPreviewResult> {
+  const statement = await checkedStatement(ctx, caller, datasourceId, text, 'sqlStatement');
   const driver = await getDataSourceDriver(ctx, datasourceId);
   const started = performance.now();
   const stream = driver.query(statement, [], { timeoutMs: SQL_PREVIEW_TIMEOUT_MS });

@@ -108,6 +108,10 @@ export interface Database {
   dataSource: DataSourceTable;
   fileTable: FileTableTable;
   sqlView: SqlViewTable;
+  permType: PermTypeTable;
+  permGroup: PermGroupTable;
+  permGrantTable: PermGrantTableTable;
+  permGrant: PermGrantTable;
 }
 
 /** A table created in a data source from an uploaded file; columns_json is FileColumn[]. */
@@ -136,4 +140,37 @@ export interface SqlViewTable {
   createUserId: number | null;
   createTime: CreatedAt;
   updateTime: UpdatedAt;
+}
+
+export interface PermTypeTable {
+  id: Generated<number>;
+  typeName: string;
+  sortNum: ColumnType<number, number | undefined, number>;
+  createTime: CreatedAt;
+}
+
+/** perm_json: PermJson as JSON text (spec 2 §3 "Permission group"). */
+export interface PermGroupTable {
+  id: Generated<number>;
+  permName: string;
+  typeId: number;
+  permJson: string;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A table of a data source granted to a group. */
+export interface PermGrantTableTable {
+  permId: number;
+  datasourceId: number;
+  tableSchema: string;
+  tableName: string;
+}
+
+/** One resource of a kind (GrantKind other than datasource) granted to a group. */
+export interface PermGrantTable {
+  permId: number;
+  kind: string;
+  resourceId: number;
+  createTime: CreatedAt;
 }

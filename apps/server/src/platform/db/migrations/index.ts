@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as foundation from './0001_foundation.ts';
 import * as datasource from './0002_datasource.ts';
 import * as filetables from './0003_filetables.ts';
+import * as perm from './0004_perm.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
   '0002_datasource': datasource,
   '0003_filetables': filetables,
+  '0004_perm': perm,
 };

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import {
+  API,
+  dataSourceGrantSaveSchema,
+  dataSourceGrantSchema,
+  envelopeSchema,
+  idParamSchema,
+  myPermGroupSchema,
+  pageSchema,
+  permGrantParamsSchema,
+  permGroupPageQuerySchema,
+  permGroupSaveSchema,
+  permGroupSchema,
+  permTypeSaveSchema,
+  permTypeSchema,
+  zhCN,
+} from '@shutu/contracts';
+import type { App, AppContext } from '../../context.ts';
+import { sessionOf } from '../../platform/auth/access.ts';
+import { ok } from '../../platform/http/envelope.ts';
+import { listDataSourceGrants, saveDataSourceGrant } from './grants-service.ts';
+import { deleteGroup, deleteType, getGroup, groupPage, listTypes, myGroups, saveGroup, saveType } from './groups-service.ts';
+import { invalidatePermissions } from './permissions.ts';
+
+const tags = ['perm'];
+
+/** Routes whose successful writes can change who belongs to a group or what a group may use. */
+const MEMBERSHIP_ROUTES = ['/api/org/', '/api/datasource'];
+
+/**
+ * Permission groups and their grants (spec 2 §7 "Permission groups and other grants",
+ * "Data-source table authorisation"): administrators manage them; every signed-in user
+ * may ask which groups they belong to.
+ */
+export function registerPermRoutes(app: App, ctx: AppContext): void {
+  // The permission service caches who belongs to which group and what each group may use.
+  // Membership also follows users' departments and roles, the department tree and roles, and
+  // a deleted data source takes its table grants with it: those live in other modules, so a
+  // successful write to their routes throws the cache away here instead of in each of them.
+  // The /api/perm routes invalidate explicitly in their services.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const url = request.routeOptions.url;
+    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && url && MEMBERSHIP_ROUTES.some((prefix) => url.startsWith(prefix))) {
+      invalidatePermissions(ctx);
+    }
+    return payload;
+  });
+
+  app.get(
+    API.perm.types,
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: '权限组分类列表', response: { 200: envelopeSchema(z.array(permTypeSchema)) } },
+    },
+    async () => ok(await listTypes(ctx)),
+  );
+  app.post(
+    API.perm.types,
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: '新增或修改权限组分类（带 id 为修改）', body: permTypeSaveSchema, response: { 200: envelopeSchema(permTypeSchema) } },
+    },
+    async (request) => ok(await saveType(ctx, request.body), zhCN.saved),
+  );
+  app.delete(
+    API.perm.type,
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: '删除权限组分类（分类下无权限组时）', params: idParamSchema, response: { 200: envelopeSchema(z.null()) } },
+    },
+    async (request) => {
+      await deleteType(ctx, request.params.id);
+      return ok(null, zhCN.deleted);
+    },
+  );
+
+  app.get(
+    API.perm.groups,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: '权限组分页（名称搜索、按分类筛选）',
+        querystring: permGroupPageQuerySchema,
+        response: { 200: envelopeSchema(pageSchema(permGroupSchema)) },
+      },
+    },
+    async (request) => ok(await groupPage(ctx, request.query)),
+  );
+  app.get(
+    API.perm.group,
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: '权限组详情', params: idParamSchema, response: { 200: envelopeSchema(permGroupSchema) } },
+    },
+    async (request) => ok(await getGroup(ctx, request.params.id)),
+  );
+  app.post(
+    API.perm.groups,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: '新增或修改权限组（带 id 为修改；成员名称以系统当前名称为准）',
+        body: permGroupSaveSchema,
+        response: { 200: envelopeSchema(permGroupSchema) },
+      },
+    },
+    async (request) => ok(await saveGroup(ctx, request.body), zhCN.saved),
+  );
+  app.delete(
+    API.perm.group,
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: '删除权限组（连同其全部授权）', params: idParamSchema, response: { 200: envelopeSchema(z.null()) } },
+    },
+    async (request) => {
+      await deleteGroup(ctx, request.params.id);
+      return ok(null, zhCN.deleted);
+    },
+  );
+
+  app.get(
+    API.perm.myGroups,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '我所在的权限组', response: { 200: envelopeSchema(z.array(myPermGroupSchema)) } },
+    },
+    async (request) => ok(await myGroups(ctx, sessionOf(request).userId)),
+  );
+
+  app.get(
+    API.perm.dataSourceGrants,
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: '权限组的数据源与数据表授权', params: idParamSchema, response: { 200: envelopeSchema(z.array(dataSourceGrantSchema)) } },
+    },
+    async (request) => ok(await listDataSourceGrants(ctx, request.params.id)),
+  );
+  app.put(
+    API.perm.dataSourceGrant,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: '保存权限组在一个数据源上的数据表授权（空列表为移除该数据源）',
+        params: permGrantParamsSchema,
+        body: dataSourceGrantSaveSchema,
+        response: { 200: envelopeSchema(z.array(dataSourceGrantSchema)) },
+      },
+    },
+    async (request) => ok(await saveDataSourceGrant(ctx, request.params.id, request.params.datasourceId, request.body.tableNames), zhCN.saved),
+  );
+}
