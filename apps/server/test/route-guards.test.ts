@@ -70,7 +70,7 @@ describe.each(kinds)('route guards on %s', (kind) => {
 
   it('found the routes of every module', () => {
     const urls = new Set(routes.map((r) => r.url));
-    for (const url of ['/api/auth/login', '/api/profile', '/api/org/users', '/api/org/roles/:id', '/api/dict/parents', '/api/dict/remove', '/api/datasource', '/api/sqlview/views', '/api/query/preview']) {
+    for (const url of ['/api/auth/login', '/api/profile', '/api/org/users', '/api/org/roles/:id', '/api/dict/parents', '/api/dict/remove', '/api/datasource', '/api/sqlview/views', '/api/query/preview', '/api/dataset/cubes', '/api/dataset/perm-filters', '/api/global-param/params']) {
       expect(urls, url).toContain(url);
     }
   });

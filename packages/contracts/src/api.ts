@@ -98,6 +98,49 @@ export const API = {
     formulaCheck: '/api/query/formula-check',
     functions: '/api/query/functions',
   },
+  /**
+   * Datasets (spec 2 §7 "Dataset editor", "Dataset permission filters", "Group-level dataset
+   * authorisation"): categoryList → GET categories; save category (wsName, sortNum, parentId)
+   * → POST categories (with id: update); delete category → DELETE categories/:id; cubeList
+   * (workspaceId, cubeName, current, size) → GET cubes; cube detail by cubeDataId → GET
+   * cubes/:id; cube field list (cubeFieldList) → GET cubes/:id/fields; save cube → POST cubes
+   * (Base64 payload; data: the id); delete cube → DELETE cubes/:id; delete cube field by
+   * columnId → DELETE fields/:columnId; field check → POST field-check; preview of a saved
+   * cube (cubeDataId + request) → POST preview (the editor's model preview stays POST
+   * /api/query/preview, carrying cubeDataId when editing); cubePremList (cubeDataId) → GET
+   * cubes/:id/perm-filters; cubePremSave → POST perm-filters (with id: update);
+   * cubePremSDel (cubePermId) → DELETE perm-filters/:id; authCubeList (cubeWorkspaceId,
+   * dataPermId) → GET auth/:dataPermId/cubes?cubeWorkspaceId=; authCubeDetail (cubeDataId,
+   * cubeWorkspaceId, dataPermId) → GET auth/:dataPermId/cubes/:cubeDataId; authCubeSaveBatch
+   * (dataIdList, cubeWorkspaceId, dataPermId) → PUT auth/:dataPermId/cubes.
+   */
+  dataset: {
+    categories: '/api/dataset/categories',
+    category: '/api/dataset/categories/:id',
+    cubes: '/api/dataset/cubes',
+    cube: '/api/dataset/cubes/:id',
+    fields: '/api/dataset/cubes/:id/fields',
+    field: '/api/dataset/fields/:columnId',
+    fieldCheck: '/api/dataset/field-check',
+    preview: '/api/dataset/preview',
+    permFilters: '/api/dataset/cubes/:id/perm-filters',
+    permFilterSave: '/api/dataset/perm-filters',
+    permFilter: '/api/dataset/perm-filters/:id',
+    authCubes: '/api/dataset/auth/:dataPermId/cubes',
+    authCube: '/api/dataset/auth/:dataPermId/cubes/:cubeDataId',
+  },
+  /**
+   * Global parameters (spec 2 §3 "Parameter category and global parameter", §7 "Dataset
+   * editor"): global parameter category list → GET types; save → POST types (with id:
+   * update); delete → DELETE types/:id; parameter list (current, size, typeId) → GET params;
+   * save → POST params (with id: update); delete → DELETE params/:id.
+   */
+  globalParam: {
+    types: '/api/global-param/types',
+    type: '/api/global-param/types/:id',
+    params: '/api/global-param/params',
+    param: '/api/global-param/params/:id',
+  },
 } as const;
 
 /** Fills `:name` segments of a path. */

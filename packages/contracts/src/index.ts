@@ -19,3 +19,4 @@ export * from './filetable.ts';
 export * from './sqlview.ts';
 export * from './query.ts';
 export * from './perm.ts';
+export * from './dataset.ts';

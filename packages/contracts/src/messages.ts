@@ -81,6 +81,7 @@ export const zhCN = {
   dsNotFound: '数据源不存在',
   dsNameExists: '数据源名称已存在',
   dsBuiltinUndeletable: '内置数据仓库不能删除',
+  dsInUseByDatasets: '数据源正在被 {count} 个数据集使用（{names}），请先删除这些数据集',
   dsConnected: '连接成功',
   dsPasswordUnreadable: '无法解密已保存的数据源密码（密钥已更换），请重新填写密码',
   dsTableRequired: '请选择数据表',

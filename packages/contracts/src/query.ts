@@ -21,7 +21,8 @@ import { DATA_SOURCE_TYPES } from './datasource.ts';
  *
  * The spec's saved-dataset names map onto the cube model: columnList → `model.fields`,
  * cubeData's cubeTableNames / linksJoin → `model.tables` / `model.joins`, orderByList →
- * `request.sort`. Previewing a saved dataset by cubeDataId arrives with the dataset module.
+ * `request.sort`. Previewing a saved dataset by cubeDataId is the dataset module's
+ * (`datasetPreviewSchema`); here `cubeDataId` applies that dataset's permission filters.
  */
 
 /** Rows a preview returns unless the request names a limit (spec 2 §9: first 100). */
@@ -57,7 +58,7 @@ export function decodeBase64Json(text: string): unknown {
 }
 
 /** `schema`, also accepting `{ payload: Base64 of the JSON }` in place of the object itself. */
-function orBase64Payload<T extends z.ZodType>(schema: T) {
+export function orBase64Payload<T extends z.ZodType>(schema: T) {
   return z.preprocess((input, ctx) => {
     if (input === null || typeof input !== 'object' || Array.isArray(input) || !('payload' in input)) return input;
     const { payload } = input as { payload: unknown };
@@ -83,8 +84,14 @@ export const cubePreviewSchema = orBase64Payload(
     datasourceId,
     model: cubeModelSchema,
     request: cubeQueryRequestSchema,
+    /**
+     * When editing a saved dataset: the caller must be allowed to see it, and a
+     * non-administrator's preview is restricted by that dataset's permission filters for
+     * their groups (row filters and excluded columns), as every read of the dataset is.
+     */
+    cubeDataId: z.number().int().positive().nullish(),
   }),
-).describe('预览数据集：{ datasourceId, model, request }，或 { payload: 以上 JSON 的 Base64 }');
+).describe('预览数据集：{ datasourceId, model, request, cubeDataId? }，或 { payload: 以上 JSON 的 Base64 }');
 export type CubePreview = z.input<typeof cubePreviewSchema>;
 export type CubePreviewParsed = z.output<typeof cubePreviewSchema>;
 

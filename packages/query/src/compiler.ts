@@ -8,7 +8,7 @@ import {
   type ResultField,
   type ViewDataType,
 } from '@shutu/contracts';
-import { alias, allOf, select, type Expr, type SelectQuery, type SqlType } from './ast.ts';
+import { alias, allOf, anyOf, select, type Expr, type SelectQuery, type SqlType } from './ast.ts';
 import { getDialect } from './dialects/index.ts';
 import type { Dialect, QueryDialect } from './dialects/types.ts';
 import { queryError } from './errors.ts';
@@ -26,6 +26,12 @@ export interface CompileOptions {
   timeZoneOffsetMinutes?: number;
   /** Permission row filters and global filters: each is ANDed into the WHERE clause. */
   rowFilters?: readonly FilterGroup[];
+  /**
+   * Row filters of which any one suffices: compiled as `(f1) OR (f2) …` and ANDed with the
+   * rest (a user in several permission groups sees the union of their groups' rows). An empty
+   * filter among them lets every row through; an empty list adds nothing.
+   */
+  rowFilterAnyOf?: readonly FilterGroup[];
   /** Columns the user may not read: a request touching one, even through a formula, is refused. */
   excludedColumnIds?: readonly FieldId[];
 }
@@ -53,11 +59,13 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
   const parsed = cubeQueryRequestSchema.safeParse(requestInput);
   if (!parsed.success) throw fromZod('request', parsed.error);
   const request = parsed.data;
-  const rowFilters = (options.rowFilters ?? []).map((f) => {
+  const parseFilter = (f: FilterGroup) => {
     const r = filterGroupSchema.safeParse(f);
     if (!r.success) throw fromZod('request', r.error);
     return r.data;
-  });
+  };
+  const rowFilters = (options.rowFilters ?? []).map(parseFilter);
+  const rowFilterAnyOf = (options.rowFilterAnyOf ?? []).map(parseFilter);
   if (Number.isNaN(options.now.getTime())) throw new Error('compile: options.now is not a valid date');
 
   const excluded = new Set((options.excludedColumnIds ?? []).map(fieldKey));
@@ -118,10 +126,13 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
     timeZoneOffsetMinutes: options.timeZoneOffsetMinutes ?? 480,
     onRead,
   });
+  // Row filters are the administrator's: they may read columns the user may not.
+  const alternatives = rowFilterAnyOf.map((f) => compileFilterTree(f, filterContext('where', null)));
   const where = allOf([
     compileFilterTree(request.where, filterContext('where', read)),
-    // Row filters are the administrator's: they may read columns the user may not.
     ...rowFilters.map((f) => compileFilterTree(f, filterContext('where', null))),
+    // One empty alternative admits every row; the others are still validated above.
+    alternatives.includes(null) ? null : anyOf(alternatives),
   ]);
   const having = compileFilterTree(request.having, filterContext('having', read));
 

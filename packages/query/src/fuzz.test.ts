@@ -90,9 +90,18 @@ function checkInlined(inline: RenderedSql, twin: RenderedSql, identifiers: Set<s
 
 type Outcome = { ok: CompiledQuery } | { refused: QueryError };
 
-function attempt(model: CubeModelInput, request: CubeQueryRequest, dialect: Dialect, rowFilters: FilterGroup[], excluded: number[]): Outcome {
+function attempt(
+  model: CubeModelInput,
+  request: CubeQueryRequest,
+  dialect: Dialect,
+  rowFilters: FilterGroup[],
+  excluded: number[],
+  rowFilterAnyOf: FilterGroup[] = [],
+): Outcome {
   try {
-    return { ok: compileCubeQuery(model, request, { dialect, now: new Date('2024-03-15T02:30:00Z'), rowFilters, excludedColumnIds: excluded }) };
+    return {
+      ok: compileCubeQuery(model, request, { dialect, now: new Date('2024-03-15T02:30:00Z'), rowFilters, rowFilterAnyOf, excludedColumnIds: excluded }),
+    };
   } catch (e) {
     if (e instanceof QueryError) {
       // A Chinese message for the 400 / 403.
@@ -114,10 +123,11 @@ describe('fuzz: random filter trees and formulas', () => {
       const request = plausible ? plausibleRequest(r) : randomRequest(r);
       const rowFilters = chance(r, 0.2) ? [plausible ? plausibleGroup(r) : randomGroup(r)] : [];
       const excluded = chance(r, 0.1) ? [pick(r, [1, 3, 4, 6])] : [];
+      const anyOf = chance(r, 0.1) ? [plausible ? plausibleGroup(r) : randomGroup(r), plausible ? plausibleGroup(r) : randomGroup(r)] : [];
       const identifiers = knownIdentifiers(model);
       try {
         for (const name of Object.keys(DIALECTS) as QueryDialect[]) {
-          const outcome = attempt(model, request, DIALECTS[name], rowFilters, excluded);
+          const outcome = attempt(model, request, DIALECTS[name], rowFilters, excluded, anyOf);
           if ('refused' in outcome) {
             tally.refused++;
             continue;
@@ -130,14 +140,14 @@ describe('fuzz: random filter trees and formulas', () => {
             tally.values += compiled.params.length;
             continue;
           }
-          const twin = attempt(model, request, clickhouseTwin, rowFilters, excluded);
+          const twin = attempt(model, request, clickhouseTwin, rowFilters, excluded, anyOf);
           if (!('ok' in twin)) throw new Error(`the parameterised twin refused: ${twin.refused.message}`);
           checkInlined(compiled, twin.ok, identifiers);
           if (compiled.count) checkInlined(compiled.count, twin.ok.count!, identifiers);
         }
       } catch (e) {
         (e as Error).message +=
-          `\n  request #${n}: ${JSON.stringify({ request, formula: model.fields.filter((f) => f.columnAttr === 'VIRTUAL').map((f) => f.columnFormula), rowFilters })}`;
+          `\n  request #${n}: ${JSON.stringify({ request, formula: model.fields.filter((f) => f.columnAttr === 'VIRTUAL').map((f) => f.columnFormula), rowFilters, anyOf })}`;
         throw e;
       }
     }

@@ -113,3 +113,93 @@ describe('excluded columns', () => {
     expect(sql).toContain('ON "o"."user_phone" = "u"."phone"');
   });
 });
+
+describe('row filters of which any one suffices (rowFilterAnyOf)', () => {
+  /** Two permission groups: 上海 rows with a phone, or every 北京 / 广州 row. */
+  const anyOf: FilterGroup[] = [
+    {
+      conditions: [
+        { cubeColumnId: 1, conditions: [{ function: 'eq', values: ['上海'] }] },
+        { cubeColumnId: 3, conditions: [{ function: 'notnull' }] },
+      ],
+    },
+    { conditions: [{ cubeColumnId: 1, conditions: [{ function: 'in', values: ['北京', '广州'] }] }] },
+  ];
+  const request: CubeQueryRequest = { dimensions: [{ fieldId: 2 }], measures: [{ fieldId: 4 }], where: where(2, 'eq', ['app']) };
+  const expected: PerDialect = {
+    duckdb: [
+      'SELECT "o"."channel" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" WHERE "o"."channel" = $1 AND "o"."amount" IS NOT NULL AND (("o"."province" = $2 AND "o"."user_phone" IS NOT NULL) OR "o"."province" IN ($3, $4)) GROUP BY 1',
+      ['app', '上海', '北京', '广州'],
+    ],
+    postgres: [
+      'SELECT "o"."channel" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" WHERE "o"."channel" = $1 AND "o"."amount" IS NOT NULL AND (("o"."province" = $2 AND "o"."user_phone" IS NOT NULL) OR "o"."province" IN ($3, $4)) GROUP BY 1',
+      ['app', '上海', '北京', '广州'],
+    ],
+    mysql: [
+      'SELECT `o`.`channel` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` WHERE `o`.`channel` = ? AND `o`.`amount` IS NOT NULL AND ((`o`.`province` = ? AND `o`.`user_phone` IS NOT NULL) OR `o`.`province` IN (?, ?)) GROUP BY 1',
+      ['app', '上海', '北京', '广州'],
+    ],
+    clickhouse: [
+      "SELECT `o`.`channel` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` WHERE `o`.`channel` = 'app' AND `o`.`amount` IS NOT NULL AND ((`o`.`province` = '上海' AND `o`.`user_phone` IS NOT NULL) OR `o`.`province` IN ('北京', '广州')) GROUP BY `o`.`channel`",
+    ],
+  };
+  it.each(Object.keys(DIALECTS) as QueryDialect[])('are ORed together and ANDed after the request and the other row filters (%s)', (dialect) => {
+    const compiled = compileAll(request, { rowFilters: [where(4, 'notnull')], rowFilterAnyOf: anyOf, excludedColumnIds: [1, 3] })[dialect];
+    const [sql, params = []] = expected[dialect];
+    expect([compiled.sql, compiled.params]).toEqual([sql, params]);
+  });
+
+  it('cannot be escaped by an OR in the request', () => {
+    const orRequest: CubeQueryRequest = {
+      dimensions: [{ fieldId: 1 }],
+      where: { relation: 'OR', conditions: [where(2, 'eq', ['app']).conditions![0]!, where(2, 'eq', ['web']).conditions![0]!] },
+    };
+    const { sql } = compileCubeQuery(singleTableModel, orRequest, { dialect: 'postgres', now: NOW, rowFilterAnyOf: anyOf });
+    expect(sql).toBe(
+      'SELECT "o"."province" AS "d0" FROM "ods_order" AS "o" WHERE ("o"."channel" = $1 OR "o"."channel" = $2) AND (("o"."province" = $3 AND "o"."user_phone" IS NOT NULL) OR "o"."province" IN ($4, $5)) GROUP BY 1',
+    );
+  });
+
+  it('keep an OR group of one alternative in parentheses', () => {
+    const { sql } = compileCubeQuery(
+      singleTableModel,
+      { dimensions: [{ fieldId: 2 }], where: where(2, 'eq', ['app']) },
+      { dialect: 'postgres', now: NOW, rowFilterAnyOf: [rowFilters[0]!] },
+    );
+    expect(sql).toBe(
+      'SELECT "o"."channel" AS "d0" FROM "ods_order" AS "o" WHERE "o"."channel" = $1 AND ("o"."province" = $2 OR "o"."province" = $3) GROUP BY 1',
+    );
+  });
+
+  it('admit every row when one alternative is empty, and add nothing when there are none', () => {
+    const plain = compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }] }, { dialect: 'postgres', now: NOW }).sql;
+    expect(
+      compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }] }, { dialect: 'postgres', now: NOW, rowFilterAnyOf: [anyOf[0]!, { conditions: [] }] })
+        .sql,
+    ).toBe(plain);
+    expect(compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }] }, { dialect: 'postgres', now: NOW, rowFilterAnyOf: [] }).sql).toBe(plain);
+  });
+
+  it('apply to the count query and to every audience operand', () => {
+    const options: CompileOptions = { dialect: 'postgres', now: NOW, rowFilterAnyOf: anyOf };
+    const compiled = compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }], withTotal: true }, options);
+    expect(compiled.count!.sql).toContain('WHERE ("o"."province" = $1 AND "o"."user_phone" IS NOT NULL) OR "o"."province" IN ($2, $3) GROUP BY 1');
+    const plan = planCubeQuery(singleTableModel, { dimensions: [{ fieldId: 3 }] }, options);
+    const audience = compileSetOperation([
+      { plan, keyFieldId: 3 },
+      { plan, keyFieldId: 3, op: 'except' },
+    ]);
+    expect(audience.sql.match(/OR "o"\."province" IN/g)).toHaveLength(2);
+  });
+
+  it('are validated like any filter tree, even beside an empty alternative', () => {
+    const error = refusal(() =>
+      compileCubeQuery(
+        singleTableModel,
+        { dimensions: [{ fieldId: 1 }] },
+        { dialect: 'duckdb', now: NOW, rowFilterAnyOf: [{ conditions: [] }, where(404, 'eq', ['x'])] },
+      ),
+    );
+    expect(error.message).toBe('字段【404】不存在');
+  });
+});

@@ -9,8 +9,9 @@ import { registerFileTableRoutes } from './filetable/routes.ts';
 import { registerSqlViewRoutes } from './sqlview/routes.ts';
 import { registerQueryRoutes } from './query/routes.ts';
 import { registerPermRoutes } from './perm/routes.ts';
+import { registerDatasetRoutes } from './dataset/routes.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
 /** Every domain module, registered in this order. */
-export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes];
+export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes];

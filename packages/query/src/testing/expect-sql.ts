@@ -12,6 +12,7 @@ export type PerDialect = Record<QueryDialect, Expected>;
 export interface CaseOptions {
   model?: CubeModelInput;
   rowFilters?: FilterGroup[];
+  rowFilterAnyOf?: FilterGroup[];
   excludedColumnIds?: FieldId[];
   now?: Date;
 }
@@ -24,6 +25,7 @@ export function compileAll(request: CubeQueryRequest, options: CaseOptions = {})
       dialect: d,
       now: options.now ?? NOW,
       rowFilters: options.rowFilters,
+      rowFilterAnyOf: options.rowFilterAnyOf,
       excludedColumnIds: options.excludedColumnIds,
     });
   }

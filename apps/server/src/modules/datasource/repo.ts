@@ -68,6 +68,19 @@ export async function updateDataSource(db: Db, id: number, values: Partial<DataS
     .execute();
 }
 
+/** Names of the datasets built on the source (first `limit`, by id) and how many there are. */
+export async function datasetsOfSource(db: Db, id: number, limit = 5): Promise<{ count: number; names: string[] }> {
+  const [rows, count] = await Promise.all([
+    db.selectFrom('cube').select('cubeName').where('datasourceId', '=', id).orderBy('id').limit(limit).execute(),
+    db
+      .selectFrom('cube')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('datasourceId', '=', id)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { count: Number(count.n), names: rows.map((r) => r.cubeName) };
+}
+
 export async function deleteDataSource(db: Db, id: number): Promise<number> {
   const result = await db.deleteFrom('dataSource').where('id', '=', id).executeTakeFirst();
   return Number(result.numDeletedRows);

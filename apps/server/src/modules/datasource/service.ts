@@ -19,8 +19,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { usableSources, type Caller } from '../perm/permissions.ts';
-import { conflict, fieldError, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
+import { conflict, fieldError, isForeignKeyViolation, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import {
+  datasetsOfSource,
   deleteDataSource as deleteRow,
   findDataSourceRow,
   findDataSourceRowForUpdate,
@@ -136,7 +137,20 @@ export async function deleteDataSource(ctx: AppContext, id: number): Promise<voi
   const existing = await findDataSourceRow(ctx.db, id);
   if (!existing) throw notFound(zhCN.dsNotFound);
   if (existing.isBuiltin) throw conflict(zhCN.dsBuiltinUndeletable);
-  if ((await deleteRow(ctx.db, id)) === 0) throw notFound(zhCN.dsNotFound);
+  // Datasets are never deleted with their source: the user deletes them first (the foreign
+  // key refuses too, should one be saved between this check and the delete).
+  const inUse = async () => {
+    const { count, names } = await datasetsOfSource(ctx.db, id);
+    return count > 0 ? conflict(formatMessage(zhCN.dsInUseByDatasets, { count, names: names.join('、') + (count > names.length ? '…' : '') })) : undefined;
+  };
+  const refusal = await inUse();
+  if (refusal) throw refusal;
+  try {
+    if ((await deleteRow(ctx.db, id)) === 0) throw notFound(zhCN.dsNotFound);
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw (await inUse()) ?? conflict();
+    throw error;
+  }
   await evictDataSourceDriver(ctx, id);
 }
 

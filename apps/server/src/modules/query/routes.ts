@@ -12,6 +12,7 @@ import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { assertSourceUsable, assertTablesUsable } from '../perm/table-access.ts';
+import { editorPreviewPermissions } from '../dataset/access.ts';
 import { formulaAggregates, functionList, previewCube, UNRESTRICTED } from './service.ts';
 
 const tags = ['query'];
@@ -19,8 +20,9 @@ const tags = ['query'];
 /**
  * The dataset editor's query calls (spec 2 §7 "Dataset editor"), open to every user on the
  * tables granted to their permission groups (issue 4). The preview of a model in the editor
- * reads whole tables the caller may use; the row filters and excluded columns of saved
- * datasets (issue 5) are applied where a dataset is read, never taken from the request body.
+ * reads whole tables the caller may use; with the cubeDataId of a saved dataset (editing),
+ * a non-administrator reads through that dataset's permission filters for their groups
+ * (issue 5, modules/dataset/access.ts) — never filters taken from the request body.
  */
 export function registerQueryRoutes(app: App, ctx: AppContext): void {
   app.post(
@@ -35,10 +37,19 @@ export function registerQueryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => {
-      const { datasourceId, model } = request.body;
+      const { datasourceId, model, cubeDataId } = request.body;
+      const caller = sessionOf(request);
       const tables = model.tables.map((t) => ({ schema: t.schema ?? null, name: t.tableName, quoted: true }));
-      await assertTablesUsable(ctx, sessionOf(request), datasourceId, tables);
-      return ok(await previewCube(ctx, request.body, UNRESTRICTED));
+      await assertTablesUsable(ctx, caller, datasourceId, tables);
+      const permissions = cubeDataId
+        ? await editorPreviewPermissions(
+            ctx,
+            caller,
+            cubeDataId,
+            model.fields.map((f) => f.id),
+          )
+        : UNRESTRICTED;
+      return ok(await previewCube(ctx, request.body, permissions));
     },
   );
   app.post(

@@ -39,22 +39,23 @@ import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
  */
 
 /**
- * What the caller may see of a data source's rows: permission row filters (filter trees,
- * ANDed into every request; a request's own OR cannot escape them) and the ids of columns
- * it may not read (a request touching one, even through a computed field, is refused: 403).
+ * What the caller may see of a data source's rows: row filters ANDed into every request (a
+ * request's own OR cannot escape them: global filters), row filters of which any one
+ * suffices (the permission filters of the caller's groups on a dataset: their union), and
+ * the ids of columns it may not read (a request touching one, even through a computed
+ * field, is refused: 403).
  *
- * These come from the server side only, never from a request body. Today every query route
- * is for administrators (access 'admin'), and administrators are unrestricted, so the routes
- * pass UNRESTRICTED. Issue 4 (dataset grants to permission groups) opens the preview to other
- * users, and issue 5 (dataset permission filters: filterJson and excludeColumnIds per group,
- * spec 2 §3 "Dataset permission filter") supplies the caller's groups' filters here.
+ * These come from the server side only, never from a request body: the dataset module
+ * (modules/dataset/access.ts) works them out for a caller and a saved dataset.
+ * Administrators are unrestricted.
  */
 export interface QueryPermissions {
   readonly rowFilters: readonly FilterGroup[];
+  readonly rowFilterAnyOf?: readonly FilterGroup[];
   readonly excludedColumnIds: readonly FieldId[];
 }
 
-export const UNRESTRICTED: QueryPermissions = Object.freeze({ rowFilters: [], excludedColumnIds: [] });
+export const UNRESTRICTED: QueryPermissions = Object.freeze({ rowFilters: [], rowFilterAnyOf: [], excludedColumnIds: [] });
 
 /**
  * A refusal of the query engine as the response: its status (400; 403 for an excluded
@@ -93,7 +94,7 @@ export async function previewCube(ctx: AppContext, body: CubePreviewParsed, perm
     compileCubeQuery(
       body.model,
       { ...body.request, limit },
-      { dialect, now, rowFilters: permissions.rowFilters, excludedColumnIds: permissions.excludedColumnIds },
+      { dialect, now, rowFilters: permissions.rowFilters, rowFilterAnyOf: permissions.rowFilterAnyOf, excludedColumnIds: permissions.excludedColumnIds },
     ),
   );
   const started = performance.now();

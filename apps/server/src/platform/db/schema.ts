@@ -112,6 +112,12 @@ export interface Database {
   permGroup: PermGroupTable;
   permGrantTable: PermGrantTableTable;
   permGrant: PermGrantTable;
+  cubeCategory: CubeCategoryTable;
+  cube: CubeTable;
+  cubeField: CubeFieldTable;
+  cubePermFilter: CubePermFilterTable;
+  globalParamType: GlobalParamTypeTable;
+  globalParam: GlobalParamTable;
 }
 
 /** A table created in a data source from an uploaded file; columns_json is FileColumn[]. */
@@ -173,4 +179,85 @@ export interface PermGrantTable {
   kind: string;
   resourceId: number;
   createTime: CreatedAt;
+}
+
+/** A dataset category; parent_id 0 is the top level (spec 2 §3 "Category"). */
+export interface CubeCategoryTable {
+  id: Generated<number>;
+  wsName: string;
+  parentId: number;
+  sortNum: ColumnType<number, number | undefined, number>;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A dataset (spec 2 §3 "Dataset"); the *Json / cubeTableNames / linksJoin columns are JSON text. */
+export interface CubeTable {
+  id: Generated<number>;
+  cubeName: string;
+  remark: string | null;
+  workspaceId: number;
+  datasourceId: number;
+  cubeTableNames: string;
+  linksJoin: string;
+  tableType: 'LOGIC' | 'PHYSICS';
+  filterJson: string | null;
+  orderByJson: ColumnType<string, string | undefined, string>;
+  publicStatus: ColumnType<number, number | undefined, number>;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A field of a dataset (spec 2 §3 "Field"); ids may be taken from the sequence before the insert. */
+export interface CubeFieldTable {
+  id: Generated<number>;
+  cubeId: number;
+  columnName: string | null;
+  columnTitle: string;
+  columnComment: string | null;
+  columnAttr: 'NORMAL' | 'VIRTUAL';
+  columnFormula: string | null;
+  tableName: string | null;
+  tableAliasName: string | null;
+  dimensionType: 'WEIDU' | 'ZHIBIAO';
+  viewDataType: 'STRING' | 'NUMBER' | 'DATETIME';
+  oldViewDataType: 'STRING' | 'NUMBER' | 'DATETIME' | null;
+  hiddenStatus: number;
+  sortNum: number;
+  numberDataFormat: string;
+  timeDataFormat: string;
+  aggregationType: 'SUM' | 'AVG' | 'COUNT' | 'COUNT_DISTINCT' | 'MAX' | 'MIN';
+  virtualAggregationStatus: number;
+  isExtra: number;
+}
+
+/** A permission group's row filter (filter_json) and excluded columns (comma text) on a dataset. */
+export interface CubePermFilterTable {
+  id: Generated<number>;
+  cubeId: number;
+  permId: number;
+  cubePermName: string;
+  filterJson: string;
+  excludeColumnIds: ColumnType<string, string | undefined, string>;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+export interface GlobalParamTypeTable {
+  id: Generated<number>;
+  typeName: string;
+  sortNum: ColumnType<number, number | undefined, number>;
+  createTime: CreatedAt;
+}
+
+export interface GlobalParamTable {
+  id: Generated<number>;
+  typeId: number;
+  paramName: string;
+  paramKey: string;
+  paramColumnType: 'STRING' | 'NUMBER' | 'DATETIME';
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
 }

@@ -27,3 +27,8 @@ export const fieldError = (field: string, message: string) => badRequest(message
 export function isUniqueViolation(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
+
+/** PostgreSQL's foreign_key_violation: a row still referenced (or a reference to a row that is gone). */
+export function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23503';
+}

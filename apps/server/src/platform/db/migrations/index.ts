@@ -3,6 +3,7 @@ import * as foundation from './0001_foundation.ts';
 import * as datasource from './0002_datasource.ts';
 import * as filetables from './0003_filetables.ts';
 import * as perm from './0004_perm.ts';
+import * as dataset from './0005_dataset.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002_datasource': datasource,
   '0003_filetables': filetables,
   '0004_perm': perm,
+  '0005_dataset': dataset,
 };

@@ -1,0 +1,110 @@
+import type { z } from 'zod';
+import {
+  cubeModelSchema,
+  cubeQueryRequestSchema,
+  dedupeFieldTitle,
+  DATASET_DEFAULTS,
+  type CubePreviewResult,
+  type DatasetFieldDraft,
+  type DatasetPreviewParsed,
+  type fieldCheckSchema,
+  type ViewDataType,
+} from '@shutu/contracts';
+import { ConnectorError } from '@shutu/connectors';
+import type { AppContext } from '../../context.ts';
+import { fieldError } from '../../platform/http/errors.ts';
+import { getDataSourceDriver } from '../datasource/registry.ts';
+import type { Caller } from '../perm/permissions.ts';
+import { assertTablesUsable } from '../perm/table-access.ts';
+import { previewCube } from '../query/service.ts';
+import { cubeRestriction, requireViewable } from './access.ts';
+import { keyOf, parseFilterTree, parseJoins, parseSorts, parseTables, resolveParams, storedModel, treeIsEmpty } from './model.ts';
+import { listFields } from './repo.ts';
+
+export type FieldCheckBody = z.output<typeof fieldCheckSchema>;
+
+/**
+ * Reading a saved dataset (preview by cubeDataId) and the field check of the editor.
+ *
+ * A saved dataset is read through its own model, whatever tables the caller is granted: the
+ * dataset grant is the right to read it. Every read gets the global filter (administrators
+ * included; its parameters from `params`) and the caller's permission filters (access.ts).
+ */
+export async function previewSavedDataset(ctx: AppContext, caller: Caller, body: DatasetPreviewParsed): Promise<CubePreviewResult> {
+  const cube = await requireViewable(ctx, caller, body.cubeDataId);
+  const fields = await listFields(ctx.db, cube.id);
+  const model = cubeModelSchema.parse(storedModel(parseTables(cube.cubeTableNames), parseJoins(cube.linksJoin), fields));
+  const restriction = await cubeRestriction(ctx, caller, cube.id);
+  const globalFilter = parseFilterTree(cube.filterJson);
+  const rowFilters = globalFilter && !treeIsEmpty(globalFilter) ? [resolveParams(globalFilter, body.params)] : [];
+  const request = body.request.sort.length > 0 ? body.request : { ...body.request, sort: defaultSort(cube.orderByJson, body.request) };
+  return previewCube(ctx, { datasourceId: cube.datasourceId, model, request, cubeDataId: cube.id }, { ...restriction.permissions, rowFilters });
+}
+
+/** The dataset's saved order (orderByList), for the entries the request selects. */
+function defaultSort(orderByJson: string, request: DatasetPreviewParsed['request']): DatasetPreviewParsed['request']['sort'] {
+  const dimensions = new Set(request.dimensions.map((d) => keyOf(d.fieldId)));
+  const measures = request.measures.map((m) => ({ key: keyOf(m.fieldId), aggregation: m.aggregation ?? null }));
+  const selected = parseSorts(orderByJson).filter((s) => {
+    const key = keyOf(s.fieldId);
+    return dimensions.has(key) || measures.some((m) => m.key === key && (!s.aggregation || !m.aggregation || s.aggregation === m.aggregation));
+  });
+  return cubeQueryRequestSchema.shape.sort.parse(selected);
+}
+
+/**
+ * Field check: the physical columns of the editor's tables that no field holds yet, as new
+ * fields with the defaults (title: the column's comment, else its name, made unique by the
+ * spec's rule; numbers as indicators, the rest as dimensions). An empty answer is the
+ * editor's 无可同步字段.
+ */
+export async function checkFields(ctx: AppContext, caller: Caller, body: FieldCheckBody): Promise<DatasetFieldDraft[]> {
+  const tables = body.cubeTableNames;
+  await assertTablesUsable(
+    ctx,
+    caller,
+    body.datasourceId,
+    tables.map((t) => ({ schema: t.schema ?? null, name: t.tableName, quoted: true })),
+  );
+  const driver = await getDataSourceDriver(ctx, body.datasourceId);
+  const held = new Set(body.columnList.filter((f) => f.columnAttr === 'NORMAL').map((f) => `${f.tableAliasName ?? ''}\u0000${f.columnName ?? ''}`));
+  const titles: { columnTitle: string; viewDataType: ViewDataType }[] = body.columnList.map((f) => ({
+    columnTitle: f.columnTitle,
+    viewDataType: f.viewDataType,
+  }));
+  const drafts: DatasetFieldDraft[] = [];
+  for (const table of tables) {
+    let columns;
+    try {
+      columns = await driver.listColumns({ schema: table.schema ?? null, name: table.tableName });
+    } catch (error) {
+      if (error instanceof ConnectorError && error.kind === 'tableNotFound') throw fieldError('cubeTableNames', error.message);
+      throw error;
+    }
+    for (const column of columns) {
+      if (held.has(`${table.tableAliasName}\u0000${column.name}`)) continue;
+      const { columnTitle, hiddenStatus } = dedupeFieldTitle((column.comment || column.name).slice(0, 100), column.viewDataType, titles);
+      titles.push({ columnTitle, viewDataType: column.viewDataType });
+      drafts.push({
+        columnName: column.name,
+        columnTitle,
+        columnComment: column.comment || null,
+        columnAttr: 'NORMAL',
+        columnFormula: null,
+        tableName: table.tableName,
+        tableAliasName: table.tableAliasName,
+        dimensionType: column.viewDataType === 'NUMBER' ? 'ZHIBIAO' : 'WEIDU',
+        viewDataType: column.viewDataType,
+        oldViewDataType: column.viewDataType,
+        hiddenStatus,
+        sortNum: body.columnList.length + drafts.length + 1,
+        numberDataFormat: DATASET_DEFAULTS.numberDataFormat,
+        timeDataFormat: DATASET_DEFAULTS.timeDataFormat,
+        aggregationType: DATASET_DEFAULTS.aggregationType,
+        virtualAggregationStatus: 0,
+        isExtra: 0,
+      });
+    }
+  }
+  return drafts;
+}
