@@ -2,7 +2,7 @@ import type { UserInfo } from '@shutu/contracts';
 import { canAccess, type Access } from '../shared/access.ts';
 import { t } from './messages.ts';
 
-export type PageKey = 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'settings' | 'profile';
+export type PageKey = 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile';
 export type Section = 'system' | 'personal';
 
 export interface PageDef {
@@ -11,15 +11,28 @@ export interface PageDef {
   label: string;
   section: Section;
   access: Access;
+  /** Opened from another page, never from the side menu; `parent` is the menu entry it belongs to. */
+  hidden?: boolean;
+  parent?: PageKey;
 }
 
-/** Every page of the app, in menu order; `/` opens the first one the user may open. */
+/** Every page of the app, in menu order; `/` opens the first menu page the user may open. */
 export const PAGES: readonly PageDef[] = [
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },
   { key: 'dict', path: '/system/dict', label: t.pageDict, section: 'system', access: { permission: 'dict_view' } },
   { key: 'datasource', path: '/system/datasource', label: t.pageDatasource, section: 'system', access: 'admin' },
+  { key: 'authGroup', path: '/system/authGroup', label: t.pageAuthGroup, section: 'system', access: 'admin' },
+  {
+    key: 'authGroupSetting',
+    path: '/system/authGroupSetting',
+    label: t.pageAuthGroupSetting,
+    section: 'system',
+    access: 'admin',
+    hidden: true,
+    parent: 'authGroup',
+  },
   { key: 'settings', path: '/system/settings', label: t.pageSettings, section: 'system', access: 'admin' },
   { key: 'profile', path: '/info/index', label: t.pageProfile, section: 'personal', access: 'user' },
 ];
@@ -31,8 +44,9 @@ export const SECTIONS: readonly { key: Section; label: string }[] = [
 
 type Who = Pick<UserInfo, 'isAdministrator' | 'permissions'>;
 
+/** The side menu's pages for this user: those they may open, hidden pages left out. */
 export function visiblePages(user: Who | null | undefined): PageDef[] {
-  return PAGES.filter((p) => canAccess(user, p.access));
+  return PAGES.filter((p) => !p.hidden && canAccess(user, p.access));
 }
 
 export function homePath(user: Who | null | undefined): string {
@@ -41,4 +55,8 @@ export function homePath(user: Who | null | undefined): string {
 
 export function pageByPath(pathname: string): PageDef | undefined {
   return PAGES.find((p) => pathname === p.path || pathname.startsWith(`${p.path}/`));
+}
+
+export function pageByKey(key: PageKey): PageDef {
+  return PAGES.find((p) => p.key === key)!;
 }

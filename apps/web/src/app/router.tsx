@@ -10,6 +10,8 @@ import { PAGES, type PageKey } from './pages.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { DataSourcePage } from '../features/datasource/DataSourcePage.tsx';
 import { DictPage } from '../features/dict/DictPage.tsx';
+import { AuthGroupPage } from '../features/perm/AuthGroupPage.tsx';
+import { AuthGroupSettingPage } from '../features/perm/AuthGroupSettingPage.tsx';
 import { DeptsPage } from '../features/org/DeptsPage.tsx';
 import { RolesPage } from '../features/org/RolesPage.tsx';
 import { UsersPage } from '../features/org/UsersPage.tsx';
@@ -22,6 +24,8 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   roles: <RolesPage />,
   dict: <DictPage />,
   datasource: <DataSourcePage />,
+  authGroup: <AuthGroupPage />,
+  authGroupSetting: <AuthGroupSettingPage />,
   settings: <SystemSettingsPage />,
   profile: <ProfilePage />,
 };

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { Avatar, Breadcrumb, Dropdown, Layout, Menu, type MenuProps } from 'antd';
 import { DownOutlined, IdcardOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
@@ -6,7 +6,7 @@ import { useSignOut, useUserInfo } from '../../features/auth/hooks.ts';
 import { useSystemName } from '../../features/system/api.ts';
 import { Logo } from '../../shared/Logo.tsx';
 import { t } from '../messages.ts';
-import { pageByPath, SECTIONS } from '../pages.ts';
+import { pageByKey, pageByPath, SECTIONS } from '../pages.ts';
 import { buildMenuItems } from './menu.tsx';
 
 const { Header, Sider, Content } = Layout;
@@ -25,6 +25,14 @@ export function MainLayout() {
 
   const page = pageByPath(location.pathname);
   const section = SECTIONS.find((s) => s.key === page?.section);
+  // A hidden page (opened from another one) keeps its menu entry selected and shows it in the trail.
+  const parent = page?.parent ? pageByKey(page.parent) : undefined;
+  const menuPage = parent ?? page;
+
+  const followLink = (path: string) => (e: MouseEvent) => {
+    e.preventDefault();
+    void navigate(path);
+  };
 
   const userMenu: MenuProps = {
     items: [
@@ -60,7 +68,7 @@ export function MainLayout() {
           <Menu
             mode="inline"
             className="app-menu"
-            selectedKeys={page ? [page.path] : []}
+            selectedKeys={menuPage ? [menuPage.path] : []}
             items={buildMenuItems(user, collapsed)}
             onClick={({ key }) => void navigate(key)}
           />
@@ -70,7 +78,14 @@ export function MainLayout() {
         </Sider>
         <Content className="app-content">
           {page && (
-            <Breadcrumb className="app-breadcrumb" items={[...(section ? [{ title: section.label }] : []), { title: page.label }]} />
+            <Breadcrumb
+              className="app-breadcrumb"
+              items={[
+                ...(section ? [{ title: section.label }] : []),
+                ...(parent ? [{ title: parent.label, href: parent.path, onClick: followLink(parent.path) }] : []),
+                { title: page.label },
+              ]}
+            />
           )}
           <Outlet />
         </Content>

@@ -12,7 +12,14 @@ const labels = (u: Who) => (buildMenuItems(u) as Group[]).flatMap((g) => g.child
 
 describe('menu filtering', () => {
   it('administrators see every page', () => {
-    expect(labels(admin)).toEqual(['用户管理', '部门管理', '角色管理', '字典管理', '数据源管理', '系统设置', '个人设置']);
+    expect(labels(admin)).toEqual(['用户管理', '部门管理', '角色管理', '字典管理', '数据源管理', '权限组管理', '系统设置', '个人设置']);
+  });
+
+  it('keeps pages opened from another page (权限设置) out of the menu', () => {
+    expect(labels(admin)).not.toContain('权限设置');
+    expect(visiblePages(admin).map((p) => p.path)).not.toContain('/system/authGroupSetting');
+    expect(pageByPath('/system/authGroupSetting')?.label).toBe('权限设置');
+    expect(pageByPath('/system/authGroup')?.label).toBe('权限组管理');
   });
 
   it('a user with dict_view sees only 字典管理 and 个人设置', () => {

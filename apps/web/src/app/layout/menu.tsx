@@ -5,6 +5,7 @@ import {
   BookOutlined,
   DatabaseOutlined,
   IdcardOutlined,
+  KeyOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
   TeamOutlined,
@@ -18,6 +19,8 @@ const ICONS: Record<PageKey, ReactNode> = {
   roles: <SafetyCertificateOutlined />,
   dict: <BookOutlined />,
   datasource: <DatabaseOutlined />,
+  authGroup: <KeyOutlined />,
+  authGroupSetting: <KeyOutlined />,
   settings: <SettingOutlined />,
   profile: <IdcardOutlined />,
 };
