@@ -2,8 +2,8 @@ import type { UserInfo } from '@shutu/contracts';
 import { canAccess, type Access } from '../shared/access.ts';
 import { t } from './messages.ts';
 
-export type PageKey = 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile';
-export type Section = 'system' | 'personal';
+export type PageKey = 'dataset' | 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile';
+export type Section = 'data' | 'system' | 'personal';
 
 export interface PageDef {
   key: PageKey;
@@ -14,10 +14,17 @@ export interface PageDef {
   /** Opened from another page, never from the side menu; `parent` is the menu entry it belongs to. */
   hidden?: boolean;
   parent?: PageKey;
+  /**
+   * Never where `/` lands (decision: the data-preparation pages are one click away in the
+   * menu; `/` keeps opening the user's first management page, or 个人设置).
+   */
+  notHome?: boolean;
 }
 
 /** Every page of the app, in menu order; `/` opens the first menu page the user may open. */
 export const PAGES: readonly PageDef[] = [
+  // Open to every signed-in user: the server lists only the datasets each may see.
+  { key: 'dataset', path: '/newbi/dataset', label: t.pageDataset, section: 'data', access: 'user', notHome: true },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },
@@ -38,6 +45,7 @@ export const PAGES: readonly PageDef[] = [
 ];
 
 export const SECTIONS: readonly { key: Section; label: string }[] = [
+  { key: 'data', label: t.menuDataPrep },
   { key: 'system', label: t.menuSystem },
   { key: 'personal', label: t.menuPersonal },
 ];
@@ -50,7 +58,7 @@ export function visiblePages(user: Who | null | undefined): PageDef[] {
 }
 
 export function homePath(user: Who | null | undefined): string {
-  return visiblePages(user)[0]?.path ?? '/info/index';
+  return visiblePages(user).find((p) => !p.notHome)?.path ?? '/info/index';
 }
 
 export function pageByPath(pathname: string): PageDef | undefined {

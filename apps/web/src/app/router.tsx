@@ -1,13 +1,14 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, useRouteError } from 'react-router';
 import type { QueryClient } from '@tanstack/react-query';
-import { Button, Result } from 'antd';
+import { Button, Result, Spin } from 'antd';
 import { setUnauthorizedHandler } from './api.ts';
 import { Guarded, HomeRedirect, NotFoundResult, RequireAuth } from './guard.tsx';
 import { MainLayout } from './layout/MainLayout.tsx';
 import { t } from './messages.ts';
 import { PAGES, type PageKey } from './pages.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { DatasetListPage } from '../features/dataset/DatasetListPage.tsx';
 import { DataSourcePage } from '../features/datasource/DataSourcePage.tsx';
 import { DictPage } from '../features/dict/DictPage.tsx';
 import { AuthGroupPage } from '../features/perm/AuthGroupPage.tsx';
@@ -18,7 +19,20 @@ import { UsersPage } from '../features/org/UsersPage.tsx';
 import { ProfilePage } from '../features/profile/ProfilePage.tsx';
 import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
 
+/** The dataset editor is large (canvas, code editor): loaded on first use. */
+const DatasetEditorPage = lazy(() => import('../features/dataset/editor/DatasetEditorPage.tsx'));
+
+/** The editor's full-screen fallback while its chunk loads. */
+function EditorLoading() {
+  return (
+    <div className="full-page-center">
+      <Spin size="large" description={t.loadingHard} />
+    </div>
+  );
+}
+
 const ELEMENTS: Record<PageKey, ReactNode> = {
+  dataset: <DatasetListPage />,
   users: <UsersPage />,
   depts: <DeptsPage />,
   roles: <RolesPage />,
@@ -56,6 +70,15 @@ export function createAppRouter(queryClient: QueryClient) {
       element: <RequireAuth />,
       errorElement: <RouteError />,
       children: [
+        // Full screen: signed in, outside the main layout and the menu.
+        {
+          path: '/newbi/dataset/edit',
+          element: (
+            <Suspense fallback={<EditorLoading />}>
+              <DatasetEditorPage />
+            </Suspense>
+          ),
+        },
         {
           element: <MainLayout />,
           children: [

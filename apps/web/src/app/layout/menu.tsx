@@ -8,12 +8,14 @@ import {
   KeyOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
+  TableOutlined,
   TeamOutlined,
 } from '@ant-design/icons';
 import type { UserInfo } from '@shutu/contracts';
 import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
 
 const ICONS: Record<PageKey, ReactNode> = {
+  dataset: <TableOutlined />,
   users: <TeamOutlined />,
   depts: <ApartmentOutlined />,
   roles: <SafetyCertificateOutlined />,

@@ -22,7 +22,11 @@ describe('AuthGroupSettingPage', () => {
   });
 
   it('titles the page with the group name and shows the seven grant tabs in order', async () => {
-    const calls = mockFetch((c) => (c.url === '/api/perm/groups/12/datasources' ? ok([]) : undefined));
+    const calls = mockFetch((c) => {
+      if (c.url === '/api/perm/groups/12/datasources') return ok([]);
+      if (c.url === '/api/dataset/categories') return ok([]);
+      return undefined;
+    });
     renderWithApp(<AuthGroupSettingPage />, { path: '/system/authGroupSetting?id=12&name=%E7%AE%A1%E7%90%86%E5%B1%82%20%26%20%E8%B4%A2%E5%8A%A1' });
     expect(screen.getByRole('heading', { name: '权限设置：管理层 & 财务' })).toBeTruthy();
     const tabs = within(screen.getByTestId('grant-tabs')).getAllByRole('tab');
@@ -31,7 +35,7 @@ describe('AuthGroupSettingPage', () => {
     expect(calls[0]!.url).toBe('/api/perm/groups/12/datasources');
 
     fireEvent.click(screen.getByRole('tab', { name: '数据集' }));
-    expect(await screen.findByText('数据集尚未上线：数据集功能上线后在此为权限组授权')).toBeTruthy();
+    expect(await screen.findByText('暂无数据集分类：请先在「数据集」页面新增分类')).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: '第三方链接' }));
     expect(await screen.findByText('第三方链接尚未上线：第三方链接功能上线后在此为权限组授权')).toBeTruthy();
   });

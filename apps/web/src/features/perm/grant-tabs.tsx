@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { Empty } from 'antd';
 import { GRANT_KINDS, GRANT_KIND_LABELS, type GrantKind } from '@shutu/contracts';
 import { t } from '../../app/messages.ts';
+import { DatasetGrantTab } from './DatasetGrantTab.tsx';
 import { DataSourceGrantTab } from './DataSourceGrantTab.tsx';
 
 /** What every grant tab receives: the group it grants to. */
@@ -16,6 +17,7 @@ export interface GrantTabProps {
  */
 export const GRANT_TABS: Partial<Record<GrantKind, ComponentType<GrantTabProps>>> = {
   datasource: DataSourceGrantTab,
+  cube: DatasetGrantTab,
 };
 
 /** A kind whose resource does not exist yet. */

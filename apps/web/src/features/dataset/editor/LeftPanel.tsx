@@ -1,0 +1,134 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Cascader, Empty, Form, Input, Spin, Tabs } from 'antd';
+import { DatabaseOutlined, FileExcelOutlined, TableOutlined } from '@ant-design/icons';
+import type { FormInstance } from 'antd';
+import type { CubeCategory } from '@shutu/contracts';
+import { categoryTree } from '@shutu/contracts';
+import { editorKeys, fetchCategories, fetchFileTables, fetchSourceTables, fetchSqlViews } from './api.ts';
+import { em } from './messages.ts';
+
+export const LEFT_PANEL_WIDTH = 240;
+
+/** A table being dragged from the left panel onto the canvas. */
+export interface DragTable {
+  tableName: string;
+  tableComment: string;
+  schema: string | null;
+  type: 'TABLE' | 'FILE' | 'VIEW';
+}
+
+export interface EditorFormValues {
+  cubeName: string;
+  category: number[] | undefined;
+  remark: string;
+}
+
+export const DRAG_MIME = 'application/x-shutu-table';
+
+interface Props {
+  datasourceId: number;
+  dsName: string;
+  form: FormInstance<EditorFormValues>;
+  initialValues: EditorFormValues;
+  saving: boolean;
+  onSave: () => void;
+  onDragTable: (table: DragTable | null) => void;
+}
+
+export function categoryOptions(list: readonly CubeCategory[]) {
+  return categoryTree(list).map((c) => ({
+    value: c.id,
+    label: c.wsName,
+    children: c.children.length > 0 ? c.children.map((k) => ({ value: k.id, label: k.wsName })) : undefined,
+  }));
+}
+
+/** The category path of a category id, for the cascader. */
+export function categoryPath(list: readonly CubeCategory[], id: number | null | undefined): number[] | undefined {
+  const c = list.find((x) => x.id === id);
+  if (!c) return undefined;
+  return c.parentId ? [c.parentId, c.id] : [c.id];
+}
+
+function TableList({ items, loading, onDragTable }: { items: DragTable[]; loading: boolean; onDragTable: Props['onDragTable'] }) {
+  if (loading) return <Spin />;
+  if (items.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={em.noTables} />;
+  return (
+    <ul className="ds-table-list">
+      {items.map((t) => (
+        <li
+          key={`${t.type}:${t.schema ?? ''}.${t.tableName}`}
+          draggable
+          data-testid={`ds-table-${t.tableName}`}
+          title={t.tableComment ? `${t.tableName}（${t.tableComment}）` : t.tableName}
+          onDragStart={(e) => {
+            e.dataTransfer.setData(DRAG_MIME, JSON.stringify(t));
+            e.dataTransfer.effectAllowed = 'copy';
+            onDragTable(t);
+          }}
+          onDragEnd={() => onDragTable(null)}
+        >
+          {t.type === 'FILE' ? <FileExcelOutlined /> : t.type === 'VIEW' ? <DatabaseOutlined /> : <TableOutlined />}
+          <span className="ds-table-name">{t.tableComment || t.tableName}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Left panel: the data source, its tables, file tables and SQL views to drag, and the dataset form. */
+export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, onSave, onDragTable }: Props) {
+  const [keyword, setKeyword] = useState('');
+  const tables = useQuery({ queryKey: editorKeys.tables(datasourceId), queryFn: () => fetchSourceTables(datasourceId), enabled: datasourceId > 0 });
+  const files = useQuery({ queryKey: editorKeys.files(datasourceId), queryFn: () => fetchFileTables(datasourceId), enabled: datasourceId > 0 });
+  const views = useQuery({ queryKey: editorKeys.views(datasourceId), queryFn: () => fetchSqlViews(datasourceId), enabled: datasourceId > 0 });
+  const categories = useQuery({ queryKey: editorKeys.categories, queryFn: fetchCategories });
+
+  const lists = useMemo(() => {
+    const fileNames = new Set((files.data ?? []).map((f) => f.tableName));
+    const viewNames = new Set((views.data ?? []).map((v) => v.viewName));
+    const kw = keyword.trim().toLowerCase();
+    const match = (t: DragTable) => !kw || t.tableName.toLowerCase().includes(kw) || t.tableComment.toLowerCase().includes(kw);
+    return {
+      tables: (tables.data ?? [])
+        .filter((t) => !fileNames.has(t.name) && !viewNames.has(t.name))
+        .map((t): DragTable => ({ tableName: t.name, tableComment: t.comment, schema: t.schema, type: 'TABLE' }))
+        .filter(match),
+      files: (files.data ?? []).map((f): DragTable => ({ tableName: f.tableName, tableComment: f.tableComment, schema: null, type: 'FILE' })).filter(match),
+      views: (views.data ?? []).map((v): DragTable => ({ tableName: v.viewName, tableComment: v.sqlName, schema: null, type: 'VIEW' })).filter(match),
+    };
+  }, [tables.data, files.data, views.data, keyword]);
+
+  return (
+    <div className="ds-left" data-testid="ds-left-panel">
+      <div className="ds-left-source" data-testid="ds-source-name">
+        <DatabaseOutlined /> {em.dataSource}：{dsName}
+      </div>
+      <Input.Search allowClear placeholder={em.searchTable} value={keyword} onChange={(e) => setKeyword(e.target.value)} data-testid="ds-table-search" />
+      <Tabs
+        size="small"
+        className="ds-left-tabs"
+        items={[
+          { key: 'tables', label: em.tabTables, children: <TableList items={lists.tables} loading={tables.isLoading} onDragTable={onDragTable} /> },
+          { key: 'files', label: em.tabFiles, children: <TableList items={lists.files} loading={files.isLoading} onDragTable={onDragTable} /> },
+          { key: 'views', label: em.tabViews, children: <TableList items={lists.views} loading={views.isLoading} onDragTable={onDragTable} /> },
+        ]}
+      />
+      <Form form={form} initialValues={initialValues} layout="vertical" size="small" className="ds-left-form" data-testid="ds-form">
+        <Form.Item name="cubeName" label={em.name}>
+          <Input placeholder={em.namePlaceholder} maxLength={100} />
+        </Form.Item>
+        <Form.Item name="category" label={em.category}>
+          <Cascader options={categoryOptions(categories.data ?? [])} placeholder={em.categoryPlaceholder} changeOnSelect />
+        </Form.Item>
+        <Form.Item name="remark" label={em.description}>
+          <Input.TextArea rows={2} maxLength={500} />
+        </Form.Item>
+        <Button type="primary" block loading={saving} onClick={onSave} data-testid="ds-save">
+          {em.save}
+        </Button>
+      </Form>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Table } from 'antd';
+import { errorText } from '../../../app/notify.ts';
+import { previewModel } from './api.ts';
+import type { EditorModel } from './model-state.ts';
+import { buildPreviewBody } from './payload.ts';
+import { em } from './messages.ts';
+
+interface Props {
+  model: EditorModel;
+  datasourceId: number;
+  cubeDataId: number | null;
+  /** Bumped by the toolbar's refresh button. */
+  refreshKey: number;
+}
+
+/** 数据预览: the first rows of the current model, a detail request over the visible fields. */
+export function PreviewTab({ model, datasourceId, cubeDataId, refreshKey }: Props) {
+  const body = buildPreviewBody(model, datasourceId, cubeDataId);
+  const preview = useQuery({
+    queryKey: ['dataset', 'editor', 'preview', JSON.stringify(body), refreshKey],
+    queryFn: () => previewModel(body!),
+    enabled: body !== null,
+    retry: false,
+    staleTime: 0,
+  });
+  if (!body) return <Alert type="info" showIcon title={em.previewNeedsFields} />;
+  if (preview.isError) return <Alert type="error" showIcon title={errorText(preview.error)} data-testid="ds-preview-error" />;
+  const dict = preview.data?.fieldDict ?? [];
+  return (
+    <Table
+      data-testid="ds-preview"
+      size="small"
+      bordered
+      loading={preview.isFetching}
+      rowKey={(_, i) => String(i)}
+      pagination={false}
+      scroll={{ x: 'max-content', y: 360 }}
+      columns={dict.map((d) => ({
+        key: d.alias,
+        dataIndex: d.alias,
+        title: d.title,
+        ellipsis: true,
+        render: (v: unknown) => (v === null || v === undefined ? '' : String(v)),
+      }))}
+      dataSource={preview.data?.dataList ?? []}
+      locale={{ emptyText: em.noData }}
+    />
+  );
+}

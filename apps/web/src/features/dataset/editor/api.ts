@@ -1,0 +1,46 @@
+import type {
+  CubeCategory,
+  CubePreview,
+  CubePreviewResult,
+  DataSourceColumn,
+  DataSourceTable,
+  Dataset,
+  DatasetField,
+  DatasetSave,
+  FileTable,
+  FormulaCheck,
+  FormulaCheckResult,
+  MyPermGroup,
+  SqlView,
+  UsableDataSource,
+} from '@shutu/contracts';
+import { API, apiPath, encodeBase64Json } from '@shutu/contracts';
+import { http, request } from '../../../app/api.ts';
+
+export const editorKeys = {
+  detail: (id: number) => ['dataset', 'editor', 'detail', id] as const,
+  fields: (id: number) => ['dataset', 'editor', 'fields', id] as const,
+  categories: ['dataset', 'categories'] as const,
+  usable: ['datasource', 'usable'] as const,
+  tables: (dsId: number) => ['dataset', 'editor', 'tables', dsId] as const,
+  files: (dsId: number) => ['dataset', 'editor', 'files', dsId] as const,
+  views: (dsId: number) => ['dataset', 'editor', 'views', dsId] as const,
+  myGroups: ['perm', 'my-groups'] as const,
+};
+
+export const fetchDataset = (id: number) => http.get<Dataset>(apiPath(API.dataset.cube, { id }));
+export const fetchDatasetFields = (id: number) => http.get<DatasetField[]>(apiPath(API.dataset.fields, { id }));
+export const fetchCategories = () => http.get<CubeCategory[]>(API.dataset.categories);
+export const fetchUsableSources = () => http.get<UsableDataSource[]>(API.datasource.usable);
+export const fetchSourceTables = (dsId: number) => http.get<DataSourceTable[]>(apiPath(API.datasource.tables, { id: dsId }));
+export const fetchFileTables = (dsId: number) => http.get<FileTable[]>(API.fileTable.tables, { dsId });
+export const fetchSqlViews = (dsId: number) => http.get<SqlView[]>(API.sqlView.views, { datasourceId: dsId });
+export const fetchColumns = (dsId: number, tableName: string, schema?: string | null) =>
+  http.get<DataSourceColumn[]>(apiPath(API.datasource.columns, { id: dsId }), { tableName, schema: schema ?? undefined });
+export const fetchMyGroups = () => http.get<MyPermGroup[]>(API.perm.myGroups);
+
+/** Save cube: the body travels as `{ payload: Base64 of the JSON }` (spec §7); answers the id. */
+export const saveDataset = (body: DatasetSave) => request<number>(API.dataset.cubes, { method: 'POST', body: { payload: encodeBase64Json(body) } });
+export const deleteDatasetField = (columnId: number) => request<null>(apiPath(API.dataset.field, { columnId }), { method: 'DELETE' });
+export const previewModel = (body: CubePreview) => http.post<CubePreviewResult>(API.query.preview, { payload: encodeBase64Json(body) });
+export const checkFormula = (body: FormulaCheck) => http.post<FormulaCheckResult>(API.query.formulaCheck, { payload: encodeBase64Json(body) });
