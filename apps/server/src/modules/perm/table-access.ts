@@ -1,5 +1,5 @@
 import { defaultCapabilities, type DriverCapabilities } from '@shutu/connectors';
-import { formatMessage, permMessages, type TableRef } from '@shutu/contracts';
+import { formatMessage, permMessages, type DataSource, type TableRef } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
@@ -76,11 +76,12 @@ export async function tableCheckerFor(ctx: AppContext, caller: Caller, datasourc
   };
 }
 
-/** 403 unless the caller may build on the source (administrators, or a granted table there). 404 when it does not exist. */
-export async function assertSourceUsable(ctx: AppContext, caller: Caller, datasourceId: number): Promise<void> {
+/** The source, unless the caller may not build on it (403; administrators may, others where a table is granted). 404 when it does not exist. */
+export async function assertSourceUsable(ctx: AppContext, caller: Caller, datasourceId: number): Promise<DataSource> {
   const source = await getDataSource(ctx, datasourceId);
   const usable = await usableSources(ctx, caller);
   if (!usable.all && !usable.ids.has(datasourceId)) throw forbidden(formatMessage(permMessages.sourceNotGranted, { name: source.dsDb }));
+  return source;
 }
 
 /** 403 naming the first table the caller may not read. */

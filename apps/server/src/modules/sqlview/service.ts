@@ -1,11 +1,11 @@
 import { isUtf8 } from 'node:buffer';
-import { SQL_PREVIEW_ROWS, SQL_PREVIEW_TIMEOUT_MS, SQL_STATEMENT_MAX_LENGTH, permMessages, zhCN, type SqlView, type SqlViewPreviewResult } from '@shutu/contracts';
+import { SQL_PREVIEW_ROWS, SQL_PREVIEW_TIMEOUT_MS, SQL_STATEMENT_MAX_LENGTH, permMessages, zhCN, type DataSourceType, type SqlView, type SqlViewPreviewResult } from '@shutu/contracts';
 import type { Row } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
-import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
+import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { assertSourceUsable, assertTablesUsable, tableCheckerFor } from '../perm/table-access.ts';
+import { assertSourceUsable, assertTablesUsable, tableCheckerFor, type TableChecker } from '../perm/table-access.ts';
 import { checkSelectSql, SqlGuardError } from './sql-guard.ts';
 import { referencedTables } from './sql-tables.ts';
 import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView, viewNameTaken, type SqlViewValues } from './repo.ts';
@@ -27,8 +27,7 @@ const guardFailure = (error: SqlGuardError, field: string) =>
 
 /** The statement the engine may run, or a 400 carrying the guard's message and position (403 for a table not granted). */
 async function checkedStatement(ctx: AppContext, caller: Caller, datasourceId: number, text: string, field: string): Promise<string> {
-  const source = await getDataSource(ctx, datasourceId);
-  await assertSourceUsable(ctx, caller, datasourceId);
+  const source = await assertSourceUsable(ctx, caller, datasourceId);
   try {
     const statement = checkSelectSql(text, source.type);
     if (!caller.isAdministrator) await assertTablesUsable(ctx, caller, datasourceId, referencedTables(statement, source.type));
@@ -40,7 +39,7 @@ async function checkedStatement(ctx: AppContext, caller: Caller, datasourceId: n
 }
 
 /** Whether a non-administrator may see the view: their own, or one reading only tables they may use. */
-async function visibleTo(caller: Caller, view: SqlView, type: Parameters<typeof referencedTables>[1], allows: (t: { schema: string | null; name: string; quoted: boolean }) => Promise<boolean>): Promise<boolean> {
+async function visibleTo(caller: Caller, view: SqlView, type: DataSourceType, checker: TableChecker): Promise<boolean> {
   if (caller.isAdministrator || view.createUserId === caller.userId) return true;
   let tables;
   try {
@@ -48,18 +47,17 @@ async function visibleTo(caller: Caller, view: SqlView, type: Parameters<typeof 
   } catch {
     return false; // what cannot be read with certainty is not shown
   }
-  for (const table of tables) if (!(await allows(table))) return false;
+  for (const table of tables) if (!(await checker.allows(table))) return false;
   return true;
 }
 
 export async function listViews(ctx: AppContext, caller: Caller, datasourceId: number): Promise<SqlView[]> {
-  const source = await getDataSource(ctx, datasourceId);
-  await assertSourceUsable(ctx, caller, datasourceId);
+  const source = await assertSourceUsable(ctx, caller, datasourceId);
   const views = await listSqlViews(ctx.db, datasourceId);
   if (caller.isAdministrator) return views;
   const checker = await tableCheckerFor(ctx, caller, datasourceId);
   const kept: SqlView[] = [];
-  for (const view of views) if (await visibleTo(caller, view, source.type, (t) => checker.allows(t))) kept.push(view);
+  for (const view of views) if (await visibleTo(caller, view, source.type, checker)) kept.push(view);
   return kept;
 }
 
@@ -67,10 +65,9 @@ export async function getView(ctx: AppContext, caller: Caller, id: number): Prom
   const view = await findSqlView(ctx.db, id);
   if (!view) throw notFound(zhCN.sqlViewNotFound);
   if (caller.isAdministrator) return view;
-  const source = await getDataSource(ctx, view.datasourceId);
-  await assertSourceUsable(ctx, caller, view.datasourceId);
+  const source = await assertSourceUsable(ctx, caller, view.datasourceId);
   const checker = await tableCheckerFor(ctx, caller, view.datasourceId);
-  if (!(await visibleTo(caller, view, source.type, (t) => checker.allows(t)))) throw forbidden();
+  if (!(await visibleTo(caller, view, source.type, checker))) throw forbidden();
   return view;
 }
 
