@@ -24,7 +24,7 @@ import {
   type FieldId,
   type ViewDataType,
 } from './cube.ts';
-import { orBase64Payload } from './query.ts';
+import { PARAM_KEY_MAX_LENGTH, PARAM_KEY_PATTERN, globalParamValuesSchema, orBase64Payload } from './query.ts';
 
 /**
  * Datasets (cubes) as saved: categories, the dataset with its tables, joins, fields and
@@ -119,9 +119,6 @@ export const CATEGORY_NAME_MAX_LENGTH = 50;
 export const PERM_FILTER_NAME_MAX_LENGTH = 50;
 /** Enumeration sources of a filter item: raw-data aggregation, data API, custom dictionary. */
 export const ENUM_SOURCES = { rawData: 1, api: 2, dictionary: 3 } as const;
-/** A letter, then letters, digits or underscores. */
-export const PARAM_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
-export const PARAM_KEY_MAX_LENGTH = 64;
 
 /**
  * Default name of a new permission filter, given how many the dataset already has:
@@ -450,17 +447,15 @@ export const fieldCheckSchema = orBase64Payload(fieldCheckBodySchema).describe(
 );
 export type FieldCheck = z.input<typeof fieldCheckBodySchema>;
 
-const paramValue = z.union([z.string().max(10000), z.number()]);
-
 /**
  * Preview of a saved dataset: its model, the caller's permission filters and its global
  * filter; `params` gives global parameter values by paramKey (a condition whose parameter
- * has no value is left out).
+ * has no value is left out; a formula's `${key}` reads NULL).
  */
 export const datasetPreviewBodySchema = z.object({
   cubeDataId: positiveId(datasetMessages.datasetNotFound),
   request: cubeQueryRequestSchema,
-  params: z.record(z.string().max(PARAM_KEY_MAX_LENGTH), z.union([paramValue, z.array(paramValue).max(MAX_FILTER_VALUES)]).nullable()).default({}),
+  params: globalParamValuesSchema,
 });
 export const datasetPreviewSchema = orBase64Payload(datasetPreviewBodySchema).describe(
   '预览已保存的数据集：{ cubeDataId, request, params? }，或 { payload: 以上 JSON 的 Base64 }',

@@ -9,6 +9,7 @@ import {
   cubeMessages,
   cubeModelSchema,
   cubeQueryRequestSchema,
+  MAX_FILTER_VALUES,
   type ResultField,
 } from './cube.ts';
 import { DATA_SOURCE_TYPES } from './datasource.ts';
@@ -73,6 +74,22 @@ export function orBase64Payload<T extends z.ZodType>(schema: T) {
 
 const datasourceId = z.number({ error: zhCN.fileTableDsRequired }).int().positive(zhCN.fileTableDsRequired);
 
+/** A global parameter's key (paramKey): a letter, then letters, digits or underscores. */
+export const PARAM_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_]*$/;
+export const PARAM_KEY_MAX_LENGTH = 64;
+
+const globalParamValue = z.union([z.string().max(10000), z.number()]);
+
+/**
+ * Global parameter values by paramKey, as a request gives them: a value, a list (a filter
+ * condition takes all of it, a formula its first element) or null. Read by the dataset's
+ * global filter and by formulas' `${key}` references (docs/datasets.md "Parameters in formulas").
+ */
+export const globalParamValuesSchema = z
+  .record(z.string().max(PARAM_KEY_MAX_LENGTH), z.union([globalParamValue, z.array(globalParamValue).max(MAX_FILTER_VALUES)]).nullable())
+  .default({});
+export type GlobalParamValues = z.output<typeof globalParamValuesSchema>;
+
 /**
  * Preview cube: a cube model and a request over one data source. `request.limit` is the
  * number of rows (default CUBE_PREVIEW_DEFAULT_ROWS, at most CUBE_PREVIEW_MAX_ROWS);
@@ -90,8 +107,10 @@ export const cubePreviewSchema = orBase64Payload(
      * their groups (row filters and excluded columns), as every read of the dataset is.
      */
     cubeDataId: z.number().int().positive().nullish(),
+    /** Global parameter values for the formulas' `${key}` references (none: they read NULL). */
+    params: globalParamValuesSchema,
   }),
-).describe('预览数据集：{ datasourceId, model, request, cubeDataId? }，或 { payload: 以上 JSON 的 Base64 }');
+).describe('预览数据集：{ datasourceId, model, request, cubeDataId?, params? }，或 { payload: 以上 JSON 的 Base64 }');
 export type CubePreview = z.input<typeof cubePreviewSchema>;
 export type CubePreviewParsed = z.output<typeof cubePreviewSchema>;
 
@@ -124,7 +143,8 @@ export type CubePreviewResult = z.infer<typeof cubePreviewResultSchema>;
  * Check whether a formula has aggregation. With `fields` (the dataset's fields) references
  * are checked, with types, and referenced computed fields that aggregate count too; without,
  * only the formula's own functions count. Either way the formula must parse and call only
- * functions the data source's engine has.
+ * functions the data source's engine has, and every `${key}` must name an existing global
+ * parameter (parameters count as constants).
  */
 export const formulaCheckSchema = orBase64Payload(
   z.object({
@@ -138,6 +158,12 @@ export const formulaCheckSchema = orBase64Payload(
 ).describe('检查公式是否包含聚合：{ columnFormula, datasourceId, fields? }，或 { payload: 以上 JSON 的 Base64 }');
 export type FormulaCheck = z.input<typeof formulaCheckSchema>;
 export type FormulaCheckParsed = z.output<typeof formulaCheckSchema>;
+
+/** Refusals of the formula check beyond the engine's (zh-CN). */
+export const formulaCheckMessages = {
+  /** A `${key}` reference to no existing global parameter (the response carries its position). */
+  paramUnknown: '公式使用的全局参数【{key}】不存在',
+} as const;
 
 export const formulaCheckResultSchema = z.object({ hasAggregation: z.boolean() });
 export type FormulaCheckResult = z.infer<typeof formulaCheckResultSchema>;

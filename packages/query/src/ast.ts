@@ -13,8 +13,13 @@ export type Expr =
   | { k: 'column'; table: string; column: string }
   /** An output column of the current or a derived query, by its alias. */
   | { k: 'alias'; name: string }
-  /** A user-supplied value: a bound parameter, or a literal escaped by the dialect. */
+  /**
+   * A user-supplied value: a bound parameter, or a literal escaped by the dialect.
+   * `standalone`: no column beside it gives its type, so the dialect types it (stringValue / numberValue).
+   */
   | { k: 'value'; value: string | number; type: 'string' | 'number'; standalone?: boolean }
+  /** NULL of a type (a text parameter without a value). */
+  | { k: 'typedNull'; type: 'string' | 'number' }
   /** A numeric literal written by the code or read by the formula lexer. */
   | { k: 'number'; text: string }
   | { k: 'keyword'; sql: 'NULL' | 'TRUE' | 'FALSE' }

@@ -224,3 +224,102 @@ describeSqlCases([
     },
   },
 ]);
+
+// Global parameters in formulas: every value bound (or escaped where the engine has no
+// parameters); a number standing alone is typed by the dialect, as a string value is.
+describeSqlCases([
+  {
+    name: 'formula parameters: a number and a string (quoted form) bound',
+    request: { detail: true, dimensions: [{ fieldId: 99 }] },
+    options: { ...withFormula("[金额] * ${rate} + IF([省份] = '${city}', 1, 0)", 'NUMBER'), params: { rate: 2, city: '上海' } },
+    expected: {
+      duckdb: [
+        'SELECT "o"."amount" * CAST($1 AS DOUBLE) + CASE WHEN "o"."province" = CAST($2 AS VARCHAR) THEN 1 ELSE 0 END AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+        [2, '上海'],
+      ],
+      postgres: [
+        'SELECT "o"."amount" * CAST($1 AS DOUBLE PRECISION) + CASE WHEN "o"."province" = CAST($2 AS TEXT) THEN 1 ELSE 0 END AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+        [2, '上海'],
+      ],
+      mysql: [
+        'SELECT `o`.`amount` * ? + CASE WHEN `o`.`province` = CAST(? AS CHAR) THEN 1 ELSE 0 END AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
+        [2, '上海'],
+      ],
+      clickhouse: [
+        "SELECT `o`.`amount` * 2 + CASE WHEN `o`.`province` = '上海' THEN 1 ELSE 0 END AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
+      ],
+    },
+  },
+  {
+    name: 'formula parameters: a list reads its first element',
+    request: { detail: true, dimensions: [{ fieldId: 99 }] },
+    options: { ...withFormula('[金额] * ${rate} + ${rate}', 'NUMBER'), params: { rate: [1.5, 4] } },
+    expected: {
+      duckdb: [
+        'SELECT "o"."amount" * CAST($1 AS DOUBLE) + CAST($2 AS DOUBLE) AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+        [1.5, 1.5],
+      ],
+      postgres: [
+        'SELECT "o"."amount" * CAST($1 AS DOUBLE PRECISION) + CAST($2 AS DOUBLE PRECISION) AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+        [1.5, 1.5],
+      ],
+      mysql: ['SELECT `o`.`amount` * ? + ? AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`', [1.5, 1.5]],
+      clickhouse: ['SELECT `o`.`amount` * 1.5 + 1.5 AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`'],
+    },
+  },
+  {
+    name: 'formula parameters: without a value NULL',
+    request: { detail: true, dimensions: [{ fieldId: 99 }] },
+    options: { ...withFormula('[金额] * ${rate} + 1', 'NUMBER'), params: { rate: null } },
+    expected: {
+      duckdb: ['SELECT "o"."amount" * NULL + 1 AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"'],
+      postgres: ['SELECT "o"."amount" * NULL + 1 AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"'],
+      mysql: ['SELECT `o`.`amount` * NULL + 1 AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`'],
+      clickhouse: ['SELECT `o`.`amount` * NULL + 1 AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`'],
+    },
+  },
+  {
+    name: 'formula parameters: the quoted form reads text (a number too); without a value a typed NULL',
+    request: { detail: true, dimensions: [{ fieldId: 99 }] },
+    options: { ...withFormula("CONCAT([省份], '${city}', '${rate}')", 'STRING'), params: { rate: 2, city: '' } },
+    expected: {
+      duckdb: [
+        'SELECT ("o"."province" || CAST(NULL AS VARCHAR) || CAST($1 AS VARCHAR)) AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+        ['2'],
+      ],
+      postgres: [
+        'SELECT ("o"."province" || CAST(NULL AS TEXT) || CAST($1 AS TEXT)) AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+        ['2'],
+      ],
+      mysql: [
+        'SELECT CONCAT(`o`.`province`, CAST(NULL AS CHAR), CAST(? AS CHAR)) AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
+        ['2'],
+      ],
+      clickhouse: [
+        "SELECT concat(`o`.`province`, NULL, '2') AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
+      ],
+    },
+  },
+  {
+    name: 'formula parameters: text next to a date is a timestamp',
+    request: { detail: true, dimensions: [{ fieldId: 99 }] },
+    options: { ...withFormula("IF([下单时间] >= ${start}, ${label}, '${none}')", 'STRING'), params: { start: '2024-01-01', label: 'new' } },
+    expected: {
+      duckdb: [
+        'SELECT CASE WHEN "o"."order_time" >= CAST($1 AS TIMESTAMP) THEN CAST($2 AS VARCHAR) ELSE CAST(NULL AS VARCHAR) END AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+        ['2024-01-01 00:00:00', 'new'],
+      ],
+      postgres: [
+        'SELECT CASE WHEN "o"."order_time" >= CAST($1 AS TIMESTAMP) THEN CAST($2 AS TEXT) ELSE CAST(NULL AS TEXT) END AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+        ['2024-01-01 00:00:00', 'new'],
+      ],
+      mysql: [
+        'SELECT CASE WHEN `o`.`order_time` >= CAST(? AS DATETIME) THEN CAST(? AS CHAR) ELSE CAST(NULL AS CHAR) END AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
+        ['2024-01-01 00:00:00', 'new'],
+      ],
+      clickhouse: [
+        "SELECT CASE WHEN `o`.`order_time` >= toDateTime('2024-01-01 00:00:00') THEN 'new' ELSE NULL END AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
+      ],
+    },
+  },
+]);

@@ -13,6 +13,7 @@ import { getDialect } from './dialects/index.ts';
 import type { Dialect, QueryDialect } from './dialects/types.ts';
 import { queryError } from './errors.ts';
 import { FieldResolver, lowerField, measureExpr } from './fields.ts';
+import type { FormulaParams } from './formula/compile.ts';
 import { compileFilterTree, type FilterContext } from './filters.ts';
 import { cubeFrom } from './joins.ts';
 import { buildModel, fieldKey, fromZod, type CubeModel, type ModelField } from './model.ts';
@@ -34,6 +35,11 @@ export interface CompileOptions {
   rowFilterAnyOf?: readonly FilterGroup[];
   /** Columns the user may not read: a request touching one, even through a formula, is refused. */
   excludedColumnIds?: readonly FieldId[];
+  /**
+   * Global parameter values by paramKey, read by formulas' `${key}` / `'${key}'` references
+   * (bound values; a key without a value reads NULL). See formula/compile.ts.
+   */
+  params?: FormulaParams;
 }
 
 /** A compiled request before rendering: set operations combine several of these. */
@@ -73,7 +79,7 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
     for (const key of deps) if (excluded.has(key)) throw queryError('permission', 'fieldForbidden', { name: field.title });
   };
 
-  const resolver = new FieldResolver(model, dialect);
+  const resolver = new FieldResolver(model, dialect, options.params ?? {});
   const { from, joins } = cubeFrom(resolver);
   const columns: SelectQuery['columns'] = [];
   const fields: ResultField[] = [];

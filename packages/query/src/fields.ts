@@ -3,7 +3,7 @@ import { col, type Expr, type SqlType } from './ast.ts';
 import { getDialect } from './dialects/index.ts';
 import type { Dialect, QueryDialect } from './dialects/types.ts';
 import { formulaError, QueryError, queryError } from './errors.ts';
-import { compileFormula, formulaHasAggregation as syntacticAggregation, type FormulaScope, type Lowered } from './formula/compile.ts';
+import { compileFormula, formulaHasAggregation as syntacticAggregation, type FormulaParams, type FormulaScope, type Lowered } from './formula/compile.ts';
 import { buildModel, fieldKey, type CubeModel, type ModelField } from './model.ts';
 
 /**
@@ -18,6 +18,8 @@ export class FieldResolver {
   constructor(
     readonly model: CubeModel,
     readonly dialect: Dialect | null,
+    /** Global parameter values the formulas' `${key}` references read (none: NULL). */
+    readonly params: FormulaParams = {},
   ) {}
 
   lower(field: ModelField): Lowered {
@@ -53,6 +55,7 @@ export class FieldResolver {
   private scope(): FormulaScope {
     return {
       dialect: this.dialect,
+      params: this.params,
       field: (by, key, pos) => {
         const field = by === 'title' ? this.model.byTitle.get(key) : this.model.byKey.get(key);
         if (!field) throw formulaError(pos, `字段${by === 'title' ? `[${key}]` : `{${key}}`}不存在`);

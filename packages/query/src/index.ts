@@ -27,6 +27,7 @@ export { compileSetOperation, planSetOperation, SET_KEY_ALIAS, type SetOperand, 
 export { renderQuery, renderExpr, type RenderedSql, type ParamValue } from './render.ts';
 export { formulaHasAggregation, checkFormula } from './fields.ts';
 export { parseFormula, type FormulaNode } from './formula/parser.ts';
+export { formulaParamRefs, paramValue, type FormulaParamRef, type FormulaParamValue, type FormulaParams } from './formula/compile.ts';
 export { tokenize, type Token } from './formula/lexer.ts';
 export { FUNCTION_CATALOGUE, FUNCTION_CATEGORIES, functionSpec, type FunctionSpec, type FunctionCategory } from './formula/functions.ts';
 export { absolutePeriod, relativePeriod, type Period } from './time.ts';

@@ -25,7 +25,7 @@ export function renderExpr(expr: Expr, dialect: Dialect): RenderedSql {
 
 const PRECEDENCE: Record<string, number> = { '*': 5, '/': 5, '+': 4, '-': 4, '=': 3, '<>': 3, '<': 3, '<=': 3, '>': 3, '>=': 3 };
 const NUMBER_TEXT = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
-const ATOMIC = new Set<Expr['k']>(['column', 'alias', 'value', 'number', 'keyword', 'call', 'agg', 'concat', 'dateTrunc', 'timestamp', 'case']);
+const ATOMIC = new Set<Expr['k']>(['column', 'alias', 'value', 'typedNull', 'number', 'keyword', 'call', 'agg', 'concat', 'dateTrunc', 'timestamp', 'case']);
 
 /** The SQL text of a number; refuses anything that is not a plain finite number. */
 export function numberLiteral(value: string | number): string {
@@ -83,8 +83,11 @@ class Renderer {
         return this.q(e.name);
       case 'value': {
         const sql = this.value(e.value, e.type);
-        return e.standalone && e.type === 'string' ? this.d.stringValue(sql) : sql;
+        if (!e.standalone) return sql;
+        return e.type === 'string' ? this.d.stringValue(sql) : this.d.numberValue(sql);
       }
+      case 'typedNull':
+        return e.type === 'string' ? this.d.stringValue('NULL') : this.d.numberValue('NULL');
       case 'number':
         if (!/^[0-9]+(\.[0-9]+)?$/.test(e.text)) throw queryError('value', 'filterValueNumber', { name: e.text.slice(0, 20) });
         return e.text;

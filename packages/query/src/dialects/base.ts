@@ -76,6 +76,7 @@ export const baseDialect = {
   dateTrunc: (unit: TimeUnit, arg: string) => `DATE_TRUNC('${unit.toLowerCase()}', ${arg})`,
   timestamp: (arg: string) => `CAST(${arg} AS TIMESTAMP)`,
   stringValue: (arg: string) => `CAST(${arg} AS VARCHAR)`,
+  numberValue: (arg: string) => `CAST(${arg} AS DOUBLE)`,
   divide: (left: string, right: string) => `${left} / NULLIF(${right}, 0)`,
   contains: (haystack: string, needle: string) => `STRPOS(${haystack}, ${needle}) > 0`,
   joinKeyword: (type: JoinType) => JOIN_KEYWORDS[type],

@@ -73,6 +73,8 @@ export const clickhouse: Dialect = {
   dateTrunc: (unit, arg) => `toDateTime(${TRUNCATE[unit]}(${arg}))`,
   timestamp: (arg) => `toDateTime(${arg})`,
   stringValue: (arg) => arg,
+  // Numbers are inlined as literals, which carry their type.
+  numberValue: (arg) => arg,
   divide: (left, right) => `${left} / nullIf(${right}, 0)`,
   contains: (haystack, needle) => `position(${haystack}, ${needle}) > 0`,
   joinKeyword: (type) => `ALL ${baseDialect.joinKeyword(type)}`,

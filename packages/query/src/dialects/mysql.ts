@@ -62,6 +62,8 @@ export const mysql: Dialect = {
   // MariaDB 10.11 groups `CASE WHEN .. THEN ? ELSE ? END` as one constant unless the
   // placeholder is cast (checked: GROUP BY 1 returned a single group).
   stringValue: (arg) => `CAST(${arg} AS CHAR)`,
+  // The binary protocol sends a number typed (DOUBLE / BIGINT); CAST AS DOUBLE needs MySQL 8.0.17.
+  numberValue: (arg) => arg,
   contains: (haystack, needle) => `INSTR(${haystack}, ${needle}) > 0`,
   limitOffset: (limit, offset) => (offset === null ? baseDialect.limitOffset(limit, null) : `LIMIT ${limit ?? NO_LIMIT} OFFSET ${offset}`),
 };

@@ -37,6 +37,8 @@ export const postgres: Dialect = {
     TO_STRING: ([a]) => `CAST(${a} AS TEXT)`,
   },
   stringValue: (arg) => `CAST(${arg} AS TEXT)`,
+  // An untyped $n takes the other operand's type (integer: 1.5 refused) or none at all.
+  numberValue: (arg) => `CAST(${arg} AS DOUBLE PRECISION)`,
   // integer / integer truncates in PostgreSQL; formulas divide as real numbers everywhere.
   divide: (left, right) => `CAST(${left} AS DOUBLE PRECISION) / NULLIF(${right}, 0)`,
 };

@@ -53,6 +53,8 @@ export interface Dialect {
   timestamp(arg: string): string;
   /** A string value with no column beside it to take its type from. */
   stringValue(arg: string): string;
+  /** A bound number with no column beside it to take its type from (a formula's parameter). */
+  numberValue(arg: string): string;
   divide(left: string, right: string): string;
   /** Substring test. */
   contains(haystack: string, needle: string): string;

@@ -1,6 +1,17 @@
 import type { CubeModelInput } from '@shutu/contracts';
 import { describe, expect, it } from 'vitest';
-import { checkFormula, compileCubeQuery, FUNCTION_CATALOGUE, FUNCTION_CATEGORIES, formulaHasAggregation, functionsFor, QueryError } from '../index.ts';
+import {
+  checkFormula,
+  compileCubeQuery,
+  FUNCTION_CATALOGUE,
+  FUNCTION_CATEGORIES,
+  formulaHasAggregation,
+  formulaParamRefs,
+  functionsFor,
+  paramValue,
+  QueryError,
+  type FormulaParams,
+} from '../index.ts';
 import { NOW, ordersModel } from '../testing/fixtures.ts';
 
 const refusal = (fn: () => unknown): QueryError => {
@@ -108,6 +119,63 @@ describe('formulaHasAggregation', () => {
 
   it('refuses a malformed formula with its position', () => {
     expect(refusal(() => formulaHasAggregation('SUM([金额]);')).position).toBe(9);
+  });
+});
+
+describe('global parameters in formulas', () => {
+  const model = (columnFormula: string): CubeModelInput => ({
+    ...ordersModel,
+    fields: [...ordersModel.fields, { id: 99, columnAttr: 'VIRTUAL', columnTitle: '公式', columnFormula, viewDataType: 'NUMBER' }],
+  });
+  const compile = (formula: string, params: FormulaParams, measure = false) =>
+    compileCubeQuery(model(formula), measure ? { measures: [{ fieldId: 99 }] } : { detail: true, dimensions: [{ fieldId: 99 }] }, {
+      dialect: 'postgres',
+      now: NOW,
+      params,
+    });
+
+  it('lists the references with their positions', () => {
+    expect(formulaParamRefs("[金额] * ${rate} + IF([省份] = '${city}', ${rate}, 'abc ${x}')")).toEqual([
+      { key: 'rate', pos: 7, quoted: false },
+      { key: 'city', pos: 27, quoted: true },
+      { key: 'rate', pos: 38, quoted: false },
+    ]);
+    expect(formulaParamRefs('[金额] + 1')).toEqual([]);
+    expect(refusal(() => formulaParamRefs('[金额] * $rate')).position).toBe(7);
+  });
+
+  it('reads the value given: a list by its first element, nothing as null', () => {
+    const params = { a: 1, b: 'x', c: [3, 4], d: [], e: null, f: '' };
+    expect(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'constructor'].map((k) => paramValue(params, k))).toEqual([1, 'x', 3, null, null, null, null, null]);
+  });
+
+  it('treats parameters as constants when checking aggregation', () => {
+    expect(formulaHasAggregation('[金额] * ${rate}')).toBe(false);
+    expect(formulaHasAggregation('SUM([金额]) * ${rate}')).toBe(true);
+    expect(checkFormula("SUM([金额]) * ${rate} + IF('${city}' = 'x', 1, 0)", ordersModel).aggregate).toBe(true);
+    expect(checkFormula('${rate}', ordersModel).aggregate).toBe(false);
+    const compiled = compile('SUM([金额]) * ${rate}', { rate: 3 }, true);
+    expect(compiled.sql).toBe(
+      'SELECT SUM("o"."amount") * CAST($1 AS DOUBLE PRECISION) AS "m0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"',
+    );
+    expect(compiled.params).toEqual([3]);
+  });
+
+  it('types a reference by its value: the quoted form is text, a value that is not a date is refused next to a date', () => {
+    expect(checkFormula('[金额] * ${rate}', ordersModel).type).toBe('NUMBER');
+    expect(refusal(() => checkFormula("[金额] * '${rate}'", ordersModel)).message).toBe(
+      '公式第6个字符处有误：“*”只能用于数值，日期请用日期函数，字符串请用CONCAT',
+    );
+    expect(refusal(() => compile('[金额] * ${rate}', { rate: 'abc' })).position).toBe(5);
+    const error = refusal(() => compile('IF([下单时间] > ${day}, 1, 0)', { day: 'soon' }));
+    expect(error.message).toBe('计算字段【公式】公式第13个字符处有误：日期格式不正确');
+    expect(compile('IF([下单时间] > ${day}, 1, 0)', {}).params).toEqual([]);
+  });
+
+  it('never writes a value into the SQL text', () => {
+    const compiled = compile("IF([省份] = '${city}', 1, 0)", { city: "x' OR 1=1 --" });
+    expect(compiled.sql).not.toContain('OR 1=1');
+    expect(compiled.params).toEqual(["x' OR 1=1 --"]);
   });
 });
 

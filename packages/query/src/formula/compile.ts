@@ -6,6 +6,7 @@ import { formulaError } from '../errors.ts';
 import type { ModelField } from '../model.ts';
 import { absolutePeriod } from '../time.ts';
 import { functionSpec } from './functions.ts';
+import { tokenize } from './lexer.ts';
 import { parseFormula, type FormulaNode } from './parser.ts';
 
 /** A formula (or a field) turned into a query-tree expression. */
@@ -18,11 +19,43 @@ export interface Lowered {
   deps: ReadonlySet<string>;
 }
 
+/** A global parameter's value as a request gives it (a list stands for its first element). */
+export type FormulaParamValue = string | number | readonly (string | number)[] | null;
+/** Global parameter values by paramKey. */
+export type FormulaParams = Readonly<Record<string, FormulaParamValue | undefined>>;
+
 export interface FormulaScope {
   /** Resolves `[title]` / `{id}`; throws a positioned error for an unknown field. */
   field(by: 'title' | 'id', key: string, pos: number): { field: ModelField; lowered: Lowered };
   /** null: check names and types only (no dialect allow-list). */
   dialect: Dialect | null;
+  /** Values of the global parameters `${key}` reads; a key without a value reads NULL. */
+  params?: FormulaParams;
+}
+
+/**
+ * The value a parameter reference reads: the given value, the first element of a list;
+ * null when the key has no value (absent, null, '' or an empty list).
+ */
+export function paramValue(params: FormulaParams | undefined, key: string): string | number | null {
+  const given = params && Object.hasOwn(params, key) ? params[key] : undefined;
+  const value = Array.isArray(given) ? (given as readonly (string | number)[])[0] : (given as string | number | null | undefined);
+  if (value === undefined || value === null || value === '') return null;
+  return typeof value === 'number' || typeof value === 'string' ? value : null;
+}
+
+/** A parameter reference of a formula: its key, where it is, whether written quoted. */
+export interface FormulaParamRef {
+  key: string;
+  pos: number;
+  quoted: boolean;
+}
+
+/** The global parameters a formula references, in order (a key once per reference); throws a positioned error for text that does not tokenize. */
+export function formulaParamRefs(formula: string): FormulaParamRef[] {
+  return tokenize(formula)
+    .filter((t) => t.type === 'param')
+    .map((t) => ({ key: t.value, pos: t.pos, quoted: t.quoted === true }));
 }
 
 interface Walk extends Lowered {
@@ -79,14 +112,28 @@ class Lowerer {
     return { expr, type, aggregate: parts.some((p) => p.aggregate), deps, bare: parts.find((p) => p.bare !== null)?.bare ?? null };
   }
 
-  /** A string literal next to a date is read as a timestamp. */
+  /** A string literal (or a parameter's text) next to a date is read as a timestamp. */
   private coerce(node: FormulaNode, walked: Walk, target: SqlType): Walk {
-    if (target === 'DATETIME' && node.t === 'str') {
-      const period = absolutePeriod(node.value);
-      if (!period) throw formulaError(node.pos, '日期格式不正确');
-      return { ...walked, expr: { k: 'timestamp', arg: str(period.start) }, type: 'DATETIME' };
-    }
-    return walked;
+    if (target !== 'DATETIME' || walked.type !== 'STRING') return walked;
+    let text: string;
+    if (node.t === 'str') text = node.value;
+    else if (node.t === 'param' && walked.expr.k === 'value') text = String(walked.expr.value);
+    else if (node.t === 'param') return { ...walked, expr: { k: 'keyword', sql: 'NULL' }, type: 'DATETIME' };
+    else return walked;
+    const period = absolutePeriod(text);
+    if (!period) throw formulaError(node.pos, '日期格式不正确');
+    return { ...walked, expr: { k: 'timestamp', arg: str(period.start) }, type: 'DATETIME' };
+  }
+
+  /**
+   * A global parameter: its value bound (a number as a number, text as text; the quoted form
+   * always as text), or NULL without a value. A constant: it never counts as a bare field.
+   */
+  private param(n: FormulaNode & { t: 'param' }): Walk {
+    const value = paramValue(this.scope.params, n.key);
+    if (value === null) return n.quoted ? this.leaf({ k: 'typedNull', type: 'string' }, 'STRING') : this.leaf({ k: 'keyword', sql: 'NULL' }, 'ANY');
+    if (n.quoted || typeof value === 'string') return this.leaf(str(String(value), true), 'STRING');
+    return this.leaf({ k: 'value', value, type: 'number', standalone: true }, 'NUMBER');
   }
 
   private compatible(a: SqlType, b: SqlType, pos: number): void {
@@ -103,6 +150,8 @@ class Lowerer {
         return this.leaf({ k: 'keyword', sql: 'NULL' }, 'ANY');
       case 'bool':
         return this.leaf({ k: 'keyword', sql: n.value ? 'TRUE' : 'FALSE' }, 'BOOLEAN');
+      case 'param':
+        return this.param(n);
       case 'field': {
         const { field, lowered } = this.scope.field(n.by, n.key, n.pos);
         if (inAggregate && lowered.aggregate) throw formulaError(n.pos, '聚合函数不能嵌套使用');

@@ -6,19 +6,29 @@ import { formulaError } from '../errors.ts';
  *   number      12   3.5
  *   string      '上海'   'it''s'        (single quotes; a quote inside is doubled)
  *   field       [字段标题]               (by title)   {123}   (by field id)
+ *   parameter   ${paramKey}              a global parameter; '${paramKey}' (a string whose whole
+ *                                        content is exactly that) is the same reference read as text
  *   identifier  SUM  CASE  and          (function names and keywords, case-insensitive)
  *   operator    + - * / = != <> < <= > >= ( ) ,
- * Refused: semicolons, comments (-- and /* *\/), double quotes and backticks, and any
- * other character, each with its 0-based position.
+ * Refused: semicolons, comments (-- and /* *\/), double quotes and backticks, a `$` that does
+ * not start a parameter reference, and any other character, each with its 0-based position.
  */
-export type TokenType = 'num' | 'str' | 'field' | 'fieldId' | 'ident' | 'op' | 'eof';
+export type TokenType = 'num' | 'str' | 'field' | 'fieldId' | 'param' | 'ident' | 'op' | 'eof';
 
 export interface Token {
   type: TokenType;
-  /** Number text, string value, field title or id, upper-cased identifier, operator. */
+  /** Number text, string value, field title or id, parameter key, upper-cased identifier, operator. */
   value: string;
   pos: number;
+  /** A parameter reference written as a string, `'${key}'`: read as text. */
+  quoted?: boolean;
 }
+
+/** `${key}`: a global parameter's key (PARAM_KEY_PATTERN of the contracts) in `${` `}`. */
+const PARAM_REF = /^\$\{([A-Za-z][A-Za-z0-9_]*)\}/;
+const PARAM_HINT = '$' + '{参数key}';
+/** A string literal that is exactly one parameter reference. */
+const QUOTED_PARAM_REF = /^\$\{([A-Za-z][A-Za-z0-9_]*)\}$/;
 
 const OPERATORS = ['<>', '!=', '<=', '>=', '+', '-', '*', '/', '=', '<', '>', '(', ')', ','];
 const FULL_WIDTH = '（），‘’“”；【】＋－＊／＝＜＞';
@@ -66,7 +76,15 @@ export function tokenize(text: string): Token[] {
         value += ch;
         i++;
       }
-      tokens.push({ type: 'str', value, pos: start });
+      const ref = QUOTED_PARAM_REF.exec(value);
+      tokens.push(ref ? { type: 'param', value: ref[1]!, pos: start, quoted: true } : { type: 'str', value, pos: start });
+      continue;
+    }
+    if (c === '$') {
+      const m = PARAM_REF.exec(text.slice(i));
+      if (!m) throw formulaError(start, text[i + 1] === '{' ? `全局参数引用不正确，请写成${PARAM_HINT}` : `无法识别的字符“$”，全局参数请写成${PARAM_HINT}`);
+      tokens.push({ type: 'param', value: m[1]!, pos: start });
+      i += m[0].length;
       continue;
     }
     if (c === '[') {

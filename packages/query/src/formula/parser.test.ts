@@ -26,6 +26,8 @@ function show(n: FormulaNode): string {
       return String(n.value);
     case 'field':
       return n.by === 'title' ? `[${n.key}]` : `{${n.key}}`;
+    case 'param':
+      return n.quoted ? `'$\{${n.key}}'` : `$\{${n.key}}`;
     case 'neg':
       return `-${show(n.arg)}`;
     case 'not':
@@ -65,6 +67,29 @@ describe('lexer', () => {
   it('keeps comment and separator characters inside strings as text', () => {
     expect(tokenize("'-- /* ; */ \\'")[0]).toEqual({ type: 'str', value: '-- /* ; */ \\', pos: 0 });
   });
+
+  it('reads global parameter references, bare and quoted', () => {
+    expect(tokenize("[金额] * ${rate} + '${city_1}'")).toEqual([
+      { type: 'field', value: '金额', pos: 0 },
+      { type: 'op', value: '*', pos: 5 },
+      { type: 'param', value: 'rate', pos: 7 },
+      { type: 'op', value: '+', pos: 15 },
+      { type: 'param', value: 'city_1', pos: 17, quoted: true },
+      { type: 'eof', value: '', pos: 28 },
+    ]);
+    expect(tokenize('${a}${B2}').map((t) => [t.type, t.value, t.pos])).toEqual([
+      ['param', 'a', 0],
+      ['param', 'B2', 4],
+      ['eof', '', 9],
+    ]);
+  });
+
+  it('keeps a string that only contains a reference among other text as a plain string', () => {
+    expect(tokenize("'abc ${x}'")[0]).toEqual({ type: 'str', value: 'abc ${x}', pos: 0 });
+    expect(tokenize("'${x} '")[0]).toEqual({ type: 'str', value: '${x} ', pos: 0 });
+    expect(tokenize("'${1x}'")[0]).toEqual({ type: 'str', value: '${1x}', pos: 0 });
+    expect(tokenize("'$'")[0]).toEqual({ type: 'str', value: '$', pos: 0 });
+  });
 });
 
 describe('parser', () => {
@@ -80,6 +105,8 @@ describe('parser', () => {
     ['IF(TRUE, NULL, FALSE)', 'IF(true, NULL, false)'],
     ['[a] != 1', '([a] <> 1)'],
     ['  ((([ 数 量 ])))  ', '[数 量]'],
+    ["[a] * ${rate} + IF([b] = '${city}', 1, 0)", "(([a] * ${rate}) + IF(([b] = '${city}'), 1, 0))"],
+    ["'abc ${x}'", "'abc ${x}'"],
   ])('%s', (formula, tree) => {
     expect(show(parseFormula(formula))).toBe(tree);
   });
@@ -114,6 +141,14 @@ describe('refusals carry the position', () => {
     ['SUM（[a]）', 3, '请使用英文标点，不能使用“（”'],
     ['1 @ 2', 2, '无法识别的字符“@”'],
     ['1 + \\x', 4, '无法识别的字符“\\”'],
+    ['[金额] * $rate', 7, '无法识别的字符“$”，全局参数请写成${参数key}'],
+    ['1 + $', 4, '无法识别的字符“$”，全局参数请写成${参数key}'],
+    ['[金额] * ${1rate}', 7, '全局参数引用不正确，请写成${参数key}'],
+    ['${rate', 0, '全局参数引用不正确，请写成${参数key}'],
+    ['${ rate }', 0, '全局参数引用不正确，请写成${参数key}'],
+    ['${rate} ${rate}', 8, '公式只能包含一个表达式'],
+    ["1 + * '${x}'", 4, '不应出现“*”'],
+    ["1 + '${x}' '${x}'", 11, '公式只能包含一个表达式'],
   ])('%j at %i', (formula, position, detail) => {
     const error = refusal(formula);
     expect(error.kind).toBe('formula');

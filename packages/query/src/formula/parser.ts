@@ -12,7 +12,7 @@ import { tokenize, type Token } from './lexer.ts';
  *   sum     := product ( (+|-) product )*
  *   product := unary ( (*|/) unary )*
  *   unary   := - unary | + unary | primary
- *   primary := number | string | NULL | TRUE | FALSE | [title] | {id} | ( expr )
+ *   primary := number | string | NULL | TRUE | FALSE | [title] | {id} | ${param} | '${param}' | ( expr )
  *            | CASE [expr] WHEN expr THEN expr ... [ELSE expr] END
  *            | NAME ( [DISTINCT] expr, ... )  |  COUNT ( * )
  *
@@ -27,6 +27,8 @@ export type FormulaNode =
   | { t: 'null'; pos: number }
   | { t: 'bool'; value: boolean; pos: number }
   | { t: 'field'; by: 'title' | 'id'; key: string; pos: number }
+  /** A global parameter: `${key}`, or `'${key}'` (quoted: read as text). */
+  | { t: 'param'; key: string; quoted: boolean; pos: number }
   | { t: 'neg'; arg: FormulaNode; pos: number }
   | { t: 'not'; arg: FormulaNode; pos: number }
   | { t: 'bin'; op: BinaryOp; left: FormulaNode; right: FormulaNode; pos: number }
@@ -43,6 +45,12 @@ const MAX_DEPTH = 64;
 export function parseFormula(text: string): FormulaNode {
   if (text.trim() === '') throw formulaError(0, '公式不能为空');
   return new Parser(tokenize(text)).parse();
+}
+
+function showToken(t: Token): string {
+  if (t.type === 'str') return `'${t.value}'`;
+  if (t.type === 'param') return t.quoted ? `'$\{${t.value}}'` : `$\{${t.value}}`;
+  return t.value;
 }
 
 class Parser {
@@ -84,7 +92,7 @@ class Parser {
   private unexpected(detail?: string) {
     const t = this.peek();
     if (t.type === 'eof') return formulaError(t.pos, detail ?? '公式不完整');
-    return formulaError(t.pos, detail ?? `不应出现“${t.type === 'str' ? `'${t.value}'` : t.value}”`);
+    return formulaError(t.pos, detail ?? `不应出现“${showToken(t)}”`);
   }
 
   private expr(): FormulaNode {
@@ -202,6 +210,9 @@ class Parser {
       case 'fieldId':
         this.next();
         return { t: 'field', by: 'id', key: t.value, pos: t.pos };
+      case 'param':
+        this.next();
+        return { t: 'param', key: t.value, quoted: t.quoted === true, pos: t.pos };
       case 'op':
         if (t.value === '(') {
           this.next();

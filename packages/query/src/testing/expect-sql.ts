@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compileCubeQuery, type CompiledQuery } from '../compiler.ts';
 import { DIALECTS } from '../dialects/index.ts';
 import type { QueryDialect } from '../dialects/types.ts';
+import type { FormulaParams } from '../formula/compile.ts';
 import type { ParamValue } from '../render.ts';
 import { NOW, singleTableModel } from './fixtures.ts';
 
@@ -15,6 +16,8 @@ export interface CaseOptions {
   rowFilterAnyOf?: FilterGroup[];
   excludedColumnIds?: FieldId[];
   now?: Date;
+  /** Global parameter values for formulas' `${key}` references. */
+  params?: FormulaParams;
 }
 
 /** Compiles one request for every dialect. */
@@ -27,6 +30,7 @@ export function compileAll(request: CubeQueryRequest, options: CaseOptions = {})
       rowFilters: options.rowFilters,
       rowFilterAnyOf: options.rowFilterAnyOf,
       excludedColumnIds: options.excludedColumnIds,
+      params: options.params,
     });
   }
   return out;

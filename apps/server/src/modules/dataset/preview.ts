@@ -29,6 +29,7 @@ export type FieldCheckBody = z.output<typeof fieldCheckSchema>;
  * A saved dataset is read through its own model, whatever tables the caller is granted: the
  * dataset grant is the right to read it. Every read gets the global filter (administrators
  * included; its parameters from `params`) and the caller's permission filters (access.ts).
+ * Formulas' `${key}` references read the same `params` (bound; no value: NULL).
  */
 export async function previewSavedDataset(ctx: AppContext, caller: Caller, body: DatasetPreviewParsed): Promise<CubePreviewResult> {
   const cube = await requireViewable(ctx, caller, body.cubeDataId);
@@ -38,7 +39,11 @@ export async function previewSavedDataset(ctx: AppContext, caller: Caller, body:
   const globalFilter = parseFilterTree(cube.filterJson);
   const rowFilters = globalFilter && !treeIsEmpty(globalFilter) ? [resolveParams(globalFilter, body.params)] : [];
   const request = body.request.sort.length > 0 ? body.request : { ...body.request, sort: defaultSort(cube.orderByJson, body.request) };
-  return previewCube(ctx, { datasourceId: cube.datasourceId, model, request, cubeDataId: cube.id }, { ...restriction.permissions, rowFilters });
+  return previewCube(
+    ctx,
+    { datasourceId: cube.datasourceId, model, request, cubeDataId: cube.id, params: body.params },
+    { ...restriction.permissions, rowFilters },
+  );
 }
 
 /** The dataset's saved order (orderByList), for the entries the request selects. */

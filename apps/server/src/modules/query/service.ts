@@ -4,6 +4,7 @@ import {
   CUBE_PREVIEW_TIMEOUT_MS,
   cubeMessages,
   formatMessage,
+  formulaCheckMessages,
   type CubeModelInput,
   type CubePreviewParsed,
   type CubePreviewResult,
@@ -20,6 +21,7 @@ import {
   checkFormula,
   compileCubeQuery,
   formulaHasAggregation,
+  formulaParamRefs,
   functionSpec,
   functionsFor,
   getDialect,
@@ -30,6 +32,7 @@ import {
 } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { paramKeysExisting } from '../dataset/filter-repo.ts';
 import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
 
 /**
@@ -82,7 +85,7 @@ export function previewLimit(limit: number | null | undefined): number {
 
 /**
  * Preview cube: compiles the request for the driver's dialect (with this server's
- * capabilities), runs it — and the count query when `withTotal` — side by side, and returns
+ * capabilities; formulas' `${key}` references read `body.params`, bound), runs it — and the count query when `withTotal` — side by side, and returns
  * the first rows with the field dictionary. Engine failures are the driver's ConnectorErrors
  * (status, Chinese message, engine text in data.detail), answered by the error handler.
  */
@@ -94,7 +97,14 @@ export async function previewCube(ctx: AppContext, body: CubePreviewParsed, perm
     compileCubeQuery(
       body.model,
       { ...body.request, limit },
-      { dialect, now, rowFilters: permissions.rowFilters, rowFilterAnyOf: permissions.rowFilterAnyOf, excludedColumnIds: permissions.excludedColumnIds },
+      {
+        dialect,
+        now,
+        rowFilters: permissions.rowFilters,
+        rowFilterAnyOf: permissions.rowFilterAnyOf,
+        excludedColumnIds: permissions.excludedColumnIds,
+        params: body.params,
+      },
     ),
   );
   const started = performance.now();
@@ -134,10 +144,18 @@ async function readTotal(driver: Driver, sql: string, params: readonly ParamValu
  * source's engine (its dialect by type: no connection is needed). With the dataset's fields,
  * the formula is compiled against them (references, types, aggregation rules); physical
  * fields are put on one stand-in table, since tables and joins do not change the answer.
+ * Global parameters count as constants; each `${key}` must name an existing global
+ * parameter (else 400 公式使用的全局参数【key】不存在, with the reference's position).
  */
 export async function formulaAggregates(ctx: AppContext, body: FormulaCheckParsed): Promise<boolean> {
   const source = await getDataSource(ctx, body.datasourceId);
   const dialect = getDialect(source.type);
+  const refs = refusing(() => formulaParamRefs(body.columnFormula));
+  if (refs.length > 0) {
+    const existing = await paramKeysExisting(ctx.db, [...new Set(refs.map((r) => r.key))]);
+    const unknown = refs.find((r) => !existing.has(r.key));
+    if (unknown) throw queryFailure(new QueryError('formula', formatMessage(formulaCheckMessages.paramUnknown, { key: unknown.key }), unknown.pos));
+  }
   return refusing(() => {
     if (body.fields && body.fields.length > 0) return checkFormula(body.columnFormula, standInModel(body.fields), dialect).aggregate;
     checkFunctions(parseFormula(body.columnFormula), dialect);
