@@ -95,6 +95,8 @@ export const datasetMessages = {
   paramNotFound: '全局参数不存在',
   paramInUse: '全局参数【{key}】被数据集【{name}】的全局过滤使用，不能删除',
   paramKeyInUse: '全局参数【{key}】被数据集【{name}】的全局过滤使用，不能修改key',
+  paramInUseByFormula: '全局参数【{key}】被数据集【{name}】的计算字段【{field}】使用，不能删除',
+  paramKeyInUseByFormula: '全局参数【{key}】被数据集【{name}】的计算字段【{field}】使用，不能修改key',
 } as const;
 
 // ---------------------------------------------------------------------------------------

@@ -171,6 +171,18 @@ export async function deleteParam(db: Db, id: number): Promise<void> {
 }
 
 /** Datasets whose global filter text mentions the key (the caller confirms by parsing it). */
+/** Computed fields whose formula text mentions `${paramKey}` (callers confirm with the formula reader). */
+export function formulasMentioningParam(db: Db, paramKey: string) {
+  return db
+    .selectFrom('cubeField')
+    .innerJoin('cube', 'cube.id', 'cubeField.cubeId')
+    .select(['cube.cubeName', 'cubeField.columnTitle', 'cubeField.columnFormula'])
+    .where('cubeField.columnAttr', '=', 'VIRTUAL')
+    .where('cubeField.columnFormula', 'like', containsPattern(`\${${paramKey}}`))
+    .orderBy('cubeField.id')
+    .execute();
+}
+
 export function cubesMentioningParam(db: Db, paramKey: string) {
   return db
     .selectFrom('cube')

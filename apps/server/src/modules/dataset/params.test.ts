@@ -147,4 +147,33 @@ describe.each(kinds)('global parameters and the global filter on %s', (kind) => 
     });
     expect(byHolder.status, byHolder.raw.body).toBe(200);
   });
+
+  it('keeps a parameter a computed field’s formula uses: neither deleted nor re-keyed', async () => {
+    const created = await post('/api/global-param/params', { typeId, paramName: '汇率', paramKey: 'fx_rate', paramColumnType: 'NUMBER' });
+    expect(created.status, created.raw.body).toBe(200);
+    const payload = ordersDataset(workspaceId, w.warehouseId, '汇率换算', 1);
+    payload.columnList.push({
+      id: 'usd',
+      columnAttr: 'VIRTUAL',
+      columnTitle: '美元金额',
+      columnFormula: '[金额] / ${fx_rate}',
+      dimensionType: 'ZHIBIAO',
+      viewDataType: 'NUMBER',
+    });
+    const unknown = await w.save(admin, {
+      ...payload,
+      columnList: payload.columnList.map((f) => (f.id === 'usd' ? { ...f, columnFormula: '[金额] / ${fx}' } : f)),
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.msg).toBe('公式使用的全局参数【fx】不存在');
+    const saved = await w.save(admin, payload);
+    expect(saved.status, saved.raw.body).toBe(200);
+    const id = created.body.data.id as number;
+    const removed = await call(w.server, 'DELETE', `/api/global-param/params/${id}`, { headers: admin });
+    expect(removed.status).toBe(409);
+    expect(removed.body.msg).toBe('全局参数【fx_rate】被数据集【汇率换算】的计算字段【美元金额】使用，不能删除');
+    const rekeyed = await post('/api/global-param/params', { id, typeId, paramName: '汇率', paramKey: 'fx', paramColumnType: 'NUMBER' });
+    expect(rekeyed.status).toBe(409);
+    expect(rekeyed.body.msg).toBe('全局参数【fx_rate】被数据集【汇率换算】的计算字段【美元金额】使用，不能修改key');
+  });
 });

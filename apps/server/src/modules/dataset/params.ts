@@ -9,12 +9,14 @@ import {
   type globalParamSaveSchema,
   type globalParamTypeSaveSchema,
 } from '@shutu/contracts';
+import { formulaParamRefs } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { conflict, fieldError, isForeignKeyViolation, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import {
   countParamsOfType,
   cubesMentioningParam,
+  formulasMentioningParam,
   deleteParam as deleteParamRow,
   deleteParamType as deleteParamTypeRow,
   findParam,
@@ -101,13 +103,29 @@ export async function listParams(ctx: AppContext, query: ParamListBody): Promise
   return page(rows.map(toParam), total, current, size);
 }
 
-/** The first dataset whose global filter takes values from the parameter. */
-async function datasetUsing(ctx: AppContext, paramKey: string): Promise<string | undefined> {
+/**
+ * Why the parameter cannot be deleted or re-keyed: the first dataset whose global filter, or
+ * whose computed field's formula, takes values from it.
+ */
+async function usedBy(ctx: AppContext, paramKey: string, action: 'delete' | 'rekey'): Promise<string | undefined> {
   for (const cube of await cubesMentioningParam(ctx.db, paramKey)) {
     const uses = treeItems(parseFilterTree(cube.filterJson)).some((item) => item.conditions.some((c) => c.useParam && c.paramKey === paramKey));
-    if (uses) return cube.cubeName;
+    if (uses) return formatMessage(action === 'delete' ? datasetMessages.paramInUse : datasetMessages.paramKeyInUse, { key: paramKey, name: cube.cubeName });
+  }
+  for (const field of await formulasMentioningParam(ctx.db, paramKey)) {
+    if (!referencesParam(field.columnFormula ?? '', paramKey)) continue;
+    const message = action === 'delete' ? datasetMessages.paramInUseByFormula : datasetMessages.paramKeyInUseByFormula;
+    return formatMessage(message, { key: paramKey, name: field.cubeName, field: field.columnTitle });
   }
   return undefined;
+}
+
+function referencesParam(formula: string, paramKey: string): boolean {
+  try {
+    return formulaParamRefs(formula).some((r) => r.key === paramKey);
+  } catch {
+    return false; // a formula that no longer parses uses nothing
+  }
 }
 
 export async function saveParam(ctx: AppContext, body: ParamSaveBody): Promise<GlobalParam> {
@@ -116,8 +134,8 @@ export async function saveParam(ctx: AppContext, body: ParamSaveBody): Promise<G
     const existing = await findParam(ctx.db, body.id);
     if (!existing) throw notFound(datasetMessages.paramNotFound);
     if (existing.paramKey !== body.paramKey) {
-      const user = await datasetUsing(ctx, existing.paramKey);
-      if (user) throw conflict(formatMessage(datasetMessages.paramKeyInUse, { key: existing.paramKey, name: user }));
+      const refusal = await usedBy(ctx, existing.paramKey, 'rekey');
+      if (refusal) throw conflict(refusal);
     }
   }
   const id = await withConflict(datasetMessages.paramKeyTaken, () =>
@@ -136,7 +154,7 @@ export async function saveParam(ctx: AppContext, body: ParamSaveBody): Promise<G
 export async function deleteParam(ctx: AppContext, id: number): Promise<void> {
   const existing = await findParam(ctx.db, id);
   if (!existing) throw notFound(datasetMessages.paramNotFound);
-  const user = await datasetUsing(ctx, existing.paramKey);
-  if (user) throw conflict(formatMessage(datasetMessages.paramInUse, { key: existing.paramKey, name: user }));
+  const refusal = await usedBy(ctx, existing.paramKey, 'delete');
+  if (refusal) throw conflict(refusal);
   await deleteParamRow(ctx.db, id);
 }

@@ -3,6 +3,7 @@ import {
   cubeMessages,
   datasetMessages,
   formatMessage,
+  formulaCheckMessages,
   isSavedFieldId,
   tableTypeOf,
   type CubeModelInput,
@@ -12,7 +13,7 @@ import {
   type ViewDataType,
 } from '@shutu/contracts';
 import { ConnectorError, type Driver } from '@shutu/connectors';
-import { QueryError, buildModel, checkFormula, checkJoins, compileCubeQuery, type CubeModel, type Dialect } from '@shutu/query';
+import { QueryError, buildModel, checkFormula, checkJoins, compileCubeQuery, formulaParamRefs, type CubeModel, type Dialect } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { AppError, conflict, fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
@@ -98,6 +99,7 @@ export async function saveDataset(ctx: AppContext, caller: SaveCaller, body: Dat
     checkJoins({ ...input, fields: body.columnList.map((f) => (f.columnAttr === 'NORMAL' ? { ...f, viewDataType: physical.get(keyOf(f.id))! } : f)) }, dialect),
   );
   const aggregates = checkFormulas(model, body.columnList, dialect);
+  await checkFormulaParams(ctx, body.columnList);
   if (globalFilter) await checkGlobalFilter(ctx, model, globalFilter);
   const probe = body.columnList[0];
   if (probe) {
@@ -232,6 +234,17 @@ function checkFormulas(model: CubeModel, fields: readonly DatasetFieldSaveParsed
     }
   }
   return aggregates;
+}
+
+/** Every `${key}` a computed field's formula references must be an existing global parameter. */
+async function checkFormulaParams(ctx: AppContext, fields: readonly DatasetFieldSaveParsed[]): Promise<void> {
+  const refs = fields.flatMap((f) => (f.columnAttr === 'VIRTUAL' ? formulaParamRefs(f.columnFormula ?? '').map((r) => ({ ...r, field: f.columnTitle })) : []));
+  if (refs.length === 0) return;
+  const existing = await paramKeysExisting(ctx.db, [...new Set(refs.map((r) => r.key))]);
+  const unknown = refs.find((r) => !existing.has(r.key));
+  if (unknown) {
+    throw new AppError(400, formatMessage(formulaCheckMessages.paramUnknown, { key: unknown.key }), { kind: 'formula', position: unknown.pos, field: unknown.field });
+  }
 }
 
 /** Conditions using a global parameter must name one (过滤条件【…】未设置全局参数) that exists. */
