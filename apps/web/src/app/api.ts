@@ -136,3 +136,37 @@ export const http = {
 };
 
 export { API };
+
+/**
+ * Sends `formData` as multipart (the browser sets the boundary) with the token header, and
+ * unwraps the envelope like `request`; throws ApiError on failure.
+ */
+export async function upload<T>(path: string, formData: FormData): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+
+  let response: Response;
+  try {
+    response = await fetch(path, { method: 'POST', headers, body: formData });
+  } catch {
+    throw new ApiError(0, t.networkError);
+  }
+
+  let envelope: Partial<ApiEnvelope<T>> | null;
+  try {
+    envelope = (await response.json()) as Partial<ApiEnvelope<T>>;
+  } catch {
+    envelope = null;
+  }
+
+  if (!response.ok || !envelope || envelope.success === false) {
+    const status = response.ok ? (envelope?.code ?? 500) : response.status;
+    if (status === 401) {
+      clearToken();
+      unauthorizedHandler(loginPath());
+    }
+    throw new ApiError(status, envelope?.msg || fallbackMessage(status), envelope?.data ?? null);
+  }
+  return { data: envelope.data as T, msg: envelope.msg ?? '' };
+}

@@ -6,7 +6,11 @@ import { useNavigate } from 'react-router';
 import type { Dataset, FieldId } from '@shutu/contracts';
 import { notifyError, notifySuccess, notifyWarning } from '../../../app/notify.ts';
 import { ComputedFieldDialog } from './ComputedFieldDialog.tsx';
-import { deleteDatasetField, editorKeys, fetchCategories, saveDataset } from './api.ts';
+import { deleteDatasetField, editorKeys, fetchCategories, fetchUsableSources, saveDataset } from './api.ts';
+import { BatchConfigTab } from './BatchConfigTab.tsx';
+import { FieldCheckButton } from './FieldCheckDialog.tsx';
+import { FilterButtons } from './FilterButtons.tsx';
+import type { FilterTree } from '../filter/types.ts';
 import { FieldList } from './FieldList.tsx';
 import { JoinCanvas } from './JoinCanvas.tsx';
 import { JoinDrawer } from './JoinDrawer.tsx';
@@ -43,8 +47,17 @@ export function DatasetEditor({ id, datasourceId, dsName, saved, preDrop, initia
   const [onlyAvailable, setOnlyAvailable] = useState(false);
   const [refreshKey, setRefreshKey] = useState(0);
   const [permOpen, setPermOpen] = useState(false);
+  /** The global filter as edited; saved with the dataset (cubeData.filterJson). */
+  const [globalFilter, setGlobalFilter] = useState<FilterTree | null>(saved?.filterJson ?? null);
   /** The computed-field dialog: null closed, 'new' adding, or the field being edited. */
   const [computed, setComputed] = useState<EditorField | 'new' | null>(null);
+  /** A new computed field opened from a canvas node belongs to that node's table. */
+  const [computedAlias, setComputedAlias] = useState<string | null>(null);
+  const addComputedOn = useCallback((alias: string | null) => {
+    setComputedAlias(alias);
+    setComputed('new');
+  }, []);
+  const dsType = useQuery({ queryKey: editorKeys.usable, queryFn: fetchUsableSources }).data?.find((s) => s.id === datasourceId)?.type ?? null;
   const [saving, setSaving] = useState(false);
   const lockedUntil = useRef(0);
   const categories = useQuery({ queryKey: editorKeys.categories, queryFn: fetchCategories });
@@ -120,7 +133,7 @@ export function DatasetEditor({ id, datasourceId, dsName, saved, preDrop, initia
     const body = buildSavePayload(
       model,
       { cubeName: values.cubeName ?? '', workspaceId: path.length ? path[path.length - 1]! : null, remark: values.remark ?? '' },
-      { id, datasourceId, saved, perm },
+      { id, datasourceId, saved, perm, globalFilter },
     );
     setSaving(true);
     try {
@@ -185,11 +198,13 @@ export function DatasetEditor({ id, datasourceId, dsName, saved, preDrop, initia
             size="small"
             icon={<FunctionOutlined />}
             disabled={model.tables.length === 0}
-            onClick={() => setComputed('new')}
+            onClick={() => addComputedOn(null)}
             data-testid="ds-new-computed"
           >
             {em.newComputed}
           </Button>
+          <FilterButtons id={id} fields={model.fields} globalFilter={globalFilter} onGlobalFilter={setGlobalFilter} />
+          <FieldCheckButton datasourceId={datasourceId} tables={model.tables} fields={model.fields} onChange={setFields} />
           <span className="ds-toolbar-spacer" />
           <Button size="small" icon={<ReloadOutlined />} onClick={() => setRefreshKey((k) => k + 1)} data-testid="ds-refresh">
             {em.refresh}
@@ -208,6 +223,7 @@ export function DatasetEditor({ id, datasourceId, dsName, saved, preDrop, initia
           onDropOn={(alias, t) => void joins.dropOn(alias, t)}
           onEditJoin={joins.editJoin}
           onDelete={deleteNode}
+          onAddComputed={addComputedOn}
         />
         <div className="ds-body">
           <FieldList
@@ -223,7 +239,8 @@ export function DatasetEditor({ id, datasourceId, dsName, saved, preDrop, initia
           <Tabs
             className="ds-tabs"
             items={[
-              { key: 'preview', label: em.preview, children: <PreviewTab model={model} datasourceId={datasourceId} cubeDataId={id} refreshKey={refreshKey} /> },
+              { key: 'preview', label: em.preview, children: <PreviewTab model={model} datasourceId={datasourceId} cubeDataId={id} globalFilter={globalFilter} refreshKey={refreshKey} /> },
+              { key: 'batch', label: em.batch, children: <BatchConfigTab fields={model.fields} onChange={setFields} /> },
             ]}
           />
         </div>
@@ -245,6 +262,8 @@ export function DatasetEditor({ id, datasourceId, dsName, saved, preDrop, initia
         fields={model.fields}
         tables={model.tables}
         datasourceId={datasourceId}
+        dsType={dsType}
+        fixedAlias={computedAlias}
         onOk={saveComputed}
         onCancel={() => setComputed(null)}
       />

@@ -2,7 +2,7 @@ import { useMemo, useRef, useState, type DragEvent } from 'react';
 import { Background, Controls, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { Button, Tooltip } from 'antd';
-import { CloseOutlined, DownOutlined, LinkOutlined, UpOutlined } from '@ant-design/icons';
+import { CloseOutlined, DownOutlined, FunctionOutlined, LinkOutlined, UpOutlined } from '@ant-design/icons';
 import type { EditorJoin, EditorTable } from './model-state.ts';
 import { layoutTree, NODE_HEIGHT, NODE_WIDTH } from './layout.ts';
 import { DRAG_MIME, type DragTable } from './LeftPanel.tsx';
@@ -16,6 +16,7 @@ interface TableData extends Record<string, unknown> {
   joinType: string | null;
   onEditJoin: (alias: string) => void;
   onDelete: (alias: string) => void;
+  onAddComputed: (alias: string) => void;
 }
 interface SlotData extends Record<string, unknown> {
   alias: string;
@@ -53,6 +54,17 @@ function TableNodeView({ data }: NodeProps<TableNode>) {
       <span className="ds-node-label" title={data.label}>
         {data.label}
       </span>
+      <Tooltip title={em.computedFromNode}>
+        <Button
+          size="small"
+          type="text"
+          className="nodrag"
+          icon={<FunctionOutlined />}
+          aria-label={em.computedFromNode}
+          onClick={() => data.onAddComputed(data.alias)}
+          data-testid={`ds-computed-${data.alias}`}
+        />
+      </Tooltip>
       <Button size="small" type="text" className="nodrag" icon={<CloseOutlined />} aria-label={em.deleteNode} onClick={() => data.onDelete(data.alias)} />
       <Handle type="source" position={Position.Right} isConnectable={false} />
     </div>
@@ -95,10 +107,12 @@ interface Props {
   onDropOn: (sourceAlias: string, table: DragTable) => void;
   onEditJoin: (alias: string) => void;
   onDelete: (alias: string) => void;
+  /** A node's 新建计算字段: a computed field of that table. */
+  onAddComputed: (alias: string) => void;
 }
 
 /** The join tree: drop a first table to start, then drop tables on the slots beside nodes. */
-export function JoinCanvas({ tables, joins, dragging, onDropFirst, onDropOn, onEditJoin, onDelete }: Props) {
+export function JoinCanvas({ tables, joins, dragging, onDropFirst, onDropOn, onEditJoin, onDelete, onAddComputed }: Props) {
   const [height, setHeight] = useState(300);
   const [collapsed, setCollapsed] = useState(false);
   const start = useRef<{ y: number; h: number } | null>(null);
@@ -114,7 +128,7 @@ export function JoinCanvas({ tables, joins, dragging, onDropFirst, onDropOn, onE
         id: n.id,
         type: 'table',
         position: { x: n.x, y: n.y },
-        data: { alias: n.alias, label: t.tableComment || t.tableName, joinType: join?.joinType ?? null, onEditJoin, onDelete },
+        data: { alias: n.alias, label: t.tableComment || t.tableName, joinType: join?.joinType ?? null, onEditJoin, onDelete, onAddComputed },
         draggable: false,
       };
     });
@@ -122,7 +136,7 @@ export function JoinCanvas({ tables, joins, dragging, onDropFirst, onDropOn, onE
       .filter((n) => n.parent)
       .map((n) => ({ id: `e:${n.parent}->${n.id}`, source: n.parent!, target: n.id, type: 'smoothstep', animated: n.placeholder }));
     return { nodes, edges };
-  }, [tables, joins, dragging, onDropOn, onEditJoin, onDelete]);
+  }, [tables, joins, dragging, onDropOn, onEditJoin, onDelete, onAddComputed]);
 
   const onResizeStart = (e: React.MouseEvent) => {
     start.current = { y: e.clientY, h: height };

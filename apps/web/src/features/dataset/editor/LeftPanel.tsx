@@ -1,12 +1,15 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Cascader, Empty, Form, Input, Spin, Tabs } from 'antd';
-import { DatabaseOutlined, FileExcelOutlined, TableOutlined } from '@ant-design/icons';
+import { Button, Cascader, Empty, Form, Input, Spin, Tabs, Tooltip } from 'antd';
+import { DatabaseOutlined, EditOutlined, FileExcelOutlined, PlusOutlined, TableOutlined, UploadOutlined } from '@ant-design/icons';
 import type { FormInstance } from 'antd';
-import type { CubeCategory } from '@shutu/contracts';
+import type { CubeCategory, SqlView } from '@shutu/contracts';
 import { categoryTree } from '@shutu/contracts';
 import { editorKeys, fetchCategories, fetchFileTables, fetchSourceTables, fetchSqlViews } from './api.ts';
 import { em } from './messages.ts';
+import { sm } from './source-messages.ts';
+import { FileUploadDrawer } from './FileUploadDrawer.tsx';
+import { SqlViewDrawer } from './SqlViewDrawer.tsx';
 
 export const LEFT_PANEL_WIDTH = 240;
 
@@ -51,7 +54,15 @@ export function categoryPath(list: readonly CubeCategory[], id: number | null | 
   return c.parentId ? [c.parentId, c.id] : [c.id];
 }
 
-function TableList({ items, loading, onDragTable }: { items: DragTable[]; loading: boolean; onDragTable: Props['onDragTable'] }) {
+interface TableListProps {
+  items: DragTable[];
+  loading: boolean;
+  onDragTable: Props['onDragTable'];
+  /** An action shown at the end of a row (the SQL view's edit icon). */
+  action?: (table: DragTable) => ReactNode;
+}
+
+function TableList({ items, loading, onDragTable, action }: TableListProps) {
   if (loading) return <Spin />;
   if (items.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={em.noTables} />;
   return (
@@ -71,6 +82,7 @@ function TableList({ items, loading, onDragTable }: { items: DragTable[]; loadin
         >
           {t.type === 'FILE' ? <FileExcelOutlined /> : t.type === 'VIEW' ? <DatabaseOutlined /> : <TableOutlined />}
           <span className="ds-table-name">{t.tableComment || t.tableName}</span>
+          {action?.(t)}
         </li>
       ))}
     </ul>
@@ -80,6 +92,9 @@ function TableList({ items, loading, onDragTable }: { items: DragTable[]; loadin
 /** Left panel: the data source, its tables, file tables and SQL views to drag, and the dataset form. */
 export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, onSave, onDragTable }: Props) {
   const [keyword, setKeyword] = useState('');
+  const [uploading, setUploading] = useState(false);
+  /** The SQL view drawer: closed, adding (null) or editing a view. */
+  const [sqlView, setSqlView] = useState<{ view: SqlView | null } | null>(null);
   const tables = useQuery({ queryKey: editorKeys.tables(datasourceId), queryFn: () => fetchSourceTables(datasourceId), enabled: datasourceId > 0 });
   const files = useQuery({ queryKey: editorKeys.files(datasourceId), queryFn: () => fetchFileTables(datasourceId), enabled: datasourceId > 0 });
   const views = useQuery({ queryKey: editorKeys.views(datasourceId), queryFn: () => fetchSqlViews(datasourceId), enabled: datasourceId > 0 });
@@ -111,10 +126,59 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
         className="ds-left-tabs"
         items={[
           { key: 'tables', label: em.tabTables, children: <TableList items={lists.tables} loading={tables.isLoading} onDragTable={onDragTable} /> },
-          { key: 'files', label: em.tabFiles, children: <TableList items={lists.files} loading={files.isLoading} onDragTable={onDragTable} /> },
-          { key: 'views', label: em.tabViews, children: <TableList items={lists.views} loading={views.isLoading} onDragTable={onDragTable} /> },
+          {
+            key: 'files',
+            label: em.tabFiles,
+            children: (
+              <>
+                <div className="ds-tab-tools">
+                  <Tooltip title={sm.uploadFile}>
+                    <Button size="small" type="text" icon={<UploadOutlined />} aria-label={sm.uploadFile} onClick={() => setUploading(true)} data-testid="ds-upload-file" />
+                  </Tooltip>
+                </div>
+                <TableList items={lists.files} loading={files.isLoading} onDragTable={onDragTable} />
+              </>
+            ),
+          },
+          {
+            key: 'views',
+            label: em.tabViews,
+            children: (
+              <>
+                <div className="ds-tab-tools">
+                  <Tooltip title={sm.addView}>
+                    <Button size="small" type="text" icon={<PlusOutlined />} aria-label={sm.addView} onClick={() => setSqlView({ view: null })} data-testid="ds-add-view" />
+                  </Tooltip>
+                </div>
+                <TableList
+                  items={lists.views}
+                  loading={views.isLoading}
+                  onDragTable={onDragTable}
+                  action={(t) => (
+                    <Button
+                      size="small"
+                      type="text"
+                      className="ds-table-action"
+                      icon={<EditOutlined />}
+                      title={sm.editView}
+                      aria-label={sm.editView}
+                      data-testid={`ds-edit-view-${t.tableName}`}
+                      draggable={false}
+                      onMouseDown={(e) => e.stopPropagation()}
+                      onClick={() => {
+                        const view = views.data?.find((v) => v.viewName === t.tableName);
+                        if (view) setSqlView({ view });
+                      }}
+                    />
+                  )}
+                />
+              </>
+            ),
+          },
         ]}
       />
+      <FileUploadDrawer open={uploading} datasourceId={datasourceId} onClose={() => setUploading(false)} />
+      <SqlViewDrawer open={sqlView !== null} datasourceId={datasourceId} view={sqlView?.view ?? null} onClose={() => setSqlView(null)} />
       <Form form={form} initialValues={initialValues} layout="vertical" size="small" className="ds-left-form" data-testid="ds-form">
         <Form.Item name="cubeName" label={em.name}>
           <Input placeholder={em.namePlaceholder} maxLength={100} />

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Table } from 'antd';
 import { errorText } from '../../../app/notify.ts';
+import type { FilterTree } from '../filter/types.ts';
 import { previewModel } from './api.ts';
 import type { EditorModel } from './model-state.ts';
 import { buildPreviewBody } from './payload.ts';
@@ -10,13 +11,15 @@ interface Props {
   model: EditorModel;
   datasourceId: number;
   cubeDataId: number | null;
+  /** The global filter as edited: applied without its parameter conditions. */
+  globalFilter: FilterTree | null;
   /** Bumped by the toolbar's refresh button. */
   refreshKey: number;
 }
 
 /** 数据预览: the first rows of the current model, a detail request over the visible fields. */
-export function PreviewTab({ model, datasourceId, cubeDataId, refreshKey }: Props) {
-  const body = buildPreviewBody(model, datasourceId, cubeDataId);
+export function PreviewTab({ model, datasourceId, cubeDataId, globalFilter, refreshKey }: Props) {
+  const body = buildPreviewBody(model, datasourceId, cubeDataId, globalFilter);
   const preview = useQuery({
     queryKey: ['dataset', 'editor', 'preview', JSON.stringify(body), refreshKey],
     queryFn: () => previewModel(body!),

@@ -6,11 +6,17 @@ import type {
   DataSourceTable,
   Dataset,
   DatasetField,
+  DatasetFieldDraft,
+  DataSourceType,
+  FieldCheck,
+  FunctionList,
+  GlobalParam,
   DatasetSave,
   FileTable,
   FormulaCheck,
   FormulaCheckResult,
   MyPermGroup,
+  Page,
   SqlView,
   UsableDataSource,
 } from '@shutu/contracts';
@@ -26,6 +32,8 @@ export const editorKeys = {
   files: (dsId: number) => ['dataset', 'editor', 'files', dsId] as const,
   views: (dsId: number) => ['dataset', 'editor', 'views', dsId] as const,
   myGroups: ['perm', 'my-groups'] as const,
+  functions: (dsType: DataSourceType) => ['query', 'functions', dsType] as const,
+  globalParams: ['global-param', 'params', 'all'] as const,
 };
 
 export const fetchDataset = (id: number) => http.get<Dataset>(apiPath(API.dataset.cube, { id }));
@@ -44,3 +52,10 @@ export const saveDataset = (body: DatasetSave) => request<number>(API.dataset.cu
 export const deleteDatasetField = (columnId: number) => request<null>(apiPath(API.dataset.field, { columnId }), { method: 'DELETE' });
 export const previewModel = (body: CubePreview) => http.post<CubePreviewResult>(API.query.preview, { payload: encodeBase64Json(body) });
 export const checkFormula = (body: FormulaCheck) => http.post<FormulaCheckResult>(API.query.formulaCheck, { payload: encodeBase64Json(body) });
+
+/** Field check: the physical columns of the tables not yet in the dataset, as field drafts (empty: 无可同步字段). */
+export const checkFields = (body: FieldCheck) => http.post<DatasetFieldDraft[]>(API.dataset.fieldCheck, { payload: encodeBase64Json(body) });
+/** Functions by data source type, with their categories. */
+export const fetchFunctions = (dsType: DataSourceType) => http.get<FunctionList>(API.query.functions, { dsType });
+/** All global parameters (current 1, size 10000). */
+export const fetchGlobalParams = () => http.get<Page<GlobalParam>>(API.globalParam.params, { current: 1, size: 10000 });

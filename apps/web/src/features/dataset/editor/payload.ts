@@ -1,5 +1,6 @@
 import type { CubeModelInput, CubeQueryRequest, Dataset, DatasetSave } from '@shutu/contracts';
 import { cubeMessages } from '@shutu/contracts';
+import type { FilterTree } from '../filter/types.ts';
 import type { EditorField, EditorModel } from './model-state.ts';
 import { toCubeField } from './model-state.ts';
 import { fmt } from './messages.ts';
@@ -17,6 +18,8 @@ export interface SaveContext {
   saved?: Pick<Dataset, 'filterJson' | 'orderByList'> | null;
   /** First save: public, or the chosen permission groups. */
   perm?: { publicStatus: 0 | 1; dataPermIdList: number[] };
+  /** The global filter as edited (null: none); undefined keeps the saved one. */
+  globalFilter?: FilterTree | null;
 }
 
 /** The first join key pair whose two sides differ in data type, as the warning text. */
@@ -66,7 +69,9 @@ export function buildSavePayload(model: EditorModel, form: SaveForm, ctx: SaveCo
     columnList: model.fields.map(saveField),
     orderByList: ctx.saved?.orderByList.map((s) => ({ fieldId: s.fieldId, aggregation: s.aggregation ?? null, direction: s.direction })) ?? [],
   };
-  if (ctx.saved?.filterJson) body.cubeData.filterJson = JSON.stringify(ctx.saved.filterJson); // the saved tree, sent back as its JSON text
+  const globalFilter = ctx.globalFilter === undefined ? ctx.saved?.filterJson : ctx.globalFilter;
+  if (globalFilter) body.cubeData.filterJson = JSON.stringify(globalFilter); // sent as its JSON text, as the old product did
+  else if (ctx.id && ctx.saved?.filterJson) body.cubeData.filterJson = null; // cleared
   if (ctx.id) {
     body.id = ctx.id;
     body.cubeData.id = ctx.id;
@@ -90,11 +95,33 @@ export interface PreviewBody {
   cubeDataId?: number;
 }
 
-/** The model preview: a detail request over the visible fields, first 100 rows. */
-export function buildPreviewBody(model: EditorModel, datasourceId: number, cubeDataId: number | null, limit = 100): PreviewBody | null {
+/**
+ * The global filter as the editor's preview applies it: conditions that take their values
+ * from a global parameter are left out (the editor has no parameter values), as the saved
+ * dataset's preview leaves out parameters without a value.
+ */
+export function previewWhere(tree: FilterTree | null | undefined): CubeQueryRequest['where'] {
+  if (!tree) return null;
+  const items = (list: FilterTree['conditions']) =>
+    list
+      .map((item) => ({ ...item, conditions: item.conditions.filter((c) => !c.useParam).map(({ useParam: _u, paramKey: _k, ...c }) => c) }))
+      .filter((item) => item.conditions.length > 0);
+  const conditions = items(tree.conditions);
+  const filters = tree.filters.map((g) => ({ relation: g.relation, conditions: items(g.conditions) })).filter((g) => g.conditions.length > 0);
+  return conditions.length === 0 && filters.length === 0 ? null : { relation: tree.relation, conditions, filters };
+}
+
+/** The model preview: a detail request over the visible fields, first 100 rows, under the global filter. */
+export function buildPreviewBody(
+  model: EditorModel,
+  datasourceId: number,
+  cubeDataId: number | null,
+  globalFilter: FilterTree | null = null,
+  limit = 100,
+): PreviewBody | null {
   const shown = previewableFields(model.fields);
   if (model.tables.length === 0 || shown.length === 0) return null;
-  const request: CubeQueryRequest = { detail: true, dimensions: shown.map((f) => ({ fieldId: f.id })), limit };
+  const request: CubeQueryRequest = { detail: true, dimensions: shown.map((f) => ({ fieldId: f.id })), limit, where: previewWhere(globalFilter) };
   return {
     datasourceId,
     model: { tables: model.tables.map((t) => ({ ...t })), joins: model.joins, fields: model.fields.map(toCubeField) },
