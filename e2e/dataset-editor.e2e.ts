@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page, Response } from 'playwright-core';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
@@ -11,6 +12,9 @@ describe('dataset editor', () => {
   let warehouseId: number;
   let categoryId: number;
   let savedId: number;
+  let groupId: number;
+
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
   beforeAll(async () => {
     app = await startApp();
@@ -19,6 +23,22 @@ describe('dataset editor', () => {
     warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
     const category = await apiCall<{ id: number }>(app, token, 'POST', '/api/dataset/categories', { wsName: '经营分析', parentId: 0 });
     categoryId = category.id;
+    // A permission group holding the administrator and a member, granted the two demo tables.
+    const me = await apiCall<{ id: number }>(app, token, 'GET', '/api/auth/info');
+    const member = await apiCall<{ id: number }>(app, token, 'POST', '/api/org/users', { account: 'zhejiang', password: md5('zhejiang1'), name: '浙江销售' });
+    const type = await apiCall<{ id: number }>(app, token, 'POST', '/api/perm/types', { typeName: '区域销售' });
+    const group = await apiCall<{ id: number }>(app, token, 'POST', '/api/perm/groups', {
+      permName: '浙江销售组',
+      typeId: type.id,
+      permJson: { userList: [{ id: me.id, name: '' }, { id: member.id, name: '' }] },
+    });
+    groupId = group.id;
+    await apiCall(app, token, 'PUT', `/api/perm/groups/${groupId}/datasources/${warehouseId}`, {
+      tableNames: [
+        { schema: 'main', name: 'orders' },
+        { schema: 'main', name: 'provinces' },
+      ],
+    });
     browser = await launchBrowser();
     page = await newPage(browser);
     await loginThroughPage(page, app);
@@ -149,13 +169,15 @@ describe('dataset editor', () => {
     await screenshot(page, 'dataset-editor-name-required');
   });
 
-  it('saves with a name: the first save asks for the permission, then the address has the id', async () => {
+  it('saves with a name: the first save asks for the permission (the user\'s groups ticked), then the address has the id', async () => {
     await page.getByTestId('ds-form').getByPlaceholder('请输入数据集名称').fill('订购省份分析');
     await page.getByTestId('ds-save').click();
     const dialog = page.getByTestId('ds-save-dialog');
     await dialog.waitFor();
+    await dialog.getByText('权限组', { exact: true }).click();
+    await dialog.getByText('浙江销售组').waitFor();
+    expect(await dialog.getByRole('checkbox', { name: '浙江销售组' }).isChecked()).toBe(true);
     await screenshot(page, 'dataset-editor-save-dialog');
-    await dialog.getByText('公开', { exact: true }).click();
     const [saved] = await Promise.all([page.waitForResponse(isPost('/api/dataset/cubes')), dialog.getByTestId('ds-perm-ok').click()]);
     expect(saved.status()).toBe(200);
     await page.waitForURL(/\/newbi\/dataset\/edit\?id=\d+$/);
@@ -168,8 +190,9 @@ describe('dataset editor', () => {
       'GET',
       `/api/dataset/cubes/${savedId}`,
     );
-    expect(detail).toMatchObject({ cubeName: '订购省份分析', publicStatus: 1, workspaceId: categoryId });
+    expect(detail).toMatchObject({ cubeName: '订购省份分析', publicStatus: 0, workspaceId: categoryId });
     expect(detail.cubeTableNames.map((t) => t.tableName)).toEqual(['orders', 'provinces']);
+    expect(await apiCall<number[]>(app, token, 'GET', `/api/dataset/auth/${groupId}/cubes?cubeWorkspaceId=${categoryId}`)).toContain(savedId);
     const fields = await apiCall<{ columnTitle: string; columnAttr: string; columnFormula: string | null }[]>(
       app,
       token,
@@ -190,5 +213,94 @@ describe('dataset editor', () => {
     await page.getByTestId('ds-fields-ZHIBIAO').getByTestId('ds-field-客单价').waitFor();
     await page.getByTestId('ds-preview').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await screenshot(page, 'dataset-editor-reopened');
+  });
+
+  /** The 省份 column of the preview table, cell by cell. */
+  async function previewProvinces(p: Page): Promise<string[]> {
+    const table = p.getByTestId('ds-preview');
+    await table.locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    const headers = await table.locator('thead th').allInnerTexts();
+    const index = headers.findIndex((h) => h.trim() === '省份');
+    expect(index).toBeGreaterThanOrEqual(0);
+    return table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${index + 1})`).allInnerTexts();
+  }
+
+  it('opens the global filter with its parameter controls, and the drawers of the left panel', async () => {
+    await page.getByTestId('ds-global-filter').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '全局过滤' });
+    await dialog.getByText('管理全局参数').waitFor();
+    await dialog.getByTestId('gf-add-item').click();
+    await dialog.getByTestId('gf-item-0-use-param').waitFor();
+    await screenshot(page, 'dataset-editor-global-filter');
+    await dialog.getByRole('button', { name: /取\s*消/ }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await page.getByRole('tab', { name: '文件表' }).click();
+    await page.getByTestId('ds-upload-file').click();
+    const upload = page.locator('.ant-drawer').filter({ hasText: '上传文件' });
+    await upload.locator('.ant-upload-drag').waitFor();
+    await screenshot(page, 'dataset-editor-upload-drawer');
+    await upload.locator('.ant-drawer-close').click();
+    await upload.locator('.ant-upload-drag').waitFor({ state: 'hidden' });
+
+    await page.getByRole('tab', { name: 'SQL视图' }).click();
+    await page.getByTestId('ds-add-view').click();
+    const sql = page.getByTestId('sql-view-drawer');
+    await sql.locator('.cm-editor').waitFor();
+    await expect.poll(() => sql.getByTestId('sql-view-view-name').inputValue()).toMatch(/^V_SQL_\d{12}$/);
+    await sql.getByTestId('sql-view-sql-name').fill('各省订单数');
+    await sql.locator('.cm-content').click();
+    await page.keyboard.type('SELECT province, COUNT(*) AS n FROM orders GROUP BY province ORDER BY n DESC');
+    const [previewed] = await Promise.all([page.waitForResponse(isPost('/api/sqlview/preview')), sql.getByTestId('sql-view-preview').click()]);
+    expect(previewed.status()).toBe(200);
+    await sql.getByTestId('sql-view-result').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    await screenshot(page, 'dataset-editor-sql-drawer');
+    await page.locator('.ant-drawer-bottom .ant-drawer-close').click();
+    await sql.locator('.cm-editor').waitFor({ state: 'hidden' });
+    await page.getByRole('tab', { name: '数据表' }).click();
+  });
+
+  it('adds a permission filter for the group: 省份 = 浙江, saved with 添加 and then shown with 更新', async () => {
+    const everyone = await previewProvinces(page);
+    expect(new Set(everyone).size).toBeGreaterThan(1);
+    await page.getByTestId('ds-perm-filter').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '权限过滤器' });
+    await dialog.getByTestId('pf-add').click();
+    const card = dialog.getByTestId('pf-0');
+    expect(await card.getByTestId('pf-0-name').inputValue()).toBe('一号过滤器');
+    await card.getByRole('button', { name: /选\s*择/ }).click();
+    const picker = page.locator('.ant-modal').filter({ has: page.getByTestId('perm-panel-select') });
+    await picker.getByTestId('perm-group-card').filter({ hasText: '浙江销售组' }).getByRole('button', { name: /选\s*择/ }).click();
+    await picker.waitFor({ state: 'hidden' });
+    await card.getByTestId('auth-group-selected').getByText('浙江销售组').waitFor();
+    await card.getByTestId('pf-0-conditions').click();
+    await card.getByTestId('pf-0-ft-item-0-field').click();
+    await page.locator('.ant-select-dropdown:visible').getByTitle('省份', { exact: true }).click();
+    await card.getByTestId('pf-0-ft-item-0-value').locator('input').fill('浙江');
+    await screenshot(page, 'dataset-editor-perm-filter');
+    const [saved] = await Promise.all([page.waitForResponse(isPost('/api/dataset/perm-filters')), card.getByTestId('pf-0-save').click()]);
+    expect(saved.status()).toBe(200);
+    await card.getByTestId('pf-0-save').getByText(/更\s*新/).waitFor();
+    const filters = await apiCall<{ dataPermId: number; cubePermName: string }[]>(app, token, 'GET', `/api/dataset/cubes/${savedId}/perm-filters`);
+    expect(filters).toMatchObject([{ dataPermId: groupId, cubePermName: '一号过滤器' }]);
+    await dialog.locator('.ant-modal-close').click();
+    // Administrators see every row still.
+    await page.getByTestId('ds-refresh').click();
+    expect(new Set(await previewProvinces(page)).size).toBeGreaterThan(1);
+  });
+
+  it('previews as the member: only the rows of 浙江', async () => {
+    const memberPage = await newPage(browser);
+    try {
+      await loginThroughPage(memberPage, app, 'zhejiang', 'zhejiang1');
+      await memberPage.goto(`${app.url}/newbi/dataset/edit?id=${savedId}`);
+      await memberPage.getByTestId('dataset-editor').waitFor();
+      const provinces = await previewProvinces(memberPage);
+      expect(provinces.length).toBeGreaterThan(0);
+      expect(new Set(provinces)).toEqual(new Set(['浙江']));
+      await screenshot(memberPage, 'dataset-editor-member-preview');
+    } finally {
+      await memberPage.context().close();
+    }
   });
 });
