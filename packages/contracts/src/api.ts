@@ -135,6 +135,32 @@ export const API = {
    * update); delete → DELETE types/:id; parameter list (current, size, typeId) → GET params;
    * save → POST params (with id: update); delete → DELETE params/:id.
    */
+  /**
+   * Boards: dashboards (kind visual) and self-service reports (kind report) (spec 1 §7
+   * "Reports", "Report authorisation"): list → GET boards?kind=&current=&size=50&title=&categoryId=;
+   * editor save → POST boards (with id: update); detail with charts → GET boards/:id;
+   * componentList → GET boards/:id/charts; save simple → PUT boards/:id/info; delete → DELETE
+   * boards/:id; copy → POST boards/:id/copy; sort → PUT sort (ids as a comma string); category
+   * list → GET categories?kind=; category save → POST categories (with id: update); category
+   * delete → DELETE categories/:id; list by report id (permIds) → GET boards/:id/auth; save
+   * (publicStatus, dataPermIdList) → PUT boards/:id/auth; report-auth list of a group → GET
+   * auth/:dataPermId?kind=&reportCategoryId=; report-auth save → PUT auth/:dataPermId; chart
+   * data → POST chart-data.
+   */
+  board: {
+    boards: '/api/board/boards',
+    board: '/api/board/boards/:id',
+    charts: '/api/board/boards/:id/charts',
+    info: '/api/board/boards/:id/info',
+    copy: '/api/board/boards/:id/copy',
+    auth: '/api/board/boards/:id/auth',
+    sort: '/api/board/sort',
+    categories: '/api/board/categories',
+    category: '/api/board/categories/:id',
+    groupAuth: '/api/board/auth/:dataPermId',
+    chartData: '/api/board/chart-data',
+    thumbnail: '/api/board/thumbnails/:file',
+  },
   globalParam: {
     types: '/api/global-param/types',
     type: '/api/global-param/types/:id',

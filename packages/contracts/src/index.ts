@@ -20,3 +20,4 @@ export * from './sqlview.ts';
 export * from './query.ts';
 export * from './perm.ts';
 export * from './dataset.ts';
+export * from './board.ts';

@@ -10,8 +10,9 @@ import { registerSqlViewRoutes } from './sqlview/routes.ts';
 import { registerQueryRoutes } from './query/routes.ts';
 import { registerPermRoutes } from './perm/routes.ts';
 import { registerDatasetRoutes } from './dataset/routes.ts';
+import { registerBoardRoutes } from './board/routes.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
 /** Every domain module, registered in this order. */
-export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes];
+export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes, registerBoardRoutes];

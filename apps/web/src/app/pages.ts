@@ -1,9 +1,10 @@
 import type { UserInfo } from '@shutu/contracts';
 import { canAccess, type Access } from '../shared/access.ts';
 import { t } from './messages.ts';
+import { bt } from '../features/board/messages.ts';
 
-export type PageKey = 'dataset' | 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile';
-export type Section = 'data' | 'system' | 'personal';
+export type PageKey = 'dataset' | 'visual' | 'report' | 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile';
+export type Section = 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
   key: PageKey;
@@ -25,6 +26,9 @@ export interface PageDef {
 export const PAGES: readonly PageDef[] = [
   // Open to every signed-in user: the server lists only the datasets each may see.
   { key: 'dataset', path: '/newbi/dataset', label: t.pageDataset, section: 'data', access: 'user', notHome: true },
+  // Open to every signed-in user: the server lists only the boards each may see.
+  { key: 'visual', path: '/newbi/visual', label: bt.pageVisual, section: 'visual', access: 'user', notHome: true },
+  { key: 'report', path: '/newbi/report', label: bt.pageReport, section: 'visual', access: 'user', notHome: true },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },
@@ -46,6 +50,7 @@ export const PAGES: readonly PageDef[] = [
 
 export const SECTIONS: readonly { key: Section; label: string }[] = [
   { key: 'data', label: t.menuDataPrep },
+  { key: 'visual', label: bt.menuVisual },
   { key: 'system', label: t.menuSystem },
   { key: 'personal', label: t.menuPersonal },
 ];

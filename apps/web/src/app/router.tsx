@@ -9,6 +9,7 @@ import { t } from './messages.ts';
 import { PAGES, type PageKey } from './pages.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { DatasetListPage } from '../features/dataset/DatasetListPage.tsx';
+import { ReportListPage, VisualListPage } from '../features/board/BoardListPage.tsx';
 import { DataSourcePage } from '../features/datasource/DataSourcePage.tsx';
 import { DictPage } from '../features/dict/DictPage.tsx';
 import { AuthGroupPage } from '../features/perm/AuthGroupPage.tsx';
@@ -33,6 +34,8 @@ function EditorLoading() {
 
 const ELEMENTS: Record<PageKey, ReactNode> = {
   dataset: <DatasetListPage />,
+  visual: <VisualListPage />,
+  report: <ReportListPage />,
   users: <UsersPage />,
   depts: <DeptsPage />,
   roles: <RolesPage />,

@@ -1,7 +1,5 @@
 import type { z } from 'zod';
 import {
-  cubeModelSchema,
-  cubeQueryRequestSchema,
   dedupeFieldTitle,
   DATASET_DEFAULTS,
   type CubePreviewResult,
@@ -17,44 +15,21 @@ import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
 import { assertTablesUsable } from '../perm/table-access.ts';
 import { previewCube } from '../query/service.ts';
-import { cubeRestriction, requireViewable } from './access.ts';
-import { keyOf, parseFilterTree, parseJoins, parseSorts, parseTables, resolveParams, storedModel, treeIsEmpty } from './model.ts';
-import { listFields } from './repo.ts';
+import { openDatasetRead, savedOrder } from './read.ts';
 
 export type FieldCheckBody = z.output<typeof fieldCheckSchema>;
 
 /**
  * Reading a saved dataset (preview by cubeDataId) and the field check of the editor.
  *
- * A saved dataset is read through its own model, whatever tables the caller is granted: the
- * dataset grant is the right to read it. Every read gets the global filter (administrators
- * included; its parameters from `params`) and the caller's permission filters (access.ts).
- * Formulas' `${key}` references read the same `params` (bound; no value: NULL).
+ * A saved dataset is read through read.ts (its own model, the global filter, the caller's
+ * permission filters); the caller must be allowed to see it. Formulas' `${key}` references
+ * read the same `params` (bound; no value: NULL).
  */
 export async function previewSavedDataset(ctx: AppContext, caller: Caller, body: DatasetPreviewParsed): Promise<CubePreviewResult> {
-  const cube = await requireViewable(ctx, caller, body.cubeDataId);
-  const fields = await listFields(ctx.db, cube.id);
-  const model = cubeModelSchema.parse(storedModel(parseTables(cube.cubeTableNames), parseJoins(cube.linksJoin), fields));
-  const restriction = await cubeRestriction(ctx, caller, cube.id);
-  const globalFilter = parseFilterTree(cube.filterJson);
-  const rowFilters = globalFilter && !treeIsEmpty(globalFilter) ? [resolveParams(globalFilter, body.params)] : [];
-  const request = body.request.sort.length > 0 ? body.request : { ...body.request, sort: defaultSort(cube.orderByJson, body.request) };
-  return previewCube(
-    ctx,
-    { datasourceId: cube.datasourceId, model, request, cubeDataId: cube.id, params: body.params },
-    { ...restriction.permissions, rowFilters },
-  );
-}
-
-/** The dataset's saved order (orderByList), for the entries the request selects. */
-function defaultSort(orderByJson: string, request: DatasetPreviewParsed['request']): DatasetPreviewParsed['request']['sort'] {
-  const dimensions = new Set(request.dimensions.map((d) => keyOf(d.fieldId)));
-  const measures = request.measures.map((m) => ({ key: keyOf(m.fieldId), aggregation: m.aggregation ?? null }));
-  const selected = parseSorts(orderByJson).filter((s) => {
-    const key = keyOf(s.fieldId);
-    return dimensions.has(key) || measures.some((m) => m.key === key && (!s.aggregation || !m.aggregation || s.aggregation === m.aggregation));
-  });
-  return cubeQueryRequestSchema.shape.sort.parse(selected);
+  const { cube, model, permissions } = await openDatasetRead(ctx, caller, body.cubeDataId, body.params);
+  const request = body.request.sort.length > 0 ? body.request : { ...body.request, sort: savedOrder(cube.orderByJson, body.request) };
+  return previewCube(ctx, { datasourceId: cube.datasourceId, model, request, cubeDataId: cube.id, params: body.params }, permissions);
 }
 
 /**

@@ -118,6 +118,9 @@ export interface Database {
   cubePermFilter: CubePermFilterTable;
   globalParamType: GlobalParamTypeTable;
   globalParam: GlobalParamTable;
+  boardCategory: BoardCategoryTable;
+  board: BoardTable;
+  boardChart: BoardChartTable;
 }
 
 /** A table created in a data source from an uploaded file; columns_json is FileColumn[]. */
@@ -260,4 +263,46 @@ export interface GlobalParamTable {
   paramColumnType: 'STRING' | 'NUMBER' | 'DATETIME';
   createTime: CreatedAt;
   updateTime: UpdatedAt;
+}
+
+/** A board category of one kind; parent_id 0 is the top level (spec 1 §3 "Report category"). */
+export interface BoardCategoryTable {
+  id: Generated<number>;
+  kind: 'visual' | 'report';
+  categoryKey: string | null;
+  categoryValue: string;
+  parentId: number;
+  sortNum: ColumnType<number, number | undefined, number>;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A dashboard (kind visual) or self-service report (kind report); content is JSON text. */
+export interface BoardTable {
+  id: Generated<number>;
+  kind: 'visual' | 'report';
+  title: string;
+  categoryId: number;
+  content: string;
+  backgroundUrl: string | null;
+  publicStatus: ColumnType<number, number | undefined, number>;
+  sortNum: ColumnType<number, number | undefined, number>;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A chart of a board; dataconfig, option, modal_set, site and ext are JSON text. */
+export interface BoardChartTable {
+  id: Generated<number>;
+  boardId: number;
+  chartKey: string;
+  name: string;
+  title: string;
+  dataconfig: string | null;
+  option: string;
+  modalSet: string | null;
+  site: string;
+  ext: string;
 }

@@ -4,6 +4,8 @@ import {
   ApartmentOutlined,
   BookOutlined,
   DatabaseOutlined,
+  DesktopOutlined,
+  FundProjectionScreenOutlined,
   IdcardOutlined,
   KeyOutlined,
   SafetyCertificateOutlined,
@@ -16,6 +18,8 @@ import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
 
 const ICONS: Record<PageKey, ReactNode> = {
   dataset: <TableOutlined />,
+  visual: <FundProjectionScreenOutlined />,
+  report: <DesktopOutlined />,
   users: <TeamOutlined />,
   depts: <ApartmentOutlined />,
   roles: <SafetyCertificateOutlined />,

@@ -4,6 +4,7 @@ import { GRANT_KINDS, GRANT_KIND_LABELS, type GrantKind } from '@shutu/contracts
 import { t } from '../../app/messages.ts';
 import { DatasetGrantTab } from './DatasetGrantTab.tsx';
 import { DataSourceGrantTab } from './DataSourceGrantTab.tsx';
+import { ReportGrantTab, VisualGrantTab } from '../board/BoardGrantTab.tsx';
 
 /** What every grant tab receives: the group it grants to. */
 export interface GrantTabProps {
@@ -18,6 +19,8 @@ export interface GrantTabProps {
 export const GRANT_TABS: Partial<Record<GrantKind, ComponentType<GrantTabProps>>> = {
   datasource: DataSourceGrantTab,
   cube: DatasetGrantTab,
+  visual: VisualGrantTab,
+  report: ReportGrantTab,
 };
 
 /** A kind whose resource does not exist yet. */

@@ -4,6 +4,7 @@ import * as datasource from './0002_datasource.ts';
 import * as filetables from './0003_filetables.ts';
 import * as perm from './0004_perm.ts';
 import * as dataset from './0005_dataset.ts';
+import * as board from './0006_board.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_filetables': filetables,
   '0004_perm': perm,
   '0005_dataset': dataset,
+  '0006_board': board,
 };

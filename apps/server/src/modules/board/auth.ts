@@ -1,0 +1,77 @@
+import { boardMessages, boardSaveMessages, formatMessage, ALL_CATEGORIES, type BoardAuth, type BoardKind } from '@shutu/contracts';
+import type { z } from 'zod';
+import type { boardAuthSaveSchema, groupBoardAuthSaveSchema } from '@shutu/contracts';
+import type { AppContext } from '../../context.ts';
+import { fieldError, notFound } from '../../platform/http/errors.ts';
+import { listGrants, removeGrantsOf, replaceGrants } from '../perm/grants-service.ts';
+import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
+import { findBoard, findBoardIdsInCategories, findCategory, findCategoryWithChildren, findGrantGroupIds, updateBoard } from './repo.ts';
+import { checkGroups } from './save-board.ts';
+
+export type BoardAuthSaveBody = z.output<typeof boardAuthSaveSchema>;
+export type GroupBoardAuthSaveBody = z.output<typeof groupBoardAuthSaveSchema>;
+
+/**
+ * Report authorisation (spec 1 §2.7, §6, §7 "Report authorisation"), administrators only
+ * (the routes say so): one board's public status and groups, and one group's boards
+ * within a category. Every grant change goes through perm/grants-service.ts, which throws
+ * the permission service's cached answers away.
+ */
+
+async function requireBoard(ctx: AppContext, id: number) {
+  const board = await findBoard(ctx.db, id);
+  if (!board) throw notFound(boardMessages.boardNotFound);
+  return board;
+}
+
+/** List by report id: public status and the groups the board is granted to. */
+export async function getBoardAuth(ctx: AppContext, id: number): Promise<BoardAuth> {
+  const board = await requireBoard(ctx, id);
+  return { publicStatus: board.publicStatus, permIds: await findGrantGroupIds(ctx.db, board.kind, id) };
+}
+
+/**
+ * Save: public (1) drops every group grant of the board (the dialog sends an empty group
+ * list); restricted (0) makes the board's groups exactly `dataPermIdList`.
+ */
+export async function saveBoardAuth(ctx: AppContext, caller: Caller, id: number, body: BoardAuthSaveBody): Promise<BoardAuth> {
+  const board = await requireBoard(ctx, id);
+  if (body.publicStatus === PUBLIC_STATUS.public) {
+    await updateBoard(ctx.db, id, { publicStatus: PUBLIC_STATUS.public });
+    await removeGrantsOf(ctx, board.kind, id);
+    return getBoardAuth(ctx, id);
+  }
+  const wanted = await checkGroups(ctx, caller, body.dataPermIdList);
+  await updateBoard(ctx.db, id, { publicStatus: PUBLIC_STATUS.restricted });
+  const before = await findGrantGroupIds(ctx.db, board.kind, id);
+  for (const permId of before.filter((p) => !wanted.includes(p))) await replaceGrants(ctx, permId, board.kind, [], [id]);
+  for (const permId of wanted.filter((p) => !before.includes(p))) await replaceGrants(ctx, permId, board.kind, [id], [id]);
+  return getBoardAuth(ctx, id);
+}
+
+/** The boards of a kind in a category (with its sub-categories); undefined for 'all'. */
+async function boardsOfCategory(ctx: AppContext, kind: BoardKind, categoryId: number | undefined): Promise<number[] | undefined> {
+  if (categoryId === undefined || categoryId === ALL_CATEGORIES) return undefined;
+  return findBoardIdsInCategories(ctx.db, kind, await findCategoryWithChildren(ctx.db, categoryId));
+}
+
+/** Report-auth list of a group: the boards of the kind granted to it, within the category when one is given. */
+export async function groupBoardAuthList(ctx: AppContext, permId: number, kind: BoardKind, categoryId: number | undefined): Promise<number[]> {
+  const granted = await listGrants(ctx, permId, kind);
+  const within = await boardsOfCategory(ctx, kind, categoryId);
+  if (!within) return granted;
+  const scope = new Set(within);
+  return granted.filter((id) => scope.has(id));
+}
+
+/** Report-auth save: the group's grants among the category's boards become selfReportIdList (others stay). */
+export async function groupBoardAuthSave(ctx: AppContext, permId: number, body: GroupBoardAuthSaveBody): Promise<number[]> {
+  const category = await findCategory(ctx.db, body.reportCategoryId);
+  if (!category || category.kind !== body.kind) throw notFound(boardMessages.categoryNotFound);
+  const within = (await boardsOfCategory(ctx, body.kind, body.reportCategoryId)) ?? [];
+  const scope = new Set(within);
+  const outside = body.selfReportIdList.find((id) => !scope.has(id));
+  if (outside !== undefined) throw fieldError('selfReportIdList', formatMessage(boardSaveMessages.boardNotInCategory, { id: outside }));
+  await replaceGrants(ctx, permId, body.kind, body.selfReportIdList, within);
+  return groupBoardAuthList(ctx, permId, body.kind, body.reportCategoryId);
+}

@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+import {
+  cubeQueryRequestSchema,
+  STATIC_CHART_TYPES,
+  type ChartDataConfigParsed,
+  type ChartDataRequestParsed,
+  type ChartDataResult,
+  type ChartType,
+  type CubePreviewResult,
+} from '@shutu/contracts';
+import { compileCubeQuery, QueryError, type CompiledQuery } from '@shutu/query';
+import type { AppContext } from '../../context.ts';
+import { SingleFlightCache, type SingleFlightStats } from '../../platform/cache/single-flight.ts';
+import { badRequest } from '../../platform/http/errors.ts';
+import { keyOf } from '../dataset/model.ts';
+import { openDatasetRead, savedOrder } from '../dataset/read.ts';
+import type { FieldRow } from '../dataset/repo.ts';
+import { getDataSourceDriver } from '../datasource/registry.ts';
+import type { Caller } from '../perm/permissions.ts';
+import { previewCube, previewLimit, queryFailure, type QueryPermissions } from '../query/service.ts';
+import { buildChartRequest, normaliseSort, type ChartFieldInfo } from './chart-request.ts';
+
+/** What the chart-data route hands over once it knows which chart (saved or in an editor) is asked for. */
+export interface ChartQueryInput {
+  chartType: ChartType;
+  title: string;
+  dataconfig: ChartDataConfigParsed;
+  mode: ChartDataRequestParsed['mode'];
+  links: ChartDataRequestParsed['links'];
+  current: number;
+  size: number | null | undefined;
+  params: ChartDataRequestParsed['params'];
+  /**
+   * Who decided the caller may read the dataset. 'dataset' (default; the editor's unsaved
+   * chart): the caller must be allowed to see the dataset (404 / 403 otherwise). 'board': the
+   * route checked that the caller may see the board that shows this saved chart, which is the
+   * right to read its dataset. Either way the caller's permission filters apply.
+   */
+  access?: 'dataset' | 'board';
+}
+
+/**
+ * A chart's data (spec 1 §3 "Chart"): read through the dataset read path (dataset/read.ts —
+ * the dataset's model, its global filter, the caller's permission filters), compiled by the
+ * query engine and run by the data source's driver (query/service.ts previewCube), with single
+ * flight and a short result cache.
+ *
+ * Charts of a board that issue the same query share one execution: the key is a hash of the
+ * data source, the compiled SQL and its bound values (the caller's permission filters are
+ * compiled into them, so users with different filters never share). The answer is kept for
+ * CHART_CACHE_TTL_MS; failures are not kept. The cache lives per AppContext.
+ */
+
+/** How long a chart's answer is kept. */
+export const CHART_CACHE_TTL_MS = 30_000;
+/** Most answers kept per server. */
+export const CHART_CACHE_MAX_ENTRIES = 500;
+/** Most rows kept in total per server (an answer larger than this alone is not kept). */
+export const CHART_CACHE_MAX_ROWS = 200_000;
+
+/** What is shared: the rows, the total and the time of the execution (the field dictionary is each caller's own). */
+type SharedRows = Pick<CubePreviewResult, 'dataList' | 'total' | 'elapsedMs'>;
+
+const caches = new WeakMap<AppContext, SingleFlightCache<SharedRows>>();
+
+function cacheOf(ctx: AppContext): SingleFlightCache<SharedRows> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    cache = new SingleFlightCache<SharedRows>({
+      ttlMs: CHART_CACHE_TTL_MS,
+      maxEntries: CHART_CACHE_MAX_ENTRIES,
+      maxWeight: CHART_CACHE_MAX_ROWS,
+      weigh: (value) => value.dataList.length + 1,
+    });
+    caches.set(ctx, cache);
+  }
+  return cache;
+}
+
+/** Executions, hits, shared flights and the size of the chart cache of this server (tests, diagnostics). */
+export function chartCacheStats(ctx: AppContext): SingleFlightStats {
+  return cacheOf(ctx).stats();
+}
+
+/** Forgets the kept chart answers of this server. */
+export function clearChartCache(ctx: AppContext): void {
+  cacheOf(ctx).clear();
+}
+
+export function chartFieldInfo(fields: readonly FieldRow[]): Map<string, ChartFieldInfo> {
+  return new Map(
+    fields.map((f) => [keyOf(f.id), { aggregationType: f.aggregationType, selfAggregating: f.columnAttr === 'VIRTUAL' && f.virtualAggregationStatus === 1 }]),
+  );
+}
+
+const EMPTY: ChartDataResult = { dataList: [], fieldDict: [], total: null, elapsedMs: 0, shared: false };
+
+export async function runChartQuery(ctx: AppContext, caller: Caller, input: ChartQueryInput): Promise<ChartDataResult> {
+  if (STATIC_CHART_TYPES.includes(input.chartType)) return EMPTY;
+  const read = await openDatasetRead(ctx, caller, input.dataconfig.cubeId, input.params, {
+    access: input.access === 'board' ? 'granted' : 'dataset',
+  });
+  const fields = chartFieldInfo(read.fields);
+  const built = cubeQueryRequestSchema.safeParse(buildChartRequest(input, fields));
+  if (!built.success) throw badRequest(built.error.issues[0]?.message);
+  let request = built.data;
+  if (request.sort.length === 0 && input.mode !== 'values') {
+    request = { ...request, sort: normaliseSort(savedOrder(read.cube.orderByJson, request), fields, request.detail) };
+  }
+  request = { ...request, limit: previewLimit(request.limit) };
+
+  const datasourceId = read.cube.datasourceId;
+  const dialect = await (await getDataSourceDriver(ctx, datasourceId)).dialect();
+  const now = new Date();
+  // The same compilation previewCube makes (same model, request, permissions, parameters and
+  // instant): its SQL and values are the key.
+  const compiled = compileChart(read.model, request, read.permissions, input.params, dialect, now);
+  const answer = await cacheOf(ctx).run(chartKey(datasourceId, compiled), async () => {
+    const result = await previewCube(ctx, { datasourceId, model: read.model, request, cubeDataId: read.cube.id, params: input.params }, read.permissions, now);
+    return { dataList: result.dataList, total: result.total, elapsedMs: result.elapsedMs };
+  });
+  return { ...answer.value, fieldDict: compiled.fields, shared: answer.shared };
+}
+
+function compileChart(
+  model: Parameters<typeof compileCubeQuery>[0],
+  request: Parameters<typeof compileCubeQuery>[1],
+  permissions: QueryPermissions,
+  params: ChartQueryInput['params'],
+  dialect: Parameters<typeof compileCubeQuery>[2]['dialect'],
+  now: Date,
+): CompiledQuery {
+  try {
+    return compileCubeQuery(model, request, {
+      dialect,
+      now,
+      rowFilters: permissions.rowFilters,
+      rowFilterAnyOf: permissions.rowFilterAnyOf,
+      excludedColumnIds: permissions.excludedColumnIds,
+      params,
+    });
+  } catch (error) {
+    if (error instanceof QueryError) throw queryFailure(error);
+    throw error;
+  }
+}
+
+/** sha256 of the data source, the SQL and its bound values (and those of the count query). */
+export function chartKey(datasourceId: number, compiled: Pick<CompiledQuery, 'sql' | 'params' | 'count'>): string {
+  const text = JSON.stringify(
+    [datasourceId, compiled.sql, compiled.params, compiled.count?.sql ?? null, compiled.count?.params ?? null],
+    (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value),
+  );
+  return createHash('sha256').update(text).digest('hex');
+}

@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import {
+  API,
+  boardAuthSaveSchema,
+  boardAuthSchema,
+  boardCategorySaveSchema,
+  boardCategorySchema,
+  boardInfoSaveSchema,
+  boardKindQuerySchema,
+  boardListItemSchema,
+  boardListQuerySchema,
+  boardMessages,
+  boardSaveSchema,
+  boardSchema,
+  boardSortSchema,
+  chartDataBodySchema,
+  chartDataResultSchema,
+  chartSchema,
+  envelopeSchema,
+  groupBoardAuthQuerySchema,
+  groupBoardAuthSaveSchema,
+  idParamSchema,
+  pageSchema,
+  zhCN,
+} from '@shutu/contracts';
+import type { App, AppContext } from '../../context.ts';
+import { sessionOf } from '../../platform/auth/access.ts';
+import { ok } from '../../platform/http/envelope.ts';
+import { getBoardAuth, groupBoardAuthList, groupBoardAuthSave, saveBoardAuth } from './auth.ts';
+import { deleteCategory, listCategories, saveCategory } from './categories.ts';
+import { chartData } from './chart-data.ts';
+import { copyBoard } from './copy-board.ts';
+import { saveBoard } from './save-board.ts';
+import { deleteBoard, getBoard, listBoardCharts, listBoards, saveBoardInfo, sortBoards } from './service.ts';
+
+const tags = ['board'];
+const dataPermIdParamSchema = z.object({ dataPermId: z.coerce.number().int().positive() });
+
+/**
+ * Boards: big-screen dashboards (kind visual) and self-service reports (kind report)
+ * (spec 1 §2.1, §7 "Reports", "Report authorisation"; docs/boards.md). Every signed-in user
+ * works on the boards they may see (access.ts); changes by the creator and administrators;
+ * authorisation by administrators only.
+ */
+export function registerBoardRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    API.board.categories,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '报表分类列表（按类型；两级，parentId 为 0 的是顶级）',
+        querystring: boardKindQuerySchema,
+        response: { 200: envelopeSchema(z.array(boardCategorySchema)) },
+      },
+    },
+    async (request) => ok(await listCategories(ctx, request.query.kind)),
+  );
+  app.post(
+    API.board.categories,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '新增或修改报表分类（带 id 为修改；上级为 0 或同类型的顶级分类）',
+        body: boardCategorySaveSchema,
+        response: { 200: envelopeSchema(boardCategorySchema) },
+      },
+    },
+    async (request) => ok(await saveCategory(ctx, sessionOf(request), request.body), zhCN.saved),
+  );
+  app.delete(
+    API.board.category,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '删除报表分类（无子分类且无报表时）', params: idParamSchema, response: { 200: envelopeSchema(z.null()) } },
+    },
+    async (request) => {
+      await deleteCategory(ctx, sessionOf(request), request.params.id);
+      return ok(null, zhCN.deleted);
+    },
+  );
+
+  app.get(
+    API.board.boards,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '报表列表（按类型、分类含子分类、标题搜索，每页 50；只列出可见的报表）',
+        querystring: boardListQuerySchema,
+        response: { 200: envelopeSchema(pageSchema(boardListItemSchema)) },
+      },
+    },
+    async (request) => ok(await listBoards(ctx, sessionOf(request), request.query)),
+  );
+  app.post(
+    API.board.boards,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '保存报表（编辑器；新增或带 id 修改，图表整体替换），返回报表 id',
+        body: boardSaveSchema,
+        response: { 200: envelopeSchema(z.number()) },
+      },
+    },
+    async (request) => ok(await saveBoard(ctx, sessionOf(request), request.body), boardMessages.saveSuccess),
+  );
+  app.get(
+    API.board.board,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '报表详情（含图表；无权限时 没有此大屏权限）', params: idParamSchema, response: { 200: envelopeSchema(boardSchema) } },
+    },
+    async (request) => ok(await getBoard(ctx, sessionOf(request), request.params.id)),
+  );
+  app.get(
+    API.board.charts,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '报表的图表列表（componentList）', params: idParamSchema, response: { 200: envelopeSchema(z.array(chartSchema)) } },
+    },
+    async (request) => ok(await listBoardCharts(ctx, sessionOf(request), request.params.id)),
+  );
+  app.put(
+    API.board.info,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '修改报表信息（标题、分类、缩略图）',
+        params: idParamSchema,
+        body: boardInfoSaveSchema,
+        response: { 200: envelopeSchema(boardListItemSchema) },
+      },
+    },
+    async (request) => ok(await saveBoardInfo(ctx, sessionOf(request), request.params.id, request.body), boardMessages.saveSuccess),
+  );
+  app.delete(
+    API.board.board,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '删除报表（连同图表与授权；创建人或管理员）', params: idParamSchema, response: { 200: envelopeSchema(z.null()) } },
+    },
+    async (request) => {
+      await deleteBoard(ctx, sessionOf(request), request.params.id);
+      return ok(null, boardMessages.deleteSuccess);
+    },
+  );
+  app.post(
+    API.board.copy,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '复制报表（标题加 -副本，归复制人所有），返回新报表 id', params: idParamSchema, response: { 200: envelopeSchema(z.number()) } },
+    },
+    async (request) => ok(await copyBoard(ctx, sessionOf(request), request.params.id), boardMessages.copySuccess),
+  );
+  app.put(
+    API.board.sort,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '报表排序（按给出的 id 顺序编号 1..n）', body: boardSortSchema, response: { 200: envelopeSchema(z.null()) } },
+    },
+    async (request) => {
+      await sortBoards(ctx, sessionOf(request), request.body.kind, request.body.ids);
+      return ok(null, boardMessages.saveSuccess);
+    },
+  );
+
+  app.get(
+    API.board.auth,
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: '报表的授权（是否公开与已授权的权限组）', params: idParamSchema, response: { 200: envelopeSchema(boardAuthSchema) } },
+    },
+    async (request) => ok(await getBoardAuth(ctx, request.params.id)),
+  );
+  app.put(
+    API.board.auth,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: '保存报表授权（公开时清除权限组授权；否则授权给所选权限组）',
+        params: idParamSchema,
+        body: boardAuthSaveSchema,
+        response: { 200: envelopeSchema(boardAuthSchema) },
+      },
+    },
+    async (request) => ok(await saveBoardAuth(ctx, sessionOf(request), request.params.id, request.body), boardMessages.saveSuccess),
+  );
+  app.get(
+    API.board.groupAuth,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: '权限组在某分类（含子分类）下已授权的报表 id',
+        params: dataPermIdParamSchema,
+        querystring: groupBoardAuthQuerySchema,
+        response: { 200: envelopeSchema(z.array(z.number())) },
+      },
+    },
+    async (request) => ok(await groupBoardAuthList(ctx, request.params.dataPermId, request.query.kind, request.query.reportCategoryId)),
+  );
+  app.put(
+    API.board.groupAuth,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: '保存权限组在某分类下的报表授权（替换该分类内的授权）',
+        params: dataPermIdParamSchema,
+        body: groupBoardAuthSaveSchema,
+        response: { 200: envelopeSchema(z.array(z.number())) },
+      },
+    },
+    async (request) => ok(await groupBoardAuthSave(ctx, request.params.dataPermId, request.body), boardMessages.saveSuccess),
+  );
+
+  app.post(
+    API.board.chartData,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '图表数据（已保存的图表按 boardId + chartKey，编辑中的图表按 dataconfig；应用当前用户的权限过滤）',
+        body: chartDataBodySchema,
+        response: { 200: envelopeSchema(chartDataResultSchema) },
+      },
+    },
+    async (request) => ok(await chartData(ctx, sessionOf(request), request.body)),
+  );
+}

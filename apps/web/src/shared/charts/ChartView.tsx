@@ -1,0 +1,248 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { Empty, Spin, Typography } from 'antd';
+import type { Chart, ChartDataResult } from '@shutu/contracts';
+import { boardMessages, QUICK_GRID } from '@shutu/contracts';
+import { EChart } from './EChart.tsx';
+import { buildEChartOption } from './echarts-options.ts';
+import { FilterDate, FilterSelect, type FilterValue } from './FilterControls.tsx';
+import type { CubeCell } from './format.ts';
+import { chartMessages } from './messages.ts';
+import { readOptions, safeUrl, splitFields } from './model.ts';
+import { buildCard, buildDetailTable, buildPivotTable, buildSummaryTable, filterOptions, SHOW_ALL, type StructureFilterState } from './tables.ts';
+import { DataTable, detailPagination, StructureFilter } from './TableViews.tsx';
+import { chartDataMode } from './useChartData.ts';
+
+export interface ChartViewProps {
+  chart: Chart;
+  /** The chart's data (null before the first answer, and for charts that read none). */
+  data: ChartDataResult | null;
+  loading: boolean;
+  error?: string | null;
+  /** Filter controls: the chosen values (select: values; date: [from, to] as yyyy-MM-dd; cleared: []). */
+  onFilterChange?: (values: FilterValue[]) => void;
+  /** Detail table: the page asked for. */
+  onPage?: (current: number, size: number) => void;
+  /** Detail table: the page shown (default 1 and dataconfig.pageSize or 20). */
+  page?: { current: number; size: number };
+  /** A bar, point, slice or table row clicked: its row dimension values (linkage). */
+  onPointClick?: (dimensionValues: CubeCell[]) => void;
+  /** Called once, after the first complete paint (ECharts 'finished', or once a table / state is rendered). */
+  onRendered?: () => void;
+  /** Pixel height; default fills the parent. */
+  height?: number;
+  /** More header tools (export, full screen …), right of 结构筛选. */
+  extra?: ReactNode;
+}
+
+/** The server's default page of a detail table. */
+const DEFAULT_DETAIL_SIZE = 20;
+
+function Centered({ children, style }: { children: ReactNode; style?: CSSProperties }) {
+  return <div style={{ height: '100%', minHeight: 60, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 8, ...style }}>{children}</div>;
+}
+
+/**
+ * One chart of a dashboard or report: its header (unless site.isSimple) and its body by type
+ * (spec 1 §2.4, §2.10): ECharts for bar/line/pie, antd tables for the table types, the
+ * indicator card, text, image and the filter controls; 拼命加载中 while loading, 暂无数据 without rows.
+ */
+export function ChartView(props: ChartViewProps) {
+  const { chart, data, loading, error, onFilterChange, onPage, page, onPointClick, onRendered, height, extra } = props;
+  const options = useMemo(() => readOptions(chart), [chart]);
+  const [structure, setStructure] = useState<StructureFilterState>(SHOW_ALL);
+
+  const renderedRef = useRef(false);
+  const onRenderedRef = useRef(onRendered);
+  useEffect(() => {
+    onRenderedRef.current = onRendered;
+  });
+  const markRendered = useCallback(() => {
+    if (renderedRef.current) return;
+    renderedRef.current = true;
+    onRenderedRef.current?.();
+  }, []);
+
+  const type = chart.name;
+  const needsData = chartDataMode(type) !== null;
+  const hasRows = !!data && data.dataList.length > 0;
+  const waiting = needsData && type !== 'filterSelect' && !data && loading;
+  const failed = needsData && type !== 'filterSelect' && !data && !!error;
+  const usesECharts = (type === 'bar' || type === 'line' || type === 'pie') && !waiting && !failed && hasRows;
+
+  useEffect(() => {
+    if (!waiting && !usesECharts) markRendered();
+  }, [waiting, usesECharts, markRendered]);
+
+  const echart = useMemo(() => (usesECharts && data ? buildEChartOption(chart, data) : null), [usesECharts, chart, data]);
+  const pivot = useMemo(() => (type === 'pivot' && data && hasRows ? buildPivotTable(chart, data, structure) : null), [type, chart, data, hasRows, structure]);
+
+  const pointClick = (values: CubeCell[] | undefined) => {
+    if (values && onPointClick) onPointClick(values);
+  };
+
+  let body: ReactNode;
+  if (waiting) {
+    body = (
+      <Centered>
+        <Spin size="small" />
+        <Typography.Text type="secondary">{boardMessages.loading}</Typography.Text>
+      </Centered>
+    );
+  } else if (failed) {
+    body = (
+      <Centered>
+        <Typography.Text type="danger" role="alert">
+          {error || chartMessages.loadFailed}
+        </Typography.Text>
+      </Centered>
+    );
+  } else if (type === 'text') {
+    body = (
+      <div
+        data-testid="chart-text"
+        style={{
+          whiteSpace: 'pre-wrap',
+          wordBreak: 'break-word',
+          height: '100%',
+          overflow: 'auto',
+          textAlign: options.textAlign,
+          ...(options.textFontSize ? { fontSize: options.textFontSize } : {}),
+          ...(options.textColor ? { color: options.textColor } : {}),
+        }}
+      >
+        {chart.ext.text ?? ''}
+      </div>
+    );
+  } else if (type === 'image') {
+    const src = safeUrl(chart.ext.imageUrl);
+    body = src ? (
+      <img src={src} alt={chart.title} style={{ width: '100%', height: '100%', objectFit: 'contain', display: 'block' }} />
+    ) : (
+      <Centered>
+        <Typography.Text type="secondary">{chartMessages.imageMissing}</Typography.Text>
+      </Centered>
+    );
+  } else if (type === 'filterSelect') {
+    body = (
+      <Centered style={{ minHeight: 0, padding: '0 8px' }}>
+        <FilterSelect options={filterOptions(data)} defaultValue={chart.ext.defaultValue} loading={loading} onFilterChange={onFilterChange} />
+      </Centered>
+    );
+  } else if (type === 'filterDate') {
+    body = (
+      <Centered style={{ minHeight: 0, padding: '0 8px' }}>
+        <FilterDate defaultValue={chart.ext.defaultValue} onFilterChange={onFilterChange} />
+      </Centered>
+    );
+  } else if (!data || !hasRows) {
+    body = (
+      <Centered>
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={boardMessages.noData} />
+      </Centered>
+    );
+  } else if (echart) {
+    body = <EChart option={echart.option} onRendered={markRendered} onClick={(p) => pointClick(echart.points[p.dataIndex])} />;
+  } else if (type === 'card') {
+    const card = buildCard(chart, data);
+    body = card ? (
+      <Centered style={{ flexDirection: 'column', gap: 4 }}>
+        <Typography.Text type="secondary">{card.title}</Typography.Text>
+        <div data-testid="chart-card-value" style={{ fontSize: 32, fontWeight: 600, lineHeight: 1.2 }}>
+          {card.value}
+        </div>
+        {card.compare && (
+          <Typography.Text type="secondary">
+            {card.compare.title} {card.compare.value}
+            {card.compare.rate !== null && (
+              <span style={{ marginLeft: 8, color: card.compare.rate >= 0 ? '#cf1322' : '#3f8600' }}>
+                {card.compare.rate >= 0 ? '↑' : '↓'} {(Math.abs(card.compare.rate) * 100).toFixed(2)}%
+              </span>
+            )}
+          </Typography.Text>
+        )}
+      </Centered>
+    ) : (
+      <Centered>
+        <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={boardMessages.noData} />
+      </Centered>
+    );
+  } else if (type === 'detail') {
+    const model = buildDetailTable(chart, data);
+    const current = page?.current ?? 1;
+    const size = page?.size ?? chart.dataconfig?.pageSize ?? DEFAULT_DETAIL_SIZE;
+    body = <DataTable columns={model.columns} rows={model.rows} pagination={detailPagination(current, size, data.total ?? model.rows.length, onPage)} />;
+  } else if (pivot) {
+    const rowDims = splitFields(chart, data).rowDims;
+    body = (
+      <DataTable
+        columns={pivot.columns}
+        rows={pivot.rows}
+        onRowClick={onPointClick ? (r) => pointClick(rowDims.map((d) => r[d.alias] ?? null)) : undefined}
+      />
+    );
+  } else {
+    const model = buildSummaryTable(chart, data);
+    const { rowDims, colDims } = splitFields(chart, data);
+    const dims = [...rowDims, ...colDims];
+    body = (
+      <DataTable
+        columns={model.columns}
+        rows={model.rows}
+        onRowClick={onPointClick ? (r) => pointClick(dims.map((d) => r[d.alias] ?? null)) : undefined}
+      />
+    );
+  }
+
+  const site = chart.site;
+  const bgImage = safeUrl(site.bgBackgroundSrc);
+  const showStructure = !!pivot && options.structureFilter;
+  return (
+    <div
+      className="shutu-chart"
+      data-chart-key={chart.key}
+      style={{
+        height: height ?? '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        overflow: 'hidden',
+        ...(site.bgColor ? { backgroundColor: site.bgColor } : {}),
+        ...(bgImage ? { backgroundImage: `url(${JSON.stringify(bgImage)})`, backgroundSize: '100% 100%' } : {}),
+      }}
+    >
+      {!site.isSimple && (
+        <div style={{ height: QUICK_GRID.headerHeight, flex: 'none', display: 'flex', alignItems: 'center', padding: '0 8px', gap: 4 }}>
+          <div
+            className="shutu-chart-title"
+            title={chart.title}
+            style={{
+              flex: 1,
+              minWidth: 0,
+              overflow: 'hidden',
+              textOverflow: 'ellipsis',
+              whiteSpace: 'nowrap',
+              color: site.titleFontColor ?? undefined,
+              fontSize: site.titleFontSize ?? 14,
+              fontWeight: site.fontWeight ?? 'bold',
+            }}
+          >
+            {chart.title}
+          </div>
+          {showStructure && (
+            <StructureFilter
+              rowMembers={pivot.rowMembers}
+              columnMembers={pivot.columnMembers}
+              rowKeys={pivot.rowKeys}
+              columnKeys={pivot.columnKeys}
+              value={structure}
+              onChange={setStructure}
+            />
+          )}
+          {extra}
+        </div>
+      )}
+      <div className="shutu-chart-body" style={{ flex: 1, minHeight: 0, overflow: usesECharts ? 'hidden' : 'auto', position: 'relative' }}>
+        {body}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import { useMemo } from 'react';
+import { Button, Popover, Table, Tree, Typography } from 'antd';
+import type { TableColumnsType, TablePaginationConfig } from 'antd';
+import { DETAIL_PAGE_SIZES } from '@shutu/contracts';
+import { chartMessages } from './messages.ts';
+import type { MemberNode, StructureFilterState, TableColumnSpec, TableRow } from './tables.ts';
+import { cellText, hiddenLeaves, TOTAL_ROW_KEY } from './tables.ts';
+
+/** antd columns of the table specs (header groups for `children`). */
+export function toAntColumns(specs: readonly TableColumnSpec[]): TableColumnsType<TableRow> {
+  return specs.map((s) =>
+    s.children
+      ? { key: s.key, title: s.title, align: 'center' as const, children: toAntColumns(s.children) }
+      : {
+          key: s.key,
+          title: s.title,
+          dataIndex: s.dataIndex,
+          align: s.align,
+          render: (value: TableRow[string]) => cellText(s, value),
+        },
+  );
+}
+
+export interface DataTableProps {
+  columns: readonly TableColumnSpec[];
+  rows: TableRow[];
+  pagination?: TablePaginationConfig | false;
+  onRowClick?: (row: TableRow) => void;
+}
+
+/** The summary, detail and pivot tables: small, bordered, the totals row bold. */
+export function DataTable({ columns, rows, pagination = false, onRowClick }: DataTableProps) {
+  const antColumns = useMemo(() => toAntColumns(columns), [columns]);
+  const nested = columns.some((c) => c.children);
+  return (
+    <Table<TableRow>
+      size="small"
+      bordered={nested}
+      columns={antColumns}
+      dataSource={rows}
+      rowKey="key"
+      pagination={pagination}
+      scroll={{ x: 'max-content' }}
+      rowClassName={(r) => (r.key === TOTAL_ROW_KEY ? 'shutu-chart-total-row' : '')}
+      onRow={(r) => ({
+        style: r.key === TOTAL_ROW_KEY ? { fontWeight: 600 } : undefined,
+        onClick: onRowClick && r.key !== TOTAL_ROW_KEY ? () => onRowClick(r) : undefined,
+      })}
+    />
+  );
+}
+
+/** The detail table's pager: current and size from the caller, total from the result. */
+export function detailPagination(current: number, size: number, total: number, onPage?: (current: number, size: number) => void): TablePaginationConfig {
+  return {
+    current,
+    pageSize: size,
+    total,
+    size: 'small',
+    showSizeChanger: true,
+    pageSizeOptions: DETAIL_PAGE_SIZES.map(String),
+    showTotal: (t) => chartMessages.pageTotal.replace('{total}', String(t)),
+    onChange: (c, s) => onPage?.(s !== size ? 1 : c, s),
+  };
+}
+
+interface MembersProps {
+  title: string;
+  members: MemberNode[];
+  leaves: string[];
+  hidden: readonly string[];
+  onChange: (hidden: string[]) => void;
+}
+
+function Members({ title, members, leaves, hidden, onChange }: MembersProps) {
+  if (members.length === 0) return null;
+  const hiddenSet = new Set(hidden);
+  return (
+    <div data-testid={`structure-${title}`} style={{ minWidth: 160 }}>
+      <Typography.Text strong>{title}</Typography.Text>
+      <Tree
+        checkable
+        selectable={false}
+        defaultExpandAll
+        treeData={members}
+        checkedKeys={leaves.filter((k) => !hiddenSet.has(k))}
+        onCheck={(checked) => {
+          const keys = (Array.isArray(checked) ? checked : checked.checked).map(String);
+          onChange(hiddenLeaves(keys, leaves));
+        }}
+      />
+    </div>
+  );
+}
+
+export interface StructureFilterProps {
+  rowMembers: MemberNode[];
+  columnMembers: MemberNode[];
+  rowKeys: string[];
+  columnKeys: string[];
+  value: StructureFilterState;
+  onChange: (value: StructureFilterState) => void;
+}
+
+/** 结构筛选: tick which row and column members of the pivot table are shown (client side). */
+export function StructureFilter({ rowMembers, columnMembers, rowKeys, columnKeys, value, onChange }: StructureFilterProps) {
+  const content = (
+    <div style={{ display: 'flex', gap: 16, maxHeight: 360, overflow: 'auto' }}>
+      <Members
+        title={chartMessages.structureRows}
+        members={rowMembers}
+        leaves={rowKeys}
+        hidden={value.hiddenRows}
+        onChange={(hiddenRows) => onChange({ ...value, hiddenRows })}
+      />
+      <Members
+        title={chartMessages.structureColumns}
+        members={columnMembers}
+        leaves={columnKeys}
+        hidden={value.hiddenColumns}
+        onChange={(hiddenColumns) => onChange({ ...value, hiddenColumns })}
+      />
+    </div>
+  );
+  return (
+    <Popover
+      trigger="click"
+      placement="bottomRight"
+      title={
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+          <span>{chartMessages.structureFilter}</span>
+          <Button size="small" type="link" onClick={() => onChange({ hiddenRows: [], hiddenColumns: [] })}>
+            {chartMessages.structureReset}
+          </Button>
+        </div>
+      }
+      content={content}
+    >
+      <Button size="small" type="text">
+        {chartMessages.structureFilter}
+      </Button>
+    </Popover>
+  );
+}

@@ -1,0 +1,273 @@
+import type { Chart, ChartDataResult } from '@shutu/contracts';
+import type { CubeCell } from './format.ts';
+import { formatDimension, formatMeasure, toNumber } from './format.ts';
+import { chartMessages } from './messages.ts';
+import type { ChartDisplayOptions, ResultField, ResultRow } from './model.ts';
+import { distinctTuples, formatOf, readOptions, retitle, splitFields, tupleKey, tupleOf } from './model.ts';
+
+/**
+ * Table shapes (summary table, detail table, pivot table with its structure filter), the
+ * indicator card and the filter-select values: pure functions, rendered by ChartView with
+ * antd components.
+ */
+
+/** A column of a table; `children` makes a header group (pivot column dimensions). */
+export interface TableColumnSpec {
+  key: string;
+  title: string;
+  /** The row property it shows (leaves only). */
+  dataIndex?: string;
+  align?: 'left' | 'right';
+  kind?: 'dimension' | 'measure';
+  /** The numberDataFormat of a measure column. */
+  format?: string;
+  children?: TableColumnSpec[];
+}
+
+export type TableRow = { key: string } & Record<string, CubeCell>;
+
+export interface TableModel {
+  columns: TableColumnSpec[];
+  rows: TableRow[];
+}
+
+export const TOTAL_ROW_KEY = '__total';
+
+/** The text of a cell of `column`. */
+export function cellText(column: TableColumnSpec, value: CubeCell | undefined): string {
+  if (column.kind === 'measure') return formatMeasure(value ?? null, column.format);
+  if (value === undefined) return '';
+  return formatDimension(value);
+}
+
+function dimColumn(f: ResultField): TableColumnSpec {
+  return { key: f.alias, title: f.title, dataIndex: f.alias, align: 'left', kind: 'dimension' };
+}
+
+function measureColumn(f: ResultField, options: ChartDisplayOptions, dataIndex = f.alias, title = f.title): TableColumnSpec {
+  return { key: dataIndex, title, dataIndex, align: 'right', kind: 'measure', format: formatOf(options, f) };
+}
+
+/** A totals row: the sum of every measure property over `rows`; the first dimension column reads 合计. */
+function totalsRow(rows: readonly TableRow[], measureKeys: readonly string[], labelKey: string | undefined): TableRow {
+  const total: TableRow = { key: TOTAL_ROW_KEY };
+  if (labelKey) total[labelKey] = chartMessages.total;
+  for (const k of measureKeys) {
+    let sum: number | null = null;
+    for (const r of rows) {
+      const n = toNumber(r[k] ?? null);
+      if (n !== null) sum = (sum ?? 0) + n;
+    }
+    total[k] = sum;
+  }
+  return total;
+}
+
+/** Summary table: the dimension columns then the measure columns, one row per result row. */
+export function buildSummaryTable(chart: Chart, data: ChartDataResult): TableModel {
+  const options = readOptions(chart);
+  const { rowDims, colDims, measures } = splitFields(chart, data);
+  const dims = [...rowDims, ...colDims];
+  const columns = [...dims.map(dimColumn), ...measures.map((m) => measureColumn(m, options))];
+  const rows: TableRow[] = data.dataList.map((r, i) => ({ ...r, key: String(i) }));
+  if (options.showTotal && rows.length > 0) {
+    rows.push(totalsRow(rows, measures.map((m) => m.alias), dims[0]?.alias));
+  }
+  return { columns, rows };
+}
+
+/** Detail table: every column of the result in order; NUMBER columns formatted and right-aligned. */
+export function buildDetailTable(chart: Chart, data: ChartDataResult): TableModel {
+  const options = readOptions(chart);
+  const columns = retitle(data.fieldDict, chart.dataconfig?.rowParamList).map((f) =>
+    f.kind === 'measure' || f.viewDataType === 'NUMBER' ? measureColumn(f, options) : dimColumn(f),
+  );
+  return { columns, rows: data.dataList.map((r, i) => ({ ...r, key: String(i) })) };
+}
+
+// ---------------------------------------------------------------------------------------
+// Pivot
+
+/** A member of the structure filter tree; leaves are whole tuples (their key is tupleKey(values)). */
+export interface MemberNode {
+  key: string;
+  title: string;
+  children?: MemberNode[];
+}
+
+/** The members the structure filter hides: leaf tuple keys of rows and columns (members that appear later are shown). */
+export interface StructureFilterState {
+  hiddenRows: readonly string[];
+  hiddenColumns: readonly string[];
+}
+
+export const SHOW_ALL: StructureFilterState = { hiddenRows: [], hiddenColumns: [] };
+
+export interface PivotModel extends TableModel {
+  rowMembers: MemberNode[];
+  columnMembers: MemberNode[];
+  /** All leaf keys (for "show all"). */
+  rowKeys: string[];
+  columnKeys: string[];
+}
+
+/** Groups tuples level by level into a tree; a node's key is the tupleKey of its path. */
+export function memberTree(tuples: readonly CubeCell[][]): MemberNode[] {
+  interface Acc {
+    node: MemberNode;
+    children: Map<string, Acc>;
+  }
+  const root = new Map<string, Acc>();
+  for (const values of tuples) {
+    let level = root;
+    values.forEach((v, depth) => {
+      const path = values.slice(0, depth + 1);
+      const key = tupleKey(path);
+      let acc = level.get(key);
+      if (!acc) {
+        acc = { node: { key, title: formatDimension(v) }, children: new Map() };
+        level.set(key, acc);
+      }
+      level = acc.children;
+    });
+  }
+  const toNodes = (level: Map<string, Acc>): MemberNode[] =>
+    [...level.values()].map(({ node, children }) => (children.size > 0 ? { ...node, children: toNodes(children) } : node));
+  return toNodes(root);
+}
+
+/** The header groups of the visible column tuples, one level per column dimension; the leaves hold the measures. */
+function columnGroups(
+  tuples: readonly { values: CubeCell[]; index: number }[],
+  depth: number,
+  measures: readonly ResultField[],
+  options: ChartDisplayOptions,
+): TableColumnSpec[] {
+  const groups = new Map<string, { value: CubeCell; items: { values: CubeCell[]; index: number }[] }>();
+  for (const t of tuples) {
+    const key = tupleKey(t.values.slice(0, depth + 1));
+    const g = groups.get(key) ?? { value: t.values[depth] ?? null, items: [] };
+    g.items.push(t);
+    groups.set(key, g);
+  }
+  return [...groups].map(([key, g]) => {
+    const title = formatDimension(g.value);
+    const leaf = g.items[0]!;
+    if (depth + 1 < leaf.values.length) return { key, title, children: columnGroups(g.items, depth + 1, measures, options) };
+    // a leaf: one column per measure, or the leaf itself when there is a single measure
+    if (measures.length === 1) return { ...measureColumn(measures[0]!, options, `c${leaf.index}_${measures[0]!.alias}`, title), key };
+    return { key, title, children: measures.map((m) => measureColumn(m, options, `c${leaf.index}_${m.alias}`)) };
+  });
+}
+
+/**
+ * Pivot table: the row dimensions as rows, the column dimensions as nested column headers
+ * (one level per column dimension) with the measures under each leaf; an optional totals
+ * row; `filter` hides the members the structure filter unticked.
+ */
+export function buildPivotTable(chart: Chart, data: ChartDataResult, filter: StructureFilterState = SHOW_ALL): PivotModel {
+  const options = readOptions(chart);
+  const { rowDims, colDims, measures } = splitFields(chart, data);
+  const rowTuples = distinctTuples(data.dataList, rowDims);
+  const colTuples = distinctTuples(data.dataList, colDims);
+  const hiddenRows = new Set(filter.hiddenRows);
+  const hiddenCols = new Set(filter.hiddenColumns);
+
+  const colIndex = new Map(colTuples.map((c, i) => [c.key, i]));
+  const rowsByKey = new Map<string, TableRow>();
+  for (const [i, t] of rowTuples.entries()) {
+    if (hiddenRows.has(t.key)) continue;
+    const row: TableRow = { key: `r${i}` };
+    rowDims.forEach((d, j) => (row[d.alias] = t.values[j] ?? null));
+    rowsByKey.set(t.key, row);
+  }
+  for (const r of data.dataList) {
+    const row = rowsByKey.get(tupleKey(tupleOf(r, rowDims)));
+    if (!row) continue;
+    const ci = colDims.length > 0 ? colIndex.get(tupleKey(tupleOf(r, colDims)))! : -1;
+    for (const m of measures) {
+      const k = ci >= 0 ? `c${ci}_${m.alias}` : m.alias;
+      const n = toNumber(r[m.alias] ?? null);
+      const prev = row[k];
+      row[k] = n === null ? (prev ?? r[m.alias] ?? null) : (toNumber(prev ?? null) ?? 0) + n;
+    }
+  }
+
+  const visibleCols = colTuples.map((c, index) => ({ ...c, index })).filter((c) => !hiddenCols.has(c.key));
+  const measureCols =
+    colDims.length > 0 ? columnGroups(visibleCols, 0, measures, options) : measures.map((m) => measureColumn(m, options));
+  const columns = [...rowDims.map(dimColumn), ...measureCols];
+
+  const rows = [...rowsByKey.values()];
+  if (options.showTotal && rows.length > 0) {
+    const keys = colDims.length > 0 ? visibleCols.flatMap((c) => measures.map((m) => `c${c.index}_${m.alias}`)) : measures.map((m) => m.alias);
+    rows.push(totalsRow(rows, keys, rowDims[0]?.alias));
+  }
+  return {
+    columns,
+    rows,
+    rowMembers: memberTree(rowTuples.map((t) => t.values)),
+    columnMembers: memberTree(colTuples.map((t) => t.values)),
+    rowKeys: rowTuples.map((t) => t.key),
+    columnKeys: colTuples.map((t) => t.key),
+  };
+}
+
+/** The leaf columns of a column tree, left to right. */
+export function leafColumns(columns: readonly TableColumnSpec[]): TableColumnSpec[] {
+  return columns.flatMap((c) => (c.children ? leafColumns(c.children) : [c]));
+}
+
+/** Tree keys ticked in the structure filter → the leaf keys it hides. */
+export function hiddenLeaves(checked: readonly string[], allLeaves: readonly string[]): string[] {
+  const set = new Set(checked);
+  return allLeaves.filter((k) => !set.has(k));
+}
+
+// ---------------------------------------------------------------------------------------
+// Indicator card and filter values
+
+export interface CardModel {
+  title: string;
+  value: string;
+  compare: { title: string; value: string; /** (first − second) / |second|, null when not computable. */ rate: number | null } | null;
+}
+
+/** Indicator card: the first measure of the first row big, with its title; a second measure as comparison. */
+export function buildCard(chart: Chart, data: ChartDataResult): CardModel | null {
+  const options = readOptions(chart);
+  const { measures } = splitFields(chart, data);
+  const row: ResultRow | undefined = data.dataList[0];
+  const [first, second] = measures;
+  if (!first || !row) return null;
+  const value = formatMeasure(row[first.alias] ?? null, formatOf(options, first));
+  let compare: CardModel['compare'] = null;
+  if (second) {
+    const a = toNumber(row[first.alias] ?? null);
+    const b = toNumber(row[second.alias] ?? null);
+    compare = {
+      title: second.title,
+      value: formatMeasure(row[second.alias] ?? null, formatOf(options, second)),
+      rate: a !== null && b !== null && b !== 0 ? (a - b) / Math.abs(b) : null,
+    };
+  }
+  return { title: first.title || chart.title, value, compare };
+}
+
+/** Filter select: the first dimension's distinct non-null values. */
+export function filterOptions(data: ChartDataResult | null): { label: string; value: string | number }[] {
+  const dim = data?.fieldDict.find((f) => f.kind === 'dimension') ?? data?.fieldDict[0];
+  if (!data || !dim) return [];
+  const seen = new Set<string | number>();
+  const out: { label: string; value: string | number }[] = [];
+  for (const r of data.dataList) {
+    const v = r[dim.alias];
+    if (v === null || v === undefined) continue;
+    const value = typeof v === 'number' ? v : String(v);
+    if (seen.has(value)) continue;
+    seen.add(value);
+    out.push({ label: String(value), value });
+  }
+  return out;
+}
+

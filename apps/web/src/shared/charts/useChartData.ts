@@ -1,0 +1,75 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ChartDataRequest, ChartDataResult, ChartType } from '@shutu/contracts';
+import { API, http } from '../../app/api.ts';
+
+/**
+ * Chart data (POST API.board.chartData). The query key holds the whole request, so charts
+ * that ask the same thing share one request in the browser (the server shares executions too).
+ */
+
+export type ChartDataMode = NonNullable<ChartDataRequest['mode']>;
+
+/** What a chart type reads: null for charts that read nothing (text, image, date filter). */
+export function chartDataMode(type: ChartType): ChartDataMode | null {
+  switch (type) {
+    case 'text':
+    case 'image':
+    case 'filterDate':
+      return null;
+    case 'detail':
+      return 'detail';
+    case 'filterSelect':
+      return 'values';
+    default:
+      return 'aggregate';
+  }
+}
+
+/**
+ * The request body: a draft `dataconfig` wins over the saved chart (editor preview); empty
+ * links, page 1 and empty params are left out so identical requests get identical keys.
+ */
+export function chartDataBody(input: ChartDataRequest): ChartDataRequest {
+  const body: ChartDataRequest = input.dataconfig ? { dataconfig: input.dataconfig } : { boardId: input.boardId, chartKey: input.chartKey };
+  body.mode = input.mode ?? 'aggregate';
+  if (input.links && input.links.length > 0) body.links = input.links;
+  if (body.mode === 'detail') {
+    body.current = input.current ?? 1;
+    if (input.size) body.size = input.size;
+  } else if (input.size) {
+    body.size = input.size;
+  }
+  if (input.params && Object.keys(input.params).length > 0) body.params = input.params;
+  return body;
+}
+
+export const chartDataKeys = {
+  all: ['board', 'chart-data'] as const,
+  request: (body: ChartDataRequest) => ['board', 'chart-data', body] as const,
+};
+
+export function fetchChartData(body: ChartDataRequest): Promise<ChartDataResult> {
+  return http.post<ChartDataResult>(API.board.chartData, body);
+}
+
+/**
+ * The data of one chart; `input` null (or `enabled` false) fetches nothing. Failures are not
+ * toasted: ChartView shows them in the chart. While a new request runs the previous answer
+ * stays (`loading` is true meanwhile).
+ */
+export function useChartData(input: ChartDataRequest | null, options: { enabled?: boolean } = {}) {
+  const body = input ? chartDataBody(input) : null;
+  const query = useQuery({
+    queryKey: body ? chartDataKeys.request(body) : [...chartDataKeys.all, null],
+    queryFn: () => fetchChartData(body!),
+    enabled: body !== null && options.enabled !== false,
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+  });
+  return {
+    query,
+    data: query.data ?? null,
+    loading: query.isFetching,
+    error: query.error ? query.error.message : null,
+  };
+}
