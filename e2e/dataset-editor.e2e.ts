@@ -258,6 +258,11 @@ describe('dataset editor', () => {
     await page.locator('.ant-drawer-bottom .ant-drawer-close').click();
     await sql.locator('.cm-editor').waitFor({ state: 'hidden' });
     await page.getByRole('tab', { name: '数据表' }).click();
+
+    await page.getByRole('tab', { name: '批量配置' }).click();
+    await page.getByTestId('ds-batch').getByTestId('batch-title-客单价').waitFor();
+    await screenshot(page, 'dataset-editor-batch');
+    await page.getByRole('tab', { name: '数据预览' }).click();
   });
 
   it('adds a permission filter for the group: 省份 = 浙江, saved with 添加 and then shown with 更新', async () => {
