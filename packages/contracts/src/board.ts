@@ -35,7 +35,6 @@ export const boardMessages = {
   chartKeyDuplicate: '图表编号【{key}】重复',
   chartFieldUnknown: '图表【{title}】使用的字段【{id}】不在数据集中',
   sortIdsInvalid: '排序须为逗号分隔的报表编号',
-  groupNotMine: '只能选择自己所在的权限组',
   confirmDelete: '确定删除该报表?',
   confirmCopy: '确定复制该报表?',
   confirmDeleteCategory: '是否删除此分类',
@@ -444,7 +443,6 @@ export const boardSaveMessages = {
   categoryNotOwned: '只能修改或删除自己创建的分类',
   categoryHasChildrenCannotMove: '该分类下还有子分类，不能移到其他分类下',
   categoryWrongKind: '分类不存在',
-  groupMissing: '权限组不存在',
   boardNotInCategory: '报表【{id}】不在所选分类中',
 } as const;
 

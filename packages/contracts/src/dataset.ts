@@ -81,7 +81,6 @@ export const datasetMessages = {
   permFilterFieldMissing: '权限过滤器【{name}】使用的字段不在当前数据集中，请先保存数据集',
   permFilterDefaultFirst: '一号过滤器',
   permFilterDefaultNext: '{count}-新增过滤器',
-  groupNotMine: '只能选择自己所在的权限组',
   groupMissing: '权限组不存在',
   paramTypeNameRequired: '请输入分类名',
   paramTypeNameTaken: '分类名称已存在',

@@ -15,6 +15,7 @@ export const permMessages = {
   groupNameTaken: '权限组名称已存在',
   typeNotFound: '权限组分类不存在',
   groupNotFound: '权限组不存在',
+  groupNotMine: '只能选择自己所在的权限组',
   typeInUse: '该分类下还有 {count} 个权限组，请先删除或移到其他分类',
   confirmDeleteType: '是否删除此分类',
   confirmDeleteGroup: '是否删除此权限组',

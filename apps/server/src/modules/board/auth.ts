@@ -3,10 +3,9 @@ import type { z } from 'zod';
 import type { boardAuthSaveSchema, groupBoardAuthSaveSchema } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { listGrants, removeGrantsOf, replaceGrants } from '../perm/grants-service.ts';
+import { checkGrantableGroups, listGrants, listGroupsOf, replaceGrants, setGroupsOf } from '../perm/grants-service.ts';
 import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
-import { findBoard, findBoardIdsInCategories, findCategory, findCategoryWithChildren, findGrantGroupIds, updateBoard } from './repo.ts';
-import { checkGroups } from './save-board.ts';
+import { findBoard, findBoardIdsInCategories, findCategory, findCategoryWithChildren, updateBoard } from './repo.ts';
 
 export type BoardAuthSaveBody = z.output<typeof boardAuthSaveSchema>;
 export type GroupBoardAuthSaveBody = z.output<typeof groupBoardAuthSaveSchema>;
@@ -27,7 +26,7 @@ async function requireBoard(ctx: AppContext, id: number) {
 /** List by report id: public status and the groups the board is granted to. */
 export async function getBoardAuth(ctx: AppContext, id: number): Promise<BoardAuth> {
   const board = await requireBoard(ctx, id);
-  return { publicStatus: board.publicStatus, permIds: await findGrantGroupIds(ctx.db, board.kind, id) };
+  return { publicStatus: board.publicStatus, permIds: await listGroupsOf(ctx, board.kind, id) };
 }
 
 /**
@@ -38,14 +37,12 @@ export async function saveBoardAuth(ctx: AppContext, caller: Caller, id: number,
   const board = await requireBoard(ctx, id);
   if (body.publicStatus === PUBLIC_STATUS.public) {
     await updateBoard(ctx.db, id, { publicStatus: PUBLIC_STATUS.public });
-    await removeGrantsOf(ctx, board.kind, id);
+    await setGroupsOf(ctx, board.kind, id, []);
     return getBoardAuth(ctx, id);
   }
-  const wanted = await checkGroups(ctx, caller, body.dataPermIdList);
+  const wanted = await checkGrantableGroups(ctx, caller, body.dataPermIdList);
   await updateBoard(ctx.db, id, { publicStatus: PUBLIC_STATUS.restricted });
-  const before = await findGrantGroupIds(ctx.db, board.kind, id);
-  for (const permId of before.filter((p) => !wanted.includes(p))) await replaceGrants(ctx, permId, board.kind, [], [id]);
-  for (const permId of wanted.filter((p) => !before.includes(p))) await replaceGrants(ctx, permId, board.kind, [id], [id]);
+  await setGroupsOf(ctx, board.kind, id, wanted);
   return getBoardAuth(ctx, id);
 }
 

@@ -8,7 +8,7 @@ import {
   type ChartType,
   type CubePreviewResult,
 } from '@shutu/contracts';
-import { compileCubeQuery, QueryError, type CompiledQuery } from '@shutu/query';
+import type { CompiledQuery } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { SingleFlightCache, type SingleFlightStats } from '../../platform/cache/single-flight.ts';
 import { badRequest } from '../../platform/http/errors.ts';
@@ -17,7 +17,7 @@ import { openDatasetRead, savedOrder } from '../dataset/read.ts';
 import type { FieldRow } from '../dataset/repo.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { previewCube, previewLimit, queryFailure, type QueryPermissions } from '../query/service.ts';
+import { compilePreview, runPreview } from '../query/service.ts';
 import { buildChartRequest, normaliseSort, type ChartFieldInfo } from './chart-request.ts';
 
 /** What the chart-data route hands over once it knows which chart (saved or in an editor) is asked for. */
@@ -42,7 +42,7 @@ export interface ChartQueryInput {
 /**
  * A chart's data (spec 1 §3 "Chart"): read through the dataset read path (dataset/read.ts —
  * the dataset's model, its global filter, the caller's permission filters), compiled by the
- * query engine and run by the data source's driver (query/service.ts previewCube), with single
+ * query engine and run by the data source's driver (query/service.ts compilePreview and runPreview), with single
  * flight and a short result cache.
  *
  * Charts of a board that issue the same query share one execution: the key is a hash of the
@@ -107,42 +107,16 @@ export async function runChartQuery(ctx: AppContext, caller: Caller, input: Char
   if (request.sort.length === 0 && input.mode !== 'values') {
     request = { ...request, sort: normaliseSort(savedOrder(read.cube.orderByJson, request), fields, request.detail) };
   }
-  request = { ...request, limit: previewLimit(request.limit) };
 
   const datasourceId = read.cube.datasourceId;
-  const dialect = await (await getDataSourceDriver(ctx, datasourceId)).dialect();
-  const now = new Date();
-  // The same compilation previewCube makes (same model, request, permissions, parameters and
-  // instant): its SQL and values are the key.
-  const compiled = compileChart(read.model, request, read.permissions, input.params, dialect, now);
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  // Compiled once: its SQL and bound values are the key, and it is what runs.
+  const compiled = compilePreview(await driver.dialect(), { model: read.model, request, params: input.params }, read.permissions, new Date());
   const answer = await cacheOf(ctx).run(chartKey(datasourceId, compiled), async () => {
-    const result = await previewCube(ctx, { datasourceId, model: read.model, request, cubeDataId: read.cube.id, params: input.params }, read.permissions, now);
+    const result = await runPreview(driver, compiled);
     return { dataList: result.dataList, total: result.total, elapsedMs: result.elapsedMs };
   });
   return { ...answer.value, fieldDict: compiled.fields, shared: answer.shared };
-}
-
-function compileChart(
-  model: Parameters<typeof compileCubeQuery>[0],
-  request: Parameters<typeof compileCubeQuery>[1],
-  permissions: QueryPermissions,
-  params: ChartQueryInput['params'],
-  dialect: Parameters<typeof compileCubeQuery>[2]['dialect'],
-  now: Date,
-): CompiledQuery {
-  try {
-    return compileCubeQuery(model, request, {
-      dialect,
-      now,
-      rowFilters: permissions.rowFilters,
-      rowFilterAnyOf: permissions.rowFilterAnyOf,
-      excludedColumnIds: permissions.excludedColumnIds,
-      params,
-    });
-  } catch (error) {
-    if (error instanceof QueryError) throw queryFailure(error);
-    throw error;
-  }
 }
 
 /** sha256 of the data source, the SQL and its bound values (and those of the count query). */

@@ -1,11 +1,11 @@
 import { boardMessages, BOARD_TITLE_MAX_LENGTH } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import { replaceGrants } from '../perm/grants-service.ts';
+import { listGroupsOf, setGroupsOf } from '../perm/grants-service.ts';
 import type { Caller } from '../perm/permissions.ts';
 import { requireViewableBoard } from './access.ts';
 import { copiedChartValues } from './model.ts';
-import { categoryExistsForShare, findCharts, findGrantGroupIds, insertBoard, replaceCharts } from './repo.ts';
+import { categoryExistsForShare, findCharts, insertBoard, replaceCharts } from './repo.ts';
 
 /**
  * Copy (spec 1 §2.1 card icon "copy", 确定复制该报表?): anyone who may see a board may copy
@@ -32,6 +32,7 @@ export async function copyBoard(ctx: AppContext, caller: Caller, id: number): Pr
     await replaceCharts(trx, created, (await findCharts(trx, source.id)).map(copiedChartValues));
     return created;
   });
-  for (const permId of await findGrantGroupIds(ctx.db, source.kind, source.id)) await replaceGrants(ctx, permId, source.kind, [copyId], [copyId]);
+  const groups = await listGroupsOf(ctx, source.kind, source.id);
+  if (groups.length > 0) await setGroupsOf(ctx, source.kind, copyId, groups);
   return copyId;
 }

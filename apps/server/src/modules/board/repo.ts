@@ -222,12 +222,3 @@ export async function replaceCharts(db: Db, boardId: number, charts: readonly Ch
     .values(charts.map((c) => ({ ...c, boardId })))
     .execute();
 }
-
-// ---------------------------------------------------------------------------------------
-// Grants (read only: changes go through perm/grants-service.ts)
-
-/** The groups a board is granted to. */
-export async function findGrantGroupIds(db: Db, kind: BoardKind, boardId: number): Promise<number[]> {
-  const rows = await db.selectFrom('permGrant').select('permId').where('kind', '=', kind).where('resourceId', '=', boardId).orderBy('permId').execute();
-  return rows.map((r) => r.permId);
-}

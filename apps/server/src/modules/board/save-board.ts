@@ -8,13 +8,12 @@ import {
   type ChartSaveParsed,
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
-import { fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
+import { fieldError, notFound } from '../../platform/http/errors.ts';
 import { requireViewable } from '../dataset/access.ts';
 import { keyOf, treeFieldKeys } from '../dataset/model.ts';
 import { listFields } from '../dataset/repo.ts';
-import { replaceGrants } from '../perm/grants-service.ts';
-import { groupIdsOf, PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
-import { listGroupsByIds } from '../perm/repo.ts';
+import { checkGrantableGroups, setGroupsOf } from '../perm/grants-service.ts';
+import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
 import { requireEditableBoard } from './access.ts';
 import { chartValues } from './model.ts';
 import { categoryExistsForShare, findBoardForUpdate, findCategory, insertBoard, replaceCharts, updateBoard } from './repo.ts';
@@ -38,7 +37,7 @@ export async function saveBoard(ctx: AppContext, caller: Caller, body: BoardSave
   if (orphan) throw fieldError('content.layout', formatMessage(boardSaveMessages.layoutChartUnknown, { key: orphan.i }));
 
   const publicStatus = body.publicStatus ?? PUBLIC_STATUS.public;
-  const groups = existing || publicStatus === PUBLIC_STATUS.public ? [] : await checkGroups(ctx, caller, body.dataPermIdList);
+  const groups = existing || publicStatus === PUBLIC_STATUS.public ? [] : await checkGrantableGroups(ctx, caller, body.dataPermIdList);
   const charts = body.charts.map(chartValues);
   const content = JSON.stringify(body.content);
 
@@ -54,7 +53,7 @@ export async function saveBoard(ctx: AppContext, caller: Caller, body: BoardSave
     await replaceCharts(trx, created, charts);
     return created;
   });
-  for (const permId of groups) await replaceGrants(ctx, permId, kind, [boardId], [boardId]);
+  if (groups.length > 0) await setGroupsOf(ctx, kind, boardId, groups);
   return boardId;
 }
 
@@ -107,15 +106,3 @@ async function checkCharts(ctx: AppContext, caller: Caller, charts: readonly Cha
   }
 }
 
-/** The groups of a first save: existing ones; a non-administrator only their own. */
-export async function checkGroups(ctx: AppContext, caller: Caller, requested: readonly number[]): Promise<number[]> {
-  const ids = [...new Set(requested)];
-  if (ids.length === 0) return [];
-  const found = new Set((await listGroupsByIds(ctx.db, ids)).map((g) => g.id));
-  if (ids.some((id) => !found.has(id))) throw fieldError('dataPermIdList', boardSaveMessages.groupMissing);
-  if (!caller.isAdministrator) {
-    const mine = new Set(await groupIdsOf(ctx, caller.userId));
-    if (ids.some((id) => !mine.has(id))) throw forbidden(boardMessages.groupNotMine);
-  }
-  return ids;
-}

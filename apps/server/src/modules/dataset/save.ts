@@ -17,9 +17,8 @@ import { QueryError, buildModel, checkFormula, checkJoins, compileCubeQuery, for
 import type { AppContext } from '../../context.ts';
 import { AppError, conflict, fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
-import { replaceGrants } from '../perm/grants-service.ts';
-import { groupIdsOf, type Caller } from '../perm/permissions.ts';
-import { listGroupsByIds } from '../perm/repo.ts';
+import { checkGrantableGroups, setGroupsOf } from '../perm/grants-service.ts';
+import type { Caller } from '../perm/permissions.ts';
 import { assertTablesUsable } from '../perm/table-access.ts';
 import { queryFailure } from '../query/service.ts';
 import { requireEditable } from './access.ts';
@@ -109,7 +108,7 @@ export async function saveDataset(ctx: AppContext, caller: SaveCaller, body: Dat
   for (const sort of body.orderByList) {
     if (!model.byKey.has(keyOf(sort.fieldId))) throw fieldError('orderByList', formatMessage(cubeMessages.fieldUnknown, { name: keyOf(sort.fieldId) }));
   }
-  const groups = existing ? [] : await checkGroups(ctx, caller, body.dataPermIdList);
+  const groups = existing ? [] : await checkGrantableGroups(ctx, caller, body.dataPermIdList);
 
   const cubeId = await ctx.db.transaction().execute(async (trx) => {
     if (existing && !(await lockCube(trx, existing.id))) throw notFound(datasetMessages.datasetNotFound);
@@ -165,7 +164,7 @@ export async function saveDataset(ctx: AppContext, caller: SaveCaller, body: Dat
     );
     return existing.id;
   });
-  for (const permId of groups) await replaceGrants(ctx, permId, 'cube', [cubeId], [cubeId]);
+  if (groups.length > 0) await setGroupsOf(ctx, 'cube', cubeId, groups);
   return cubeId;
 }
 
@@ -262,19 +261,6 @@ async function checkGlobalFilter(ctx: AppContext, model: CubeModel, tree: Datase
   for (const [key, title] of keys) {
     if (!existing.has(key)) throw fieldError('cubeData.filterJson', formatMessage(datasetMessages.globalParamUnknown, { title, key }));
   }
-}
-
-/** The groups of a first save: existing ones; a non-administrator only their own. */
-async function checkGroups(ctx: AppContext, caller: Caller, requested: readonly number[]): Promise<number[]> {
-  const ids = [...new Set(requested)];
-  if (ids.length === 0) return [];
-  const found = new Set((await listGroupsByIds(ctx.db, ids)).map((g) => g.id));
-  if (ids.some((id) => !found.has(id))) throw fieldError('dataPermIdList', datasetMessages.groupMissing);
-  if (!caller.isAdministrator) {
-    const mine = new Set(await groupIdsOf(ctx, caller.userId));
-    if (ids.some((id) => !mine.has(id))) throw forbidden(datasetMessages.groupNotMine);
-  }
-  return ids;
 }
 
 function fieldValues(

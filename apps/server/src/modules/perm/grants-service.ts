@@ -1,9 +1,19 @@
 import { DATA_SOURCE_TYPE_LABELS, formatMessage, permMessages, zhCN, type DataSourceGrant, type GrantKind, type TableRef } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
-import { fieldError, notFound } from '../../platform/http/errors.ts';
+import { fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
-import { invalidatePermissions } from './permissions.ts';
-import { findGroup, listGrantIds, listTableGrants, removeGrantsOf as removeGrantRows, replaceGrants as replaceGrantRows, replaceTableGrants } from './repo.ts';
+import { groupIdsOf, invalidatePermissions, type Caller } from './permissions.ts';
+import {
+  findGroup,
+  listGrantIds,
+  listGroupIdsOf,
+  listGroupsByIds,
+  listTableGrants,
+  removeGrantsOf as removeGrantRows,
+  replaceGrants as replaceGrantRows,
+  replaceTableGrants,
+  setGroupsOf as setGroupRows,
+} from './repo.ts';
 
 /**
  * What a permission group is granted (spec 2 §3 "Data-source authorisation", §7
@@ -72,6 +82,34 @@ export async function replaceGrants(ctx: AppContext, permId: number, kind: Resou
   const found = await replaceGrantRows(ctx.db, permId, kind, ids, within);
   invalidatePermissions(ctx);
   if (!found) throw notFound(permMessages.groupNotFound);
+}
+
+/** The groups a resource is granted to. */
+export function listGroupsOf(ctx: AppContext, kind: ResourceKind, resourceId: number): Promise<number[]> {
+  return listGroupIdsOf(ctx.db, kind, resourceId);
+}
+
+/** The groups a resource is granted to become exactly `permIds` (check them with checkGrantableGroups first). */
+export async function setGroupsOf(ctx: AppContext, kind: ResourceKind, resourceId: number, permIds: readonly number[]): Promise<void> {
+  await setGroupRows(ctx.db, kind, resourceId, permIds);
+  invalidatePermissions(ctx);
+}
+
+/**
+ * The groups `caller` may grant a resource to (dataPermIdList of a first save, a board's
+ * authorisation): existing ones (field error 权限组不存在); a non-administrator only their own
+ * (403 只能选择自己所在的权限组).
+ */
+export async function checkGrantableGroups(ctx: AppContext, caller: Caller, requested: readonly number[]): Promise<number[]> {
+  const ids = [...new Set(requested)];
+  if (ids.length === 0) return [];
+  const found = new Set((await listGroupsByIds(ctx.db, ids)).map((g) => g.id));
+  if (ids.some((id) => !found.has(id))) throw fieldError('dataPermIdList', permMessages.groupNotFound);
+  if (!caller.isAdministrator) {
+    const mine = new Set(await groupIdsOf(ctx, caller.userId));
+    if (ids.some((id) => !mine.has(id))) throw forbidden(permMessages.groupNotMine);
+  }
+  return ids;
 }
 
 /** Removes every grant of a resource; its module calls this when the resource is deleted. */

@@ -274,6 +274,21 @@ export function replaceGrants(db: Db, permId: number, kind: string, ids: readonl
   });
 }
 
+/** The groups a resource is granted to. */
+export async function listGroupIdsOf(db: Db, kind: string, resourceId: number): Promise<number[]> {
+  const rows = await db.selectFrom('permGrant').select('permId').where('kind', '=', kind).where('resourceId', '=', resourceId).orderBy('permId').execute();
+  return rows.map((r) => r.permId);
+}
+
+/** The groups a resource is granted to become exactly `permIds`, in one transaction (the groups must exist). */
+export async function setGroupsOf(db: Db, kind: string, resourceId: number, permIds: readonly number[]): Promise<void> {
+  const wanted = [...new Set(permIds)];
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('permGrant').where('kind', '=', kind).where('resourceId', '=', resourceId).execute();
+    if (wanted.length > 0) await trx.insertInto('permGrant').values(wanted.map((permId) => ({ permId, kind, resourceId }))).execute();
+  });
+}
+
 /** Removes every grant of a resource (its module calls this when deleting it); returns how many went. */
 export async function removeGrantsOf(db: Db, kind: string, resourceId: number): Promise<number> {
   const result = await db.deleteFrom('permGrant').where('kind', '=', kind).where('resourceId', '=', resourceId).executeTakeFirst();

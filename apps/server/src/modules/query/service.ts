@@ -27,6 +27,7 @@ import {
   getDialect,
   parseFormula,
   supportsFunction,
+  type CompiledQuery,
   type Dialect,
   type FormulaNode,
 } from '@shutu/query';
@@ -85,13 +86,27 @@ export function previewLimit(limit: number | null | undefined): number {
 
 /**
  * Preview cube: compiles the request for the driver's dialect (with this server's
- * capabilities; formulas' `${key}` references read `body.params`, bound), runs it — and the count query when `withTotal` — side by side, and returns
- * the first rows with the field dictionary. Engine failures are the driver's ConnectorErrors
- * (status, Chinese message, engine text in data.detail), answered by the error handler.
+ * capabilities; formulas' `${key}` references read `body.params`, bound), runs it — and the
+ * count query when `withTotal` — side by side, and returns the first rows with the field
+ * dictionary. Engine failures are the driver's ConnectorErrors (status, Chinese message,
+ * engine text in data.detail), answered by the error handler.
  */
 export async function previewCube(ctx: AppContext, body: CubePreviewParsed, permissions: QueryPermissions, now: Date = new Date()): Promise<CubePreviewResult> {
   const driver = await getDataSourceDriver(ctx, body.datasourceId);
-  const dialect = await driver.dialect();
+  const compiled = compilePreview(await driver.dialect(), body, permissions, now);
+  return runPreview(driver, compiled);
+}
+
+/** A preview compiled for one dialect: the engine's query and the row limit it is read with. */
+export type CompiledPreview = CompiledQuery & { limit: number };
+
+/** The preview's query for `dialect`, with the caller's permissions and the request's parameters. */
+export function compilePreview(
+  dialect: Dialect,
+  body: Pick<CubePreviewParsed, 'model' | 'request' | 'params'>,
+  permissions: QueryPermissions,
+  now: Date,
+): CompiledPreview {
   const limit = previewLimit(body.request.limit);
   const compiled = refusing(() =>
     compileCubeQuery(
@@ -107,12 +122,17 @@ export async function previewCube(ctx: AppContext, body: CubePreviewParsed, perm
       },
     ),
   );
+  return { ...compiled, limit };
+}
+
+/** Runs a compiled preview: its rows and, beside them, its count query. */
+export async function runPreview(driver: Driver, compiled: CompiledPreview): Promise<CubePreviewResult> {
   const started = performance.now();
   // One failing query cancels the other instead of leaving it to run until its timeout.
   const abort = new AbortController();
   try {
     const [dataList, total] = await Promise.all([
-      readRows(driver, compiled.sql, compiled.params, limit, abort.signal),
+      readRows(driver, compiled.sql, compiled.params, compiled.limit, abort.signal),
       compiled.count ? readTotal(driver, compiled.count.sql, compiled.count.params, abort.signal) : null,
     ]);
     return { dataList, fieldDict: compiled.fields, total, elapsedMs: Math.round(performance.now() - started) };
