@@ -5,11 +5,23 @@ import type { Config } from './platform/config.ts';
 import type { Database } from './platform/db/schema.ts';
 import type { MetadataStore } from './platform/db/store.ts';
 
+/** Sends background jobs (pg-boss); see platform/jobs/boss.ts. */
+export interface JobQueue {
+  send(name: string, data?: object, options?: { singletonKey?: string; retryLimit?: number; startAfter?: number | string | Date }): Promise<string | null>;
+}
+
 /** What every module gets: configuration and the metadata store. */
 export interface AppContext {
   config: Config;
   store: MetadataStore;
   db: Kysely<Database>;
+  /** The job queue; absent in API-only tests that start no jobs (callers then say the task service is off). */
+  jobs?: JobQueue;
+  /**
+   * Where this server itself answers (set once it listens; SHUTU_SELF_URL overrides): the
+   * server's headless Chromium opens its pages here (thumbnails, PDF, subscriptions).
+   */
+  selfUrl?: string;
 }
 
 /** The Fastify instance with zod schemas as its type provider. */

@@ -5,6 +5,8 @@ import { FIRST_ADMIN, seed } from './platform/db/seed.ts';
 import { Jobs } from './platform/jobs/boss.ts';
 import { housekeepingJob } from './platform/jobs/housekeeping.ts';
 import { openConfiguredStore, startServer } from './server.ts';
+import { moduleJobs } from './modules/jobs.ts';
+import type { AppContext } from './context.ts';
 
 /** One binary, roles by argument: serve | worker | migrate | seed. */
 async function main(command: string): Promise<void> {
@@ -29,7 +31,10 @@ async function main(command: string): Promise<void> {
       if (!config.databaseUrl) throw new Error('worker 角色需要 DATABASE_URL：内嵌 PGlite 只能由一个进程打开');
       const store = await openConfiguredStore(config);
       await migrateToLatest(store.db);
-      const jobs = await Jobs.start(store, log, [housekeepingJob(store.db, log)], { work: true });
+      // The worker renders through the serving node (SHUTU_SELF_URL) and works every module's jobs.
+      const ctx: AppContext = { config, store, db: store.db, selfUrl: config.selfUrl ?? `http://127.0.0.1:${config.port}` };
+      const jobs = await Jobs.start(store, log, [housekeepingJob(store.db, log), ...moduleJobs(ctx, log)], { work: true });
+      ctx.jobs = jobs;
       const stop = async () => {
         await jobs.stop();
         await store.close();

@@ -9,6 +9,7 @@ import { Jobs } from './platform/jobs/boss.ts';
 import { housekeepingJob } from './platform/jobs/housekeeping.ts';
 import { resolveSecretKey } from './platform/crypto.ts';
 import { ensureBuiltinWarehouse } from './modules/datasource/warehouse.ts';
+import { moduleJobs } from './modules/jobs.ts';
 
 export interface RunningServer {
   app: App;
@@ -34,10 +35,13 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   resolveSecretKey(config);
   const warehouse = await ensureBuiltinWarehouse(ctx);
   log.info({ path: warehouse.path, demo: warehouse.demo, registered: warehouse.registered }, 'warehouse ready');
+  const jobs = options.jobs === false ? undefined : await Jobs.start(store, log, [housekeepingJob(store.db, log), ...moduleJobs(ctx, log)], { work: true });
+  ctx.jobs = jobs;
   const app = await buildApp(ctx, { logger: log });
-  const jobs = options.jobs === false ? undefined : await Jobs.start(store, log, [housekeepingJob(store.db, log)], { work: true });
   const address = await app.listen({ port: config.port, host: config.host });
-  const url = `http://localhost:${new URL(address).port}`;
+  const port = new URL(address).port;
+  const url = `http://localhost:${port}`;
+  ctx.selfUrl = config.selfUrl ?? `http://127.0.0.1:${port}`;
   return {
     app,
     store,

@@ -10,6 +10,9 @@ import { migrateToLatest, openStore, type MetadataStore } from '../src/platform/
 import { FIRST_ADMIN, seed } from '../src/platform/db/seed.ts';
 import { md5Hex } from '../src/platform/auth/password.ts';
 import { ensureBuiltinWarehouse } from '../src/modules/datasource/warehouse.ts';
+import { moduleJobs } from '../src/modules/jobs.ts';
+import { Jobs } from '../src/platform/jobs/boss.ts';
+import pino from 'pino';
 
 export type StoreKind = 'pglite' | 'postgres';
 
@@ -107,6 +110,10 @@ export async function openTestStore(kind: StoreKind): Promise<{ store: MetadataS
 export interface TestServerOptions {
   /** Create and register the built-in DuckDB warehouse, as `startServer` does. */
   warehouse?: boolean;
+  /** Start every module's jobs on pg-boss (working in this process, polling every half second). */
+  jobs?: boolean;
+  /** Where the server's Chromium reaches the web pages (render tests listen on a port of their own). */
+  selfUrl?: string;
 }
 
 /** Order rows of the demo warehouse in tests: the generator's smallest. */
@@ -125,6 +132,9 @@ export async function createTestServer(kind: StoreKind, buildOptions: BuildOptio
   const config = { ...loadConfig({}), webDist: undefined, databaseUrl: undefined, secretKey: undefined, dataDir, demoScale: TEST_DEMO_SCALE };
   const ctx: AppContext = { config, store, db: store.db };
   if (options.warehouse) await ensureBuiltinWarehouse(ctx);
+  if (options.selfUrl) ctx.selfUrl = options.selfUrl;
+  const jobs = options.jobs ? await Jobs.start(store, pino({ level: 'silent' }), moduleJobs(ctx, pino({ level: 'silent' })), { work: true, pollingIntervalSeconds: 0.5 }) : undefined;
+  ctx.jobs = jobs;
   const app = await buildApp(ctx, buildOptions);
   await app.ready();
   return {
@@ -138,6 +148,7 @@ export async function createTestServer(kind: StoreKind, buildOptions: BuildOptio
     },
     async close() {
       await app.close();
+      await jobs?.stop();
       await cleanup();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -160,6 +160,8 @@ export const API = {
     groupAuth: '/api/board/auth/:dataPermId',
     chartData: '/api/board/chart-data',
     thumbnail: '/api/board/thumbnails/:file',
+    /** POST: a short-lived token (BOARD_VIEW_TOKEN_MINUTES) for /openview/{id} and the server's renderer. */
+    viewToken: '/api/board/boards/:id/view-token',
   },
   globalParam: {
     types: '/api/global-param/types',

@@ -452,3 +452,21 @@ export const boardSaveMessages = {
  */
 export const chartDataBodySchema = chartDataRequestSchema.and(z.object({ chartType: z.enum(CHART_TYPES).nullish() }));
 export type ChartDataBody = z.input<typeof chartDataBodySchema>;
+
+// ---------------------------------------------------------------------------------------
+// Rendering: the preview tells a headless browser when it is done
+
+/**
+ * The preview pages (/newbi/preview/{id}, /openview/{id}) set this attribute on
+ * `document.documentElement`: 'loading' at first, then 'ready' once every chart has rendered
+ * (or 'refused' / 'error'). The server's renderer (thumbnails, PDF, subscriptions) waits for
+ * a value other than 'loading'.
+ */
+export const BOARD_STATE_ATTRIBUTE = 'data-board-state';
+export const BOARD_STATES = ['loading', 'ready', 'refused', 'error'] as const;
+export type BoardState = (typeof BOARD_STATES)[number];
+
+/** The /openview/{id}?token= page's token lives this long. */
+export const BOARD_VIEW_TOKEN_MINUTES = 10;
+export const boardViewTokenSchema = z.object({ token: z.string(), expiresAt: z.string() });
+export type BoardViewToken = z.infer<typeof boardViewTokenSchema>;

@@ -28,6 +28,10 @@ export interface Config {
    * unpack to more than 10 times this.
    */
   spreadsheetMaxBytes: number;
+  /** SHUTU_SELF_URL: where the server's own headless Chromium reaches it; absent means http://127.0.0.1:{listening port}. */
+  selfUrl: string | undefined;
+  /** CHROMIUM_PATH: the browser the server renders with (thumbnails, PDF); default Debian's /usr/bin/chromium. */
+  chromiumPath: string;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -46,5 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoScale: env.SHUTU_DEMO_SCALE ? Number(env.SHUTU_DEMO_SCALE) : undefined,
     uploadMaxBytes: Number(env.UPLOAD_MAX_MB ?? 200) * 1024 * 1024,
     spreadsheetMaxBytes: Number(env.UPLOAD_SPREADSHEET_MAX_MB ?? 50) * 1024 * 1024,
+    selfUrl: env.SHUTU_SELF_URL || undefined,
+    chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
   };
 }

@@ -3,7 +3,7 @@ import { canAccess, type Access } from '../shared/access.ts';
 import { t } from './messages.ts';
 import { bt } from '../features/board/messages.ts';
 
-export type PageKey = 'dataset' | 'visual' | 'report' | 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile';
+export type PageKey = 'dataset' | 'visual' | 'report' | 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile' | 'exportTasks';
 export type Section = 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
@@ -46,6 +46,8 @@ export const PAGES: readonly PageDef[] = [
   },
   { key: 'settings', path: '/system/settings', label: t.pageSettings, section: 'system', access: 'admin' },
   { key: 'profile', path: '/info/index', label: t.pageProfile, section: 'personal', access: 'user' },
+  // The user's own export tasks (spec 1 §2.10: 任务管理 → /newbi/mine/export).
+  { key: 'exportTasks', path: '/newbi/mine/export', label: bt.pageExportTasks, section: 'personal', access: 'user' },
 ];
 
 export const SECTIONS: readonly { key: Section; label: string }[] = [

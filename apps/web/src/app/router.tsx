@@ -18,10 +18,18 @@ import { DeptsPage } from '../features/org/DeptsPage.tsx';
 import { RolesPage } from '../features/org/RolesPage.tsx';
 import { UsersPage } from '../features/org/UsersPage.tsx';
 import { ProfilePage } from '../features/profile/ProfilePage.tsx';
+import { ExportTasksPage } from '../features/export/ExportTasksPage.tsx';
 import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
 
 /** The dataset editor is large (canvas, code editor): loaded on first use. */
 const DatasetEditorPage = lazy(() => import('../features/dataset/editor/DatasetEditorPage.tsx'));
+/** The board editors and the preview pages: full screen, each its own chunk. */
+const BoardEditorPage = lazy(() => import('../features/board/editor/BoardEditorPage.tsx'));
+const BoardPreviewPage = lazy(() => import('../features/board/preview/BoardPreviewPage.tsx'));
+const OpenViewPage = lazy(() => import('../features/board/preview/OpenViewPage.tsx'));
+const ChartJsonPage = lazy(() => import('../features/board/preview/ChartJsonPage.tsx'));
+
+const lazyPage = (element: ReactNode) => <Suspense fallback={<EditorLoading />}>{element}</Suspense>;
 
 /** The editor's full-screen fallback while its chunk loads. */
 function EditorLoading() {
@@ -45,6 +53,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   authGroupSetting: <AuthGroupSettingPage />,
   settings: <SystemSettingsPage />,
   profile: <ProfilePage />,
+  exportTasks: <ExportTasksPage />,
 };
 
 function RouteError() {
@@ -69,6 +78,8 @@ function RouteError() {
 export function createAppRouter(queryClient: QueryClient) {
   const router = createBrowserRouter([
     { path: '/login', element: <LoginPage />, errorElement: <RouteError /> },
+    // The iframe preview (spec 1 §2.5): signed in by the short-lived token in its address, not the session.
+    { path: '/openview/:id', element: lazyPage(<OpenViewPage />), errorElement: <RouteError /> },
     {
       element: <RequireAuth />,
       errorElement: <RouteError />,
@@ -82,6 +93,10 @@ export function createAppRouter(queryClient: QueryClient) {
             </Suspense>
           ),
         },
+        { path: '/newbi/:kind/bigdataEdit', element: lazyPage(<BoardEditorPage mode="screen" />) },
+        { path: '/newbi/:kind/quickEdit', element: lazyPage(<BoardEditorPage mode="quick" />) },
+        { path: '/newbi/preview/:id', element: lazyPage(<BoardPreviewPage />) },
+        { path: '/newbi/json/:boardId/:chartKey', element: lazyPage(<ChartJsonPage />) },
         {
           element: <MainLayout />,
           children: [

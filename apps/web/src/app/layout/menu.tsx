@@ -12,6 +12,7 @@ import {
   SettingOutlined,
   TableOutlined,
   TeamOutlined,
+  CloudDownloadOutlined,
 } from '@ant-design/icons';
 import type { UserInfo } from '@shutu/contracts';
 import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
@@ -29,6 +30,7 @@ const ICONS: Record<PageKey, ReactNode> = {
   authGroupSetting: <KeyOutlined />,
   settings: <SettingOutlined />,
   profile: <IdcardOutlined />,
+  exportTasks: <CloudDownloadOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];

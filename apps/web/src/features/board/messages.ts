@@ -8,6 +8,7 @@ export const bt = {
   menuVisual: '数据可视化',
   pageVisual: '可视化大屏',
   pageReport: '自助报表',
+  pageExportTasks: '任务管理',
   visualDesc: '按分类管理可视化大屏：拖动卡片调整顺序，悬停卡片可编辑或预览',
   reportDesc: '按分类管理自助报表：拖动卡片调整顺序，悬停卡片可编辑或预览',
   kindLabel: (kind: BoardKind) => BOARD_KIND_LABELS[kind],

@@ -1,0 +1,4 @@
+/** Placeholder until the preview lands. */
+export default function BoardPreviewPage() {
+  return null;
+}
