@@ -253,6 +253,9 @@ describe('useChartData', () => {
     expect(chartDataBody({ boardId: 3, chartKey: 'a', mode: 'aggregate', links: [], params: {} })).toEqual({ boardId: 3, chartKey: 'a', mode: 'aggregate' });
     expect(chartDataBody({ boardId: 3, chartKey: 'a', mode: 'detail', size: 20 })).toEqual({ boardId: 3, chartKey: 'a', mode: 'detail', current: 1, size: 20 });
     expect(chartDataBody({ boardId: 3, chartKey: 'a', dataconfig: { cubeId: 9 } })).toEqual({ dataconfig: { cubeId: 9 }, mode: 'aggregate' });
+    // An editor's unsaved chart tells its type; a saved chart's type is on the board.
+    expect(chartDataBody({ dataconfig: { cubeId: 9 }, chartType: 'pie' })).toEqual({ dataconfig: { cubeId: 9 }, chartType: 'pie', mode: 'aggregate' });
+    expect(chartDataBody({ boardId: 3, chartKey: 'a', chartType: 'pie' })).toEqual({ boardId: 3, chartKey: 'a', mode: 'aggregate' });
   });
 
   it('identical requests share one call', async () => {

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { ChartDataRequest, ChartDataResult, ChartType } from '@shutu/contracts';
+import type { ChartDataBody, ChartDataRequest, ChartDataResult, ChartType } from '@shutu/contracts';
 import { API, http } from '../../app/api.ts';
 
 /**
@@ -29,8 +29,10 @@ export function chartDataMode(type: ChartType): ChartDataMode | null {
  * The request body: a draft `dataconfig` wins over the saved chart (editor preview); empty
  * links, page 1 and empty params are left out so identical requests get identical keys.
  */
-export function chartDataBody(input: ChartDataRequest): ChartDataRequest {
-  const body: ChartDataRequest = input.dataconfig ? { dataconfig: input.dataconfig } : { boardId: input.boardId, chartKey: input.chartKey };
+export function chartDataBody(input: ChartDataBody): ChartDataBody {
+  const body: ChartDataBody = input.dataconfig ? { dataconfig: input.dataconfig } : { boardId: input.boardId, chartKey: input.chartKey };
+  // An unsaved chart's type tells the server how to read it (a saved chart's type is on the board).
+  if (input.dataconfig && input.chartType) body.chartType = input.chartType;
   body.mode = input.mode ?? 'aggregate';
   if (input.links && input.links.length > 0) body.links = input.links;
   if (body.mode === 'detail') {
@@ -45,10 +47,10 @@ export function chartDataBody(input: ChartDataRequest): ChartDataRequest {
 
 export const chartDataKeys = {
   all: ['board', 'chart-data'] as const,
-  request: (body: ChartDataRequest) => ['board', 'chart-data', body] as const,
+  request: (body: ChartDataBody) => ['board', 'chart-data', body] as const,
 };
 
-export function fetchChartData(body: ChartDataRequest): Promise<ChartDataResult> {
+export function fetchChartData(body: ChartDataBody): Promise<ChartDataResult> {
   return http.post<ChartDataResult>(API.board.chartData, body);
 }
 
@@ -57,7 +59,7 @@ export function fetchChartData(body: ChartDataRequest): Promise<ChartDataResult>
  * toasted: ChartView shows them in the chart. While a new request runs the previous answer
  * stays (`loading` is true meanwhile).
  */
-export function useChartData(input: ChartDataRequest | null, options: { enabled?: boolean } = {}) {
+export function useChartData(input: ChartDataBody | null, options: { enabled?: boolean } = {}) {
   const body = input ? chartDataBody(input) : null;
   const query = useQuery({
     queryKey: body ? chartDataKeys.request(body) : [...chartDataKeys.all, null],
