@@ -15,6 +15,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // On CI: installs Chromium and CJK fonts for the renderer suites when missing.
+          globalSetup: ['apps/server/src/platform/render/chromium-setup.ts'],
         },
       },
       './apps/web/vite.config.ts',

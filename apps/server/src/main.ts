@@ -7,6 +7,7 @@ import { housekeepingJob } from './platform/jobs/housekeeping.ts';
 import { openConfiguredStore, startServer } from './server.ts';
 import { moduleJobs } from './modules/jobs.ts';
 import type { AppContext } from './context.ts';
+import { closeRenderer } from './platform/render/renderer.ts';
 
 /** One binary, roles by argument: serve | worker | migrate | seed. */
 async function main(command: string): Promise<void> {
@@ -37,6 +38,7 @@ async function main(command: string): Promise<void> {
       ctx.jobs = jobs;
       const stop = async () => {
         await jobs.stop();
+        await closeRenderer(ctx);
         await store.close();
         process.exit(0);
       };

@@ -9,7 +9,9 @@ import { Jobs } from './platform/jobs/boss.ts';
 import { housekeepingJob } from './platform/jobs/housekeeping.ts';
 import { resolveSecretKey } from './platform/crypto.ts';
 import { ensureBuiltinWarehouse } from './modules/datasource/warehouse.ts';
+import { ensureDemoContent, requestDemoThumbnails } from './modules/board/demo-content.ts';
 import { moduleJobs } from './modules/jobs.ts';
+import { closeRenderer } from './platform/render/renderer.ts';
 
 export interface RunningServer {
   app: App;
@@ -35,6 +37,7 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   resolveSecretKey(config);
   const warehouse = await ensureBuiltinWarehouse(ctx);
   log.info({ path: warehouse.path, demo: warehouse.demo, registered: warehouse.registered }, 'warehouse ready');
+  const demo = await ensureDemoContent(ctx, log);
   const jobs = options.jobs === false ? undefined : await Jobs.start(store, log, [housekeepingJob(store.db, log), ...moduleJobs(ctx, log)], { work: true });
   ctx.jobs = jobs;
   const app = await buildApp(ctx, { logger: log });
@@ -42,6 +45,7 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   const port = new URL(address).port;
   const url = `http://localhost:${port}`;
   ctx.selfUrl = config.selfUrl ?? `http://127.0.0.1:${port}`;
+  await requestDemoThumbnails(ctx, demo);
   return {
     app,
     store,
@@ -51,6 +55,7 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
     async close() {
       await app.close();
       await jobs?.stop();
+      await closeRenderer(ctx);
       await store.close();
     },
   };

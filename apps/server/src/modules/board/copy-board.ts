@@ -6,6 +6,7 @@ import type { Caller } from '../perm/permissions.ts';
 import { requireViewableBoard } from './access.ts';
 import { copiedChartValues } from './model.ts';
 import { categoryExistsForShare, findCharts, insertBoard, replaceCharts } from './repo.ts';
+import { requestThumbnail } from './thumbnail.ts';
 
 /**
  * Copy (spec 1 §2.1 card icon "copy", 确定复制该报表?): anyone who may see a board may copy
@@ -34,5 +35,7 @@ export async function copyBoard(ctx: AppContext, caller: Caller, id: number): Pr
   });
   const groups = await listGroupsOf(ctx, source.kind, source.id);
   if (groups.length > 0) await setGroupsOf(ctx, source.kind, copyId, groups);
+  // Shows the original's image until its own render (under its new title) replaces it.
+  await requestThumbnail(ctx, copyId);
   return copyId;
 }

@@ -13,6 +13,7 @@ import {
   boardSaveSchema,
   boardSchema,
   boardSortSchema,
+  boardViewTokenSchema,
   chartDataBodySchema,
   chartDataResultSchema,
   chartSchema,
@@ -32,9 +33,12 @@ import { chartData } from './chart-data.ts';
 import { copyBoard } from './copy-board.ts';
 import { saveBoard } from './save-board.ts';
 import { deleteBoard, getBoard, listBoardCharts, listBoards, saveBoardInfo, sortBoards } from './service.ts';
+import { readThumbnail } from './thumbnail.ts';
+import { createViewToken } from './view-token.ts';
 
 const tags = ['board'];
 const dataPermIdParamSchema = z.object({ dataPermId: z.coerce.number().int().positive() });
+const thumbnailParamSchema = z.object({ file: z.string().max(100) });
 
 /**
  * Boards: big-screen dashboards (kind visual) and self-service reports (kind report)
@@ -217,6 +221,39 @@ export function registerBoardRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => ok(await groupBoardAuthSave(ctx, request.params.dataPermId, request.body), boardMessages.saveSuccess),
+  );
+
+  app.post(
+    API.board.viewToken,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '大屏查看令牌（/openview/{id}?token= 用，10 分钟有效；须能查看该大屏）',
+        params: idParamSchema,
+        response: { 200: envelopeSchema(boardViewTokenSchema) },
+      },
+    },
+    async (request) => ok(await createViewToken(ctx, sessionOf(request), request.params.id)),
+  );
+  app.get(
+    API.board.thumbnail,
+    {
+      // Public: an <img> cannot send the bearer token; names carry 96 random bits (thumbnail.ts).
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: '报表缩略图（JPEG；文件名不可猜测，无需登录）',
+        params: thumbnailParamSchema,
+        // The body is the image's bytes (sent as a Buffer, not serialised); the schema documents it.
+        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: 'image/jpeg' }) },
+      },
+    },
+    async (request, reply) => {
+      const image = await readThumbnail(ctx, request.params.file);
+      // A re-render gets a new file name, so a file never changes: cache it for good.
+      return reply.type('image/jpeg').header('cache-control', 'public, max-age=31536000, immutable').send(image);
+    },
   );
 
   app.post(

@@ -17,6 +17,7 @@ import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
 import { requireEditableBoard } from './access.ts';
 import { chartValues } from './model.ts';
 import { categoryExistsForShare, findBoardForUpdate, findCategory, insertBoard, replaceCharts, updateBoard } from './repo.ts';
+import { requestThumbnail } from './thumbnail.ts';
 
 /**
  * Editor save (spec 1 §7 "Reports"): adds a board, or with `id` updates it, its charts
@@ -54,6 +55,7 @@ export async function saveBoard(ctx: AppContext, caller: Caller, body: BoardSave
     return created;
   });
   if (groups.length > 0) await setGroupsOf(ctx, kind, boardId, groups);
+  await requestThumbnail(ctx, boardId);
   return boardId;
 }
 

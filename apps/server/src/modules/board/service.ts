@@ -1,3 +1,4 @@
+import { removeThumbnail } from './thumbnail.ts';
 import type { z } from 'zod';
 import {
   ALL_CATEGORIES,
@@ -89,6 +90,7 @@ export async function deleteBoard(ctx: AppContext, caller: Caller, id: number): 
   const board = await requireEditableBoard(ctx, caller, id);
   if ((await deleteBoardRow(ctx.db, id)) === 0) throw notFound(boardMessages.boardNotFound);
   await removeGrantsOf(ctx, board.kind, id);
+  await removeThumbnail(ctx, board.backgroundUrl);
 }
 
 /**

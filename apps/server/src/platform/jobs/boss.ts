@@ -6,6 +6,11 @@ export interface JobDefinition<T extends object = object> {
   name: string;
   /** Cron expression (UTC) for recurring jobs. */
   cron?: string;
+  /**
+   * pg-boss queue policy (default 'standard'). 'short' keeps at most one queued job per
+   * singletonKey: a burst of requests for the same thing (a board's thumbnail) runs once.
+   */
+  policy?: 'standard' | 'short' | 'singleton' | 'stately';
   handle(data: T): Promise<void>;
 }
 
@@ -29,7 +34,7 @@ export class Jobs {
     boss.on('error', (err: Error) => log.error({ err }, 'job queue error'));
     await boss.start();
     for (const def of definitions) {
-      await boss.createQueue(def.name);
+      await boss.createQueue(def.name, def.policy ? { name: def.name, policy: def.policy } : undefined);
       if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: 'UTC' });
       if (options.work) {
         await boss.work(def.name, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
