@@ -10,7 +10,8 @@ import { call, createRole, createUser } from './fixtures.ts';
  * touching this file: it must declare access, refuse anonymous callers with 401 and
  * callers without the right with 403. A new public route must be added here on purpose.
  */
-const PUBLIC_ROUTES = new Set(['GET /api/health', 'GET /api/docs', 'POST /api/auth/login', 'GET /api/system/config']);
+// Board thumbnails: <img> tags send no bearer token; their file names are unguessable (board/thumbnail.ts).
+const PUBLIC_ROUTES = new Set(['GET /api/health', 'GET /api/docs', 'POST /api/auth/login', 'GET /api/system/config', 'GET /api/board/thumbnails/:file']);
 
 interface ApiRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';

@@ -163,6 +163,18 @@ export const API = {
     /** POST: a short-lived token (BOARD_VIEW_TOKEN_MINUTES) for /openview/{id} and the server's renderer. */
     viewToken: '/api/board/boards/:id/view-token',
   },
+  /**
+   * Table export to Excel (spec 1 §7 "Export Excel and export records"): export → POST
+   * tasks (a background task); export records of a chart → GET records?boardId=&chartKey=
+   * &current=1&size=5; my tasks (任务管理) → GET tasks?current=&size=&status=; download → GET
+   * tasks/:id/download (owner only); delete → DELETE tasks/:id.
+   */
+  export: {
+    tasks: '/api/export/tasks',
+    task: '/api/export/tasks/:id',
+    records: '/api/export/records',
+    download: '/api/export/tasks/:id/download',
+  },
   globalParam: {
     types: '/api/global-param/types',
     type: '/api/global-param/types/:id',

@@ -21,3 +21,4 @@ export * from './query.ts';
 export * from './perm.ts';
 export * from './dataset.ts';
 export * from './board.ts';
+export * from './export.ts';

@@ -11,8 +11,9 @@ import { registerQueryRoutes } from './query/routes.ts';
 import { registerPermRoutes } from './perm/routes.ts';
 import { registerDatasetRoutes } from './dataset/routes.ts';
 import { registerBoardRoutes } from './board/routes.ts';
+import { registerExportRoutes } from './export/routes.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
 /** Every domain module, registered in this order. */
-export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes, registerBoardRoutes];
+export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes, registerBoardRoutes, registerExportRoutes];

@@ -1,11 +1,13 @@
 import type { Logger } from 'pino';
 import type { AppContext } from '../context.ts';
 import type { JobDefinition } from '../platform/jobs/boss.ts';
+import { exportJobs } from './export/jobs.ts';
+import { boardThumbnailJob } from './board/thumbnail.ts';
 
 /**
  * Every domain module's background jobs. The serving and worker processes start them on
  * pg-boss (server.ts, main.ts); tests start them with `createTestServer(..., { jobs: true })`.
  */
-export function moduleJobs(_ctx: AppContext, _log: Logger): JobDefinition[] {
-  return [];
+export function moduleJobs(ctx: AppContext, log: Logger): JobDefinition[] {
+  return [...exportJobs(ctx, log), boardThumbnailJob(ctx, log)];
 }

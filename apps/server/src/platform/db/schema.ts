@@ -121,6 +121,7 @@ export interface Database {
   boardCategory: BoardCategoryTable;
   board: BoardTable;
   boardChart: BoardChartTable;
+  exportTask: ExportTaskTable;
 }
 
 /** A table created in a data source from an uploaded file; columns_json is FileColumn[]. */
@@ -305,4 +306,25 @@ export interface BoardChartTable {
   modalSet: string | null;
   site: string;
   ext: string;
+}
+
+/** An export of a table chart to Excel; file_path is relative to the data directory, request the JSON of links and params. */
+export interface ExportTaskTable {
+  id: Generated<number>;
+  userId: number;
+  boardId: number;
+  chartKey: string;
+  fileName: string;
+  status: ColumnType<'waiting' | 'running' | 'done' | 'failed', 'waiting' | 'running' | 'done' | 'failed' | undefined, 'waiting' | 'running' | 'done' | 'failed'>;
+  progress: ColumnType<number, number | undefined, number>;
+  rowCount: ColumnType<number, number | undefined, number>;
+  totalRows: number | null;
+  filePath: string | null;
+  /** bigint: the pg driver returns it as text. */
+  fileSize: ColumnType<string | number | null, number | null | undefined, number | null>;
+  errMsg: string | null;
+  request: string;
+  createTime: CreatedAt;
+  startTime: Date | null;
+  finishTime: Date | null;
 }

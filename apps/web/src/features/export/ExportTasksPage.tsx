@@ -1,4 +1,130 @@
-/** Placeholder until the export-task page lands (/newbi/mine/export). */
+import { useState, type HTMLAttributes } from 'react';
+import { Link } from 'react-router';
+import { App, Button, Select, Space, Table, type TableColumnsType } from 'antd';
+import { DeleteOutlined, DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { EXPORT_STATUSES, EXPORT_TASK_PAGE_SIZE, type ExportStatus as Status, type ExportTask } from '@shutu/contracts';
+import { t } from '../../app/messages.ts';
+import { notifyError, notifySuccess } from '../../app/notify.ts';
+import { PageContainer } from '../../shared/PageContainer.tsx';
+import { deleteExportTask, downloadExport, exportKeys, fetchExportTasks, formatDateTime, formatFileSize, pollWhileActive, type ExportTaskParams } from './api.ts';
+import { ExportStatus } from './ExportStatus.tsx';
+import { em } from './messages.ts';
+import './export.css';
+
+const PAGE_SIZES = [10, 20, 50, 100];
+
+/**
+ * 任务管理 (/newbi/mine/export): the signed-in user's export tasks, newest first, with their
+ * progress (refreshed every 2 s while one waits or runs), a status filter, 下载 and 删除.
+ */
 export function ExportTasksPage() {
-  return null;
+  const { modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const [params, setParams] = useState<ExportTaskParams>({ current: 1, size: EXPORT_TASK_PAGE_SIZE });
+  const tasks = useQuery({
+    queryKey: exportKeys.tasks(params),
+    queryFn: () => fetchExportTasks(params),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+    refetchInterval: (query) => pollWhileActive(query.state.data),
+  });
+  const records = tasks.data?.records ?? [];
+
+  const download = useMutation({ mutationFn: downloadExport, onError: notifyError });
+  const remove = useMutation({
+    mutationFn: (task: ExportTask) => deleteExportTask(task.id),
+    onSuccess: async (result) => {
+      notifySuccess(result.msg || em.deleted);
+      if (params.current > 1 && records.length === 1) setParams((p) => ({ ...p, current: p.current - 1 }));
+      await queryClient.invalidateQueries({ queryKey: exportKeys.all });
+    },
+    onError: notifyError,
+  });
+  const confirmRemove = (task: ExportTask) =>
+    modal.confirm({
+      title: t.confirmTitle,
+      content: em.confirmDelete,
+      okText: t.confirm,
+      cancelText: t.cancel,
+      okButtonProps: { danger: true },
+      onOk: () => remove.mutateAsync(task).catch(() => undefined),
+    });
+
+  const columns: TableColumnsType<ExportTask> = [
+    {
+      title: em.colFileName,
+      key: 'fileName',
+      ellipsis: true,
+      render: (_, task) => (
+        <div className="export-file-cell">
+          <span title={task.fileName}>{task.fileName}</span>
+          {task.errMsg && <span className={task.status === 'failed' ? 'export-err' : 'export-record-time'}>{task.errMsg}</span>}
+        </div>
+      ),
+    },
+    {
+      title: em.colBoard,
+      key: 'board',
+      width: 180,
+      ellipsis: true,
+      render: (_, task) => (task.boardTitle === null ? <span className="export-record-time">{em.boardDeleted}</span> : <Link to={`/newbi/preview/${task.boardId}`}>{task.boardTitle}</Link>),
+    },
+    { title: em.colStatus, key: 'status', width: 170, render: (_, task) => <ExportStatus task={task} /> },
+    { title: em.colRows, key: 'rows', width: 120, align: 'right', render: (_, task) => em.rows(task.rowCount, task.status === 'done' ? null : task.totalRows) },
+    { title: em.colSize, key: 'size', width: 100, align: 'right', render: (_, task) => formatFileSize(task.fileSize) },
+    { title: em.colCreated, key: 'createTime', width: 170, render: (_, task) => formatDateTime(task.createTime) },
+    { title: em.colFinished, key: 'finishTime', width: 170, render: (_, task) => formatDateTime(task.finishTime) },
+    {
+      title: em.colActions,
+      key: 'actions',
+      width: 150,
+      render: (_, task) => (
+        <Space size={0}>
+          <Button type="link" size="small" icon={<DownloadOutlined />} disabled={task.status !== 'done'} onClick={() => download.mutate(task)} data-testid="task-download">
+            {em.download}
+          </Button>
+          <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmRemove(task)} data-testid="task-delete">
+            {em.delete}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <PageContainer title={em.pageTitle} description={em.pageDesc}>
+      <div className="table-toolbar">
+        <Select<Status | 'all'>
+          value={params.status ?? 'all'}
+          style={{ width: 160 }}
+          aria-label={em.statusFilter}
+          data-testid="task-status-filter"
+          options={[{ value: 'all', label: em.allStatuses }, ...EXPORT_STATUSES.map((s) => ({ value: s, label: em.statusLabels[s] }))]}
+          onChange={(value) => setParams((p) => ({ ...p, current: 1, status: value === 'all' ? undefined : value }))}
+        />
+        <Button icon={<ReloadOutlined />} onClick={() => void tasks.refetch()}>
+          {em.refresh}
+        </Button>
+      </div>
+      <Table<ExportTask>
+        rowKey="id"
+        size="middle"
+        columns={columns}
+        dataSource={records}
+        loading={tasks.isLoading}
+        data-testid="export-tasks"
+        onRow={(task) => ({ 'data-testid': 'export-task-row', 'data-status': task.status }) as HTMLAttributes<HTMLElement>}
+        pagination={{
+          current: params.current,
+          pageSize: params.size,
+          total: tasks.data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showTotal: em.total,
+          onChange: (current, size) => setParams((p) => ({ ...p, current: size !== p.size ? 1 : current, size })),
+        }}
+      />
+    </PageContainer>
+  );
 }

@@ -5,6 +5,7 @@ import * as filetables from './0003_filetables.ts';
 import * as perm from './0004_perm.ts';
 import * as dataset from './0005_dataset.ts';
 import * as board from './0006_board.ts';
+import * as exportTask from './0007_export.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004_perm': perm,
   '0005_dataset': dataset,
   '0006_board': board,
+  '0007_export': exportTask,
 };

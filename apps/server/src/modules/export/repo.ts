@@ -1,0 +1,89 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { ExportStatus } from '@shutu/contracts';
+import type { Database, ExportTaskTable } from '../../platform/db/schema.ts';
+
+type Db = Kysely<Database>;
+
+/** A task with its board's current title (null once the board is gone). */
+export type ExportTaskRow = Selectable<ExportTaskTable> & { boardTitle: string | null };
+
+function withBoard(db: Db) {
+  return db.selectFrom('exportTask as t').leftJoin('board as b', 'b.id', 't.boardId').selectAll('t').select('b.title as boardTitle');
+}
+
+export async function insertTask(db: Db, values: Omit<Insertable<ExportTaskTable>, 'id' | 'createTime'>): Promise<number> {
+  const row = await db.insertInto('exportTask').values(values).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function findTask(db: Db, id: number): Promise<ExportTaskRow | undefined> {
+  return withBoard(db).where('t.id', '=', id).executeTakeFirst();
+}
+
+export interface TaskFilter {
+  userId: number;
+  boardId?: number;
+  chartKey?: string;
+  status?: ExportStatus;
+}
+
+/** The user's tasks (of one chart, of one status), newest first. */
+export async function findTaskPage(db: Db, filter: TaskFilter, offset: number, limit: number): Promise<{ rows: ExportTaskRow[]; total: number }> {
+  let query = withBoard(db).where('t.userId', '=', filter.userId);
+  if (filter.boardId !== undefined) query = query.where('t.boardId', '=', filter.boardId);
+  if (filter.chartKey !== undefined) query = query.where('t.chartKey', '=', filter.chartKey);
+  if (filter.status !== undefined) query = query.where('t.status', '=', filter.status);
+  const [rows, count] = await Promise.all([
+    query.orderBy('t.createTime', 'desc').orderBy('t.id', 'desc').offset(offset).limit(limit).execute(),
+    query
+      .clearSelect()
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
+}
+
+export async function updateTask(db: Db, id: number, values: Updateable<ExportTaskTable>): Promise<void> {
+  await db.updateTable('exportTask').set(values).where('id', '=', id).execute();
+}
+
+/** Moves a waiting task to running; false when another worker took it or it is gone. */
+export async function claimTask(db: Db, id: number, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('exportTask')
+    .set({ status: 'running', startTime: now, progress: 0, rowCount: 0 })
+    .where('id', '=', id)
+    .where('status', '=', 'waiting')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function deleteTask(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('exportTask').where('id', '=', id).execute();
+}
+
+/** Tasks created before `before` (housekeeping), with their files. */
+export function findTasksCreatedBefore(db: Db, before: Date, limit: number) {
+  return db.selectFrom('exportTask').select(['id', 'filePath']).where('createTime', '<', before).orderBy('id').limit(limit).execute();
+}
+
+export async function deleteTasks(db: Db, ids: readonly number[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.deleteFrom('exportTask').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Tasks left running by a process that stopped (started before `before`). */
+export async function failStaleRunning(db: Db, before: Date, errMsg: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('exportTask')
+    .set({ status: 'failed', errMsg, finishTime: now })
+    .where('status', '=', 'running')
+    .where('startTime', '<', before)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export function findUser(db: Db, id: number) {
+  return db.selectFrom('sysUser').select(['id', 'isAdministrator', 'status']).where('id', '=', id).executeTakeFirst();
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import {
+  API,
+  envelopeSchema,
+  exportCreateSchema,
+  exportMessages,
+  exportRecordsQuerySchema,
+  exportTaskSchema,
+  exportTasksQuerySchema,
+  idParamSchema,
+  pageSchema,
+} from '@shutu/contracts';
+import type { App, AppContext } from '../../context.ts';
+import { sessionOf } from '../../platform/auth/access.ts';
+import { ok } from '../../platform/http/envelope.ts';
+import { createExport, exportFile, listTasks, removeTask } from './service.ts';
+
+const tags = ['export'];
+
+/**
+ * Content-Disposition for a UTF-8 file name (RFC 6266 / RFC 5987): an ASCII fallback for
+ * old clients and the exact name as filename*.
+ */
+export function attachmentHeader(fileName: string): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
+ * Table export to Excel (spec 1 §2.10, §7 "Export Excel and export records"; docs/exports.md).
+ * Every signed-in user exports the tables of the boards they may see and sees, downloads and
+ * deletes only their own tasks.
+ */
+export function registerExportRoutes(app: App, ctx: AppContext): void {
+  app.post(
+    API.export.tasks,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '导出表格为 Excel（后台任务；文件名默认图表标题，带上当前联动与参数，按导出人的行权限）',
+        body: exportCreateSchema,
+        response: { 200: envelopeSchema(exportTaskSchema) },
+      },
+    },
+    async (request) => ok(await createExport(ctx, sessionOf(request), request.body), exportMessages.submitted),
+  );
+  app.get(
+    API.export.records,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '某图表的我的导出记录（最新在前，默认每页 5 条）',
+        querystring: exportRecordsQuerySchema,
+        response: { 200: envelopeSchema(pageSchema(exportTaskSchema)) },
+      },
+    },
+    async (request) => {
+      const { boardId, chartKey, current, size } = request.query;
+      return ok(await listTasks(ctx, { userId: sessionOf(request).userId, boardId, chartKey }, current, size));
+    },
+  );
+  app.get(
+    API.export.tasks,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '我的导出任务（任务管理；最新在前，可按状态筛选）',
+        querystring: exportTasksQuerySchema,
+        response: { 200: envelopeSchema(pageSchema(exportTaskSchema)) },
+      },
+    },
+    async (request) => {
+      const { status, current, size } = request.query;
+      return ok(await listTasks(ctx, { userId: sessionOf(request).userId, ...(status ? { status } : {}) }, current, size));
+    },
+  );
+  app.get(
+    API.export.download,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '下载导出文件（仅导出人本人；其他人 404）',
+        params: idParamSchema,
+        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }) },
+      },
+    },
+    async (request, reply) => {
+      const { file, fileName, size } = await exportFile(ctx, sessionOf(request), request.params.id);
+      reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', attachmentHeader(fileName))
+        .header('content-length', size)
+        .header('cache-control', 'private, no-store');
+      return reply.send(fs.createReadStream(file));
+    },
+  );
+  app.delete(
+    API.export.task,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '删除导出任务及其文件（仅导出人本人）', params: idParamSchema, response: { 200: envelopeSchema(z.null()) } },
+    },
+    async (request) => {
+      await removeTask(ctx, sessionOf(request), request.params.id);
+      return ok(null, exportMessages.deleted);
+    },
+  );
+}

@@ -1,0 +1,198 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  boardMessages,
+  cubeQueryRequestSchema,
+  datasetMessages,
+  EXPORT_MAX_ROWS,
+  EXPORTABLE_CHART_TYPES,
+  exportCreateSchema,
+  exportMessages,
+  formatMessage,
+  type ChartDataConfigParsed,
+  type ExportCreateParsed,
+  type ChartType,
+  type ResultField,
+} from '@shutu/contracts';
+import { ConnectorError, type ParamValue } from '@shutu/connectors';
+import { compileCubeQuery, QueryError, type CompiledQuery } from '@shutu/query';
+import type { Logger } from 'pino';
+import type { AppContext } from '../../context.ts';
+import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
+import { buildChartRequest, normaliseSort } from '../board/chart-request.ts';
+import { chartFieldInfo } from '../board/chart-query.ts';
+import { requireViewableBoard } from '../board/access.ts';
+import { parseDataConfig } from '../board/model.ts';
+import { findChart } from '../board/repo.ts';
+import { keyOf } from '../dataset/model.ts';
+import { openDatasetRead, savedOrder } from '../dataset/read.ts';
+import { getDataSourceDriver } from '../datasource/registry.ts';
+import type { Caller } from '../perm/permissions.ts';
+import { queryFailure } from '../query/service.ts';
+import { claimTask, findTask, findUser, updateTask } from './repo.ts';
+import { StreamingSheet, type SheetColumn } from './workbook.ts';
+
+/**
+ * The 'chart-export' job: one task's workbook (docs/exports.md).
+ *
+ * Everything is checked again as the task's owner when the job runs: the owner's account
+ * (still active; administrator or not, from sys_user), the board (403 没有此大屏权限 fails the
+ * task), the chart, its dataset, and the owner's permission filters, which the query engine
+ * compiles into the query exactly as for the chart on screen (board/chart-query.ts). The
+ * links and parameters are those the owner had when clicking 导出.
+ *
+ * Detail tables export all their rows (up to EXPORT_MAX_ROWS) in the chart's order; summary
+ * and pivot tables their aggregated rows (pivot: flattened, row then column dimensions, then
+ * the measures), up to the chart's own limit or else EXPORT_MAX_ROWS. Rows stream from the
+ * driver into the workbook; progress is written every PROGRESS_EVERY_ROWS rows.
+ */
+
+/** Rows between two progress updates. */
+export const PROGRESS_EVERY_ROWS = 5000;
+/** Statement timeout of an export's query (its rows are read while the file is written). */
+export const EXPORT_QUERY_TIMEOUT_MS = 30 * 60_000;
+
+/** The stored request of a task: what the user had on screen. */
+export type ExportRequest = Pick<ExportCreateParsed, 'links' | 'params'>;
+
+const requestSchema = exportCreateSchema.pick({ links: true, params: true });
+
+/** Where a task's file lives, relative to the data directory. */
+export const exportFilePath = (userId: number, taskId: number) => path.join('exports', String(userId), `${taskId}.xlsx`);
+
+interface ExportPlan {
+  compiled: CompiledQuery;
+  columns: SheetColumn[];
+  limit: number;
+  datasourceId: number;
+}
+
+async function callerOf(ctx: AppContext, userId: number): Promise<Caller> {
+  const user = await findUser(ctx.db, userId);
+  if (!user || user.status !== 1) throw new AppError(403, exportMessages.userMissing);
+  return { userId: user.id, isAdministrator: user.isAdministrator };
+}
+
+/** The chart's titles for its fields, where the chart renames them. */
+function chartTitles(dataconfig: ChartDataConfigParsed): Map<string, string> {
+  const titles = new Map<string, string>();
+  for (const entry of [...dataconfig.rowParamList, ...dataconfig.columnParamList, ...dataconfig.indexParamList]) {
+    const key = keyOf(entry.fieldId);
+    if (entry.title && !titles.has(key)) titles.set(key, entry.title);
+  }
+  return titles;
+}
+
+/** The query of the export: the chart's own query, all pages, with the owner's permissions. */
+export async function planExport(ctx: AppContext, caller: Caller, task: { boardId: number; chartKey: string }, request: ExportRequest): Promise<ExportPlan> {
+  const board = await requireViewableBoard(ctx, caller, task.boardId);
+  const chart = await findChart(ctx.db, board.id, task.chartKey);
+  if (!chart) throw notFound(boardMessages.chartNotFound);
+  const chartType = chart.name as ChartType;
+  if (!EXPORTABLE_CHART_TYPES.includes(chartType)) throw badRequest(exportMessages.chartNotExportable);
+  const title = chart.title || chart.chartKey;
+  const dataconfig = parseDataConfig(chart.dataconfig);
+  if (!dataconfig) throw badRequest(formatMessage(boardMessages.chartNoDataset, { title }));
+
+  const read = await openDatasetRead(ctx, caller, dataconfig.cubeId, request.params, { access: 'granted' }).catch((error: unknown) => {
+    if (error instanceof AppError && error.status === 404) throw notFound(datasetMessages.datasetNotFound);
+    throw error;
+  });
+  const fields = chartFieldInfo(read.fields);
+  const detail = chartType === 'detail';
+  const limit = detail ? EXPORT_MAX_ROWS : (dataconfig.limit ?? EXPORT_MAX_ROWS);
+  const built = buildChartRequest(
+    { title, dataconfig, mode: detail ? 'detail' : 'aggregate', links: request.links, current: 1, size: limit, params: request.params },
+    fields,
+  );
+  const parsed = cubeQueryRequestSchema.safeParse({ ...built, limit, offset: 0, withTotal: true });
+  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message);
+  let cubeRequest = parsed.data;
+  if (cubeRequest.sort.length === 0) cubeRequest = { ...cubeRequest, sort: normaliseSort(savedOrder(read.cube.orderByJson, cubeRequest), fields, cubeRequest.detail) };
+
+  const driver = await getDataSourceDriver(ctx, read.cube.datasourceId);
+  const dialect = await driver.dialect();
+  let compiled: CompiledQuery;
+  try {
+    compiled = compileCubeQuery(read.model, cubeRequest, {
+      dialect,
+      now: new Date(),
+      rowFilters: read.permissions.rowFilters,
+      rowFilterAnyOf: read.permissions.rowFilterAnyOf,
+      excludedColumnIds: read.permissions.excludedColumnIds,
+      params: request.params,
+    });
+  } catch (error) {
+    if (error instanceof QueryError) throw queryFailure(error);
+    throw error;
+  }
+  const renamed = chartTitles(dataconfig);
+  const columns = compiled.fields.map((f: ResultField) => ({ alias: f.alias, title: renamed.get(keyOf(f.fieldId as number)) ?? f.title, type: f.viewDataType }));
+  return { compiled, columns, limit, datasourceId: read.cube.datasourceId };
+}
+
+/** A failure as the task shows it: the Chinese message of a refusal, else 导出失败. */
+function failureMessage(error: unknown): string {
+  if (error instanceof AppError || error instanceof ConnectorError || error instanceof QueryError) return error.message;
+  return exportMessages.failed;
+}
+
+async function countRows(ctx: AppContext, datasourceId: number, count: CompiledQuery['count']): Promise<number | null> {
+  if (!count) return null;
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  for await (const row of driver.query(count.sql, count.params as ParamValue[], { timeoutMs: EXPORT_QUERY_TIMEOUT_MS })) {
+    return Number(Object.values(row)[0] ?? 0);
+  }
+  return 0;
+}
+
+/** Runs one export task (the job's handler). A task that is not waiting any more is left alone. */
+export async function runExportTask(ctx: AppContext, log: Logger, taskId: number): Promise<void> {
+  const task = await findTask(ctx.db, taskId);
+  if (!task || !(await claimTask(ctx.db, taskId, new Date()))) return;
+  const relative = exportFilePath(task.userId, task.id);
+  const file = path.join(ctx.config.dataDir, relative);
+  try {
+    const caller = await callerOf(ctx, task.userId);
+    const stored = requestSchema.safeParse(JSON.parse(task.request || '{}'));
+    const request: ExportRequest = stored.success ? stored.data : { links: [], params: {} };
+    const plan = await planExport(ctx, caller, task, request);
+    const matched = await countRows(ctx, plan.datasourceId, plan.compiled.count);
+    const totalRows = matched === null ? null : Math.min(matched, plan.limit);
+    await updateTask(ctx.db, taskId, { totalRows });
+
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    const sheet = new StreamingSheet(file, plan.columns);
+    const driver = await getDataSourceDriver(ctx, plan.datasourceId);
+    for await (const row of driver.query(plan.compiled.sql, plan.compiled.params as ParamValue[], { timeoutMs: EXPORT_QUERY_TIMEOUT_MS })) {
+      if (sheet.rowCount >= plan.limit) break;
+      sheet.add(row as Record<string, string | number | boolean | null>);
+      if (sheet.rowCount % PROGRESS_EVERY_ROWS === 0) {
+        const progress = totalRows ? Math.min(99, Math.floor((sheet.rowCount / totalRows) * 100)) : 0;
+        await updateTask(ctx.db, taskId, { rowCount: sheet.rowCount, progress });
+      }
+    }
+    await sheet.finish();
+    if (!(await findTask(ctx.db, taskId))) {
+      // Deleted by its owner while it ran: nothing is left behind.
+      await fs.promises.rm(file, { force: true });
+      return;
+    }
+    const { size } = await fs.promises.stat(file);
+    const cut = matched !== null && matched > plan.limit && plan.limit === EXPORT_MAX_ROWS;
+    await updateTask(ctx.db, taskId, {
+      status: 'done',
+      progress: 100,
+      rowCount: sheet.rowCount,
+      totalRows: sheet.rowCount,
+      filePath: relative,
+      fileSize: size,
+      errMsg: cut ? formatMessage(exportMessages.tooManyRows, { max: EXPORT_MAX_ROWS }) : null,
+      finishTime: new Date(),
+    });
+  } catch (error) {
+    if (!(error instanceof AppError)) log.error({ err: error, taskId }, 'export failed');
+    await fs.promises.rm(file, { force: true }).catch(() => undefined);
+    await updateTask(ctx.db, taskId, { status: 'failed', errMsg: failureMessage(error).slice(0, 1000), finishTime: new Date() });
+  }
+}

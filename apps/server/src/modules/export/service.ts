@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  boardMessages,
+  EXPORT_JOB,
+  EXPORT_KEEP_DAYS,
+  EXPORTABLE_CHART_TYPES,
+  exportFileName,
+  exportMessages,
+  type ChartType,
+  type ExportCreateParsed,
+  type ExportJobData,
+  type ExportTask,
+  type Page,
+} from '@shutu/contracts';
+import type { Logger } from 'pino';
+import type { AppContext } from '../../context.ts';
+import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
+import { page } from '../../platform/http/envelope.ts';
+import { requireViewableBoard } from '../board/access.ts';
+import { findChart } from '../board/repo.ts';
+import type { Caller } from '../perm/permissions.ts';
+import { deleteTask, deleteTasks, failStaleRunning, findTask, findTaskPage, findTasksCreatedBefore, insertTask, type ExportTaskRow, type TaskFilter } from './repo.ts';
+
+/** Rules of export tasks (docs/exports.md); the workbook itself is run-export.ts. */
+
+const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+
+export function toTask(row: ExportTaskRow): ExportTask {
+  return {
+    id: row.id,
+    boardId: row.boardId,
+    boardTitle: row.boardTitle,
+    chartKey: row.chartKey,
+    fileName: row.fileName,
+    status: row.status,
+    progress: row.progress,
+    rowCount: row.rowCount,
+    totalRows: row.totalRows,
+    fileSize: row.fileSize === null ? null : Number(row.fileSize),
+    errMsg: row.errMsg,
+    createTime: iso(row.createTime)!,
+    startTime: iso(row.startTime),
+    finishTime: iso(row.finishTime),
+  };
+}
+
+/**
+ * Export (spec 1 §2.10): the caller must be allowed to see the board (403 没有此大屏权限),
+ * the chart must exist (404) and be a summary, detail or pivot table (400 该图表不支持导出).
+ * The task is stored as waiting and handed to the 'chart-export' job; without a job queue
+ * the call answers 503 任务服务未启动 and stores nothing.
+ */
+export async function createExport(ctx: AppContext, caller: Caller, body: ExportCreateParsed): Promise<ExportTask> {
+  const board = await requireViewableBoard(ctx, caller, body.boardId);
+  const chart = await findChart(ctx.db, board.id, body.chartKey);
+  if (!chart) throw notFound(boardMessages.chartNotFound);
+  if (!EXPORTABLE_CHART_TYPES.includes(chart.name as ChartType)) throw badRequest(exportMessages.chartNotExportable);
+  const jobs = ctx.jobs;
+  if (!jobs) throw new AppError(503, exportMessages.jobsOff);
+  const id = await insertTask(ctx.db, {
+    userId: caller.userId,
+    boardId: board.id,
+    chartKey: chart.chartKey,
+    fileName: exportFileName(body.fileName, chart.title || board.title),
+    request: JSON.stringify({ links: body.links, params: body.params }),
+  });
+  const data: ExportJobData = { taskId: id };
+  try {
+    await jobs.send(EXPORT_JOB, data, { retryLimit: 0 });
+  } catch (error) {
+    await deleteTask(ctx.db, id);
+    throw error;
+  }
+  return toTask((await findTask(ctx.db, id))!);
+}
+
+export async function listTasks(ctx: AppContext, filter: TaskFilter, current: number, size: number): Promise<Page<ExportTask>> {
+  const { rows, total } = await findTaskPage(ctx.db, filter, (current - 1) * size, size);
+  return page(rows.map(toTask), total, current, size);
+}
+
+/** A task of the caller's own: anyone else's (administrators included) is 404 导出任务不存在. */
+export async function requireOwnTask(ctx: AppContext, caller: Caller, id: number): Promise<ExportTaskRow> {
+  const task = await findTask(ctx.db, id);
+  if (!task || task.userId !== caller.userId) throw notFound(exportMessages.taskNotFound);
+  return task;
+}
+
+/** The finished file of the caller's task: its absolute path and name (404 while not done or once removed). */
+export async function exportFile(ctx: AppContext, caller: Caller, id: number): Promise<{ file: string; fileName: string; size: number }> {
+  const task = await requireOwnTask(ctx, caller, id);
+  if (task.status !== 'done' || !task.filePath) throw notFound(exportMessages.taskNotFound);
+  const file = path.join(ctx.config.dataDir, task.filePath);
+  const stat = await fs.promises.stat(file).catch(() => null);
+  if (!stat) throw notFound(exportMessages.fileMissing);
+  return { file, fileName: task.fileName, size: stat.size };
+}
+
+/** Deletes the caller's task and its file. A running task's job finds its row gone and its file is removed by the next sweep. */
+export async function removeTask(ctx: AppContext, caller: Caller, id: number): Promise<void> {
+  const task = await requireOwnTask(ctx, caller, id);
+  await deleteTask(ctx.db, id);
+  if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true });
+}
+
+/** Tasks still running this long after they started belong to a process that stopped. */
+export const STALE_RUNNING_MS = 6 * 3600_000;
+export const EXPORT_CLEANUP_JOB = 'export-cleanup';
+
+/**
+ * Housekeeping of exports (hourly): tasks older than EXPORT_KEEP_DAYS go with their files;
+ * tasks left running by a stopped process are marked failed.
+ */
+export async function cleanupExports(ctx: AppContext, log: Logger, now: Date = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - EXPORT_KEEP_DAYS * 86_400_000);
+  let removed = 0;
+  for (;;) {
+    const old = await findTasksCreatedBefore(ctx.db, before, 500);
+    if (old.length === 0) break;
+    for (const task of old) {
+      if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true }).catch(() => undefined);
+    }
+    removed += await deleteTasks(
+      ctx.db,
+      old.map((t) => t.id),
+    );
+    if (old.length < 500) break;
+  }
+  const stale = await failStaleRunning(ctx.db, new Date(now.getTime() - STALE_RUNNING_MS), exportMessages.failed, now);
+  if (removed > 0 || stale > 0) log.info({ removed, stale }, 'export housekeeping done');
+  return removed;
+}

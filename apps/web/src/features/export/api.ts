@@ -1,0 +1,78 @@
+import type { ExportCreate, ExportStatus, ExportTask, Page } from '@shutu/contracts';
+import { API, apiPath, EXPORT_RECORD_PAGE_SIZE } from '@shutu/contracts';
+import { ApiError, getToken, http, request } from '../../app/api.ts';
+import { em } from './messages.ts';
+
+export interface ExportTaskParams {
+  current: number;
+  size: number;
+  status?: ExportStatus;
+}
+
+export const exportKeys = {
+  all: ['export'] as const,
+  records: (boardId: number, chartKey: string) => ['export', 'records', boardId, chartKey] as const,
+  tasks: (p: ExportTaskParams) => ['export', 'tasks', p] as const,
+};
+
+/** Starts an export: the task (waiting) and the server's message (已提交导出任务). */
+export const createExport = (body: ExportCreate) => request<ExportTask>(API.export.tasks, { method: 'POST', body });
+/** The latest export records of a chart for the signed-in user (size 5). */
+export const fetchExportRecords = (boardId: number, chartKey: string) =>
+  http.get<Page<ExportTask>>(API.export.records, { boardId, chartKey, current: 1, size: EXPORT_RECORD_PAGE_SIZE });
+export const fetchExportTasks = ({ current, size, status }: ExportTaskParams) => http.get<Page<ExportTask>>(API.export.tasks, { current, size, status });
+export const deleteExportTask = (id: number) => request<null>(apiPath(API.export.task, { id }), { method: 'DELETE' });
+
+/** While any task is waiting or running, lists refresh this often. */
+export const EXPORT_POLL_MS = 2000;
+export const isActive = (task: Pick<ExportTask, 'status'>) => task.status === 'waiting' || task.status === 'running';
+export const pollWhileActive = (page: Page<ExportTask> | undefined) => (page?.records.some(isActive) ? EXPORT_POLL_MS : false);
+
+/**
+ * Downloads a finished export. The download needs the bearer token, which a plain link
+ * cannot send: the file is fetched as a blob with the token header and saved through a
+ * temporary object URL under the task's file name.
+ */
+export async function downloadExport(task: Pick<ExportTask, 'id' | 'fileName'>): Promise<void> {
+  const headers: Record<string, string> = {};
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(apiPath(API.export.download, { id: task.id }), { headers });
+  } catch {
+    throw new ApiError(0, em.downloadFailed);
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { msg?: string } | null;
+    throw new ApiError(response.status, body?.msg || em.downloadFailed);
+  }
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = task.fileName;
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Revoked later: the browser reads the blob after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** 1.2 MB-style size of a file. */
+export function formatFileSize(bytes: number | null | undefined): string {
+  if (bytes === null || bytes === undefined) return '-';
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** yyyy-MM-dd HH:mm:ss of an ISO time, in local time. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '-';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
