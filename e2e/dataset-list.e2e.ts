@@ -92,8 +92,9 @@ describe('dataset list and dataset grants', () => {
     await page.locator('.app-menu').getByText('数据集').click();
     await page.waitForURL('**/newbi/dataset');
     await page.getByRole('heading', { name: '数据集' }).waitFor();
-    await page.getByText('暂无数据集').waitFor();
-    await screenshot(page, 'dataset-empty');
+    // A new installation holds the demo content's dataset (category 示例).
+    await row('订单分析').waitFor();
+    await screenshot(page, 'dataset-demo');
 
     await page.getByRole('button', { name: '新增分类' }).click();
     await dialog().getByRole('button', { name: /保\s*存/ }).click();
@@ -104,7 +105,7 @@ describe('dataset list and dataset grants', () => {
 
     await addCategory('经营分析');
     await addCategory('订单主题', '经营分析');
-    expect(await page.getByTestId('dset-category').allInnerTexts()).toEqual(['全部', '经营分析', '订单主题']);
+    expect(await page.getByTestId('dset-category').allInnerTexts()).toEqual(['全部', '示例', '经营分析', '订单主题']);
     await screenshot(page, 'dataset-categories');
   });
 
@@ -166,6 +167,9 @@ describe('dataset list and dataset grants', () => {
     await page.getByRole('heading', { name: '权限设置：分析组' }).waitFor();
     await page.getByRole('tab', { name: '数据集' }).click();
     const item = (name: string) => page.getByTestId('grant-cube').filter({ hasText: name });
+    // The tab opens on the first category: the demo content's 示例.
+    await item('订单分析').waitFor();
+    await Promise.all([page.waitForResponse(is('GET', `/api/dataset/auth/${groupId}/cubes`)), page.getByTestId('dset-category').filter({ hasText: '经营分析' }).click()]);
     await item('订单明细').waitFor();
     await item('公开订单').waitFor();
     expect(await page.getByTestId('grant-cube-count').innerText()).toBe('已选 0 / 共 2');

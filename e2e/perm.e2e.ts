@@ -154,7 +154,8 @@ describe('permission groups', () => {
     await screenshot(page, 'perm-setting');
 
     await page.getByRole('tab', { name: '数据集' }).click();
-    await page.getByText('暂无数据集分类：请先在「数据集」页面新增分类').waitFor();
+    // The demo content's dataset, in its category 示例.
+    await page.getByTestId('grant-cube').filter({ hasText: '订单分析' }).waitFor();
     await page.getByRole('tab', { name: '幻灯片' }).click();
     await page.getByText('幻灯片尚未上线：幻灯片功能上线后在此为权限组授权').waitFor();
     await screenshot(page, 'perm-setting-pending');

@@ -1,0 +1,325 @@
+/**
+ * Board benchmark (issue 6): a 20-chart dashboard over N demo orders opened in headless
+ * Chromium (/newbi/preview/{id}), time from navigation to `data-board-state="ready"` with the
+ * server's chart cache empty (cold) and right after, within its 30 s life (warm), next to the
+ * sum of the raw DuckDB times of the same SQL statements run one after another on the same
+ * DuckDB instance (and the slowest one of them).
+ *
+ *   npm run build -w @shutu/web                          # the bench serves the built web app
+ *   npx tsx bench/board/run.ts                           # 10M orders in a temp data directory
+ *   npx tsx bench/board/run.ts --orders 200000 --runs 3
+ *   npx tsx bench/board/run.ts --dir /tmp/shutu-b        # keep (and reuse) the generated warehouse
+ *
+ * The server is the real one (buildApp, embedded PGlite, HTTP on 127.0.0.1, the built web app),
+ * assembled here as startServer does so that the bench holds its AppContext: "cold" clears the
+ * chart cache through the exported clearChartCache(ctx), and the statements the charts run are
+ * captured at the data-source driver the server uses (exactly what ran, after the chart
+ * request builder, the dataset read path and the compiler). See bench/README.md.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import pino from 'pino';
+import type { BoardSave, ChartSave, DatasetSave } from '@shutu/contracts';
+import { BOARD_STATE_ATTRIBUTE } from '@shutu/contracts';
+import { DUCKDB_LOCKED_DOWN, ensureDemoWarehouse, type ParamValue } from '@shutu/connectors';
+import { buildApp } from '../../apps/server/src/app.ts';
+import type { AppContext } from '../../apps/server/src/context.ts';
+import { loadConfig } from '../../apps/server/src/platform/config.ts';
+import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
+import { resolveSecretKey } from '../../apps/server/src/platform/crypto.ts';
+import { migrateToLatest } from '../../apps/server/src/platform/db/store.ts';
+import { seed } from '../../apps/server/src/platform/db/seed.ts';
+import { openConfiguredStore } from '../../apps/server/src/server.ts';
+import { clearChartCache, chartCacheStats } from '../../apps/server/src/modules/board/chart-query.ts';
+import { getDataSourceDriver } from '../../apps/server/src/modules/datasource/registry.ts';
+import { ensureBuiltinWarehouse } from '../../apps/server/src/modules/datasource/warehouse.ts';
+import { ARTIFACTS, launchBrowser } from '../../e2e/harness.ts';
+
+const { values } = parseArgs({
+  options: {
+    orders: { type: 'string', default: '10000000' },
+    runs: { type: 'string', default: '3' },
+    dir: { type: 'string' },
+  },
+});
+const orders = Number(values.orders);
+const runs = Number(values.runs);
+const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
+const WEB_DIST = path.join(REPO_ROOT, 'apps/web/dist');
+/** A cold load of 10M orders on a busy 2-core box takes a while; beyond this the bench gives up. */
+const READY_TIMEOUT_MS = 15 * 60_000;
+
+if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
+  console.error('apps/web/dist is missing: build the web app first with `npm run build -w @shutu/web`.');
+  process.exit(1);
+}
+
+// ---------------------------------------------------------------------------------------
+// The dataset and the board
+
+const field = (id: string, columnName: string, columnTitle: string, extra: Partial<DatasetSave['columnList'][number]> = {}) => ({
+  id,
+  columnName,
+  columnTitle,
+  tableAliasName: 'o',
+  columnAttr: 'NORMAL' as const,
+  ...extra,
+});
+
+function ordersDataset(workspaceId: number, datasourceId: number): DatasetSave {
+  return {
+    cubeData: { cubeName: '看板基准订单', workspaceId, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 1 },
+    datasourceId,
+    columnList: [
+      field('province', 'province', '省份'),
+      field('area', 'area', '地市'),
+      field('channel', 'channel_name', '渠道'),
+      field('owner', 'belongto', '渠道归属'),
+      field('product', 'shortname', '产品'),
+      field('type1', 'type_l1_name', '一级产品类型'),
+      field('type2', 'type_l2_name', '二级产品类型'),
+      field('status', 'status', '订购状态'),
+      field('phone', 'phone', '手机号'),
+      field('orderId', 'order_id', '订单编号', { viewDataType: 'NUMBER' }),
+      field('time', 'order_time', '订购时间', { viewDataType: 'DATETIME' }),
+      field('amount', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' }),
+    ],
+  };
+}
+
+type Agg = 'SUM' | 'COUNT' | 'COUNT_DISTINCT' | 'AVG';
+interface ChartSpec {
+  name: ChartSave['name'];
+  title: string;
+  rows?: (string | [string, 'MONTH' | 'WEEK' | 'DAY'])[];
+  columns?: string[];
+  measures: [string, Agg][];
+}
+
+/**
+ * Twenty charts over different groupings; the last two repeat the queries of two others
+ * (same dataconfig, another chart type), so they share one execution (single flight).
+ */
+const CHARTS: ChartSpec[] = [
+  { name: 'card', title: '销售额', measures: [['金额', 'SUM']] },
+  { name: 'card', title: '订单数', measures: [['订单编号', 'COUNT']] },
+  { name: 'card', title: '客户数', measures: [['手机号', 'COUNT_DISTINCT']] },
+  { name: 'card', title: '平均订单金额', measures: [['金额', 'AVG']] },
+  { name: 'bar', title: '各省销售额', rows: ['省份'], measures: [['金额', 'SUM']] },
+  { name: 'bar', title: '各渠道订单数', rows: ['渠道'], measures: [['订单编号', 'COUNT']] },
+  { name: 'line', title: '月度销售额', rows: [['订购时间', 'MONTH']], measures: [['金额', 'SUM']] },
+  { name: 'line', title: '每日订单数', rows: [['订购时间', 'DAY']], measures: [['订单编号', 'COUNT']] },
+  { name: 'pie', title: '产品类型占比', rows: ['一级产品类型'], measures: [['金额', 'SUM']] },
+  { name: 'pie', title: '订购状态', rows: ['订购状态'], measures: [['订单编号', 'COUNT']] },
+  { name: 'table', title: '各地市汇总', rows: ['地市'], measures: [['金额', 'SUM'], ['订单编号', 'COUNT']] },
+  { name: 'table', title: '各产品汇总', rows: ['产品'], measures: [['金额', 'SUM'], ['手机号', 'COUNT_DISTINCT']] },
+  { name: 'pivot', title: '省份 × 渠道', rows: ['省份'], columns: ['渠道'], measures: [['金额', 'SUM']] },
+  { name: 'pivot', title: '月份 × 产品类型', rows: [['订购时间', 'MONTH']], columns: ['一级产品类型'], measures: [['订单编号', 'COUNT']] },
+  { name: 'bar', title: '渠道归属销售额', rows: ['渠道归属'], measures: [['金额', 'SUM']] },
+  { name: 'line', title: '每周销售额', rows: [['订购时间', 'WEEK']], measures: [['金额', 'SUM']] },
+  { name: 'bar', title: '二级产品类型客户数', rows: ['二级产品类型'], measures: [['手机号', 'COUNT_DISTINCT']] },
+  { name: 'table', title: '省份 × 状态', rows: ['省份', '订购状态'], measures: [['订单编号', 'COUNT']] },
+  { name: 'table', title: '各省销售额（表）', rows: ['省份'], measures: [['金额', 'SUM']] },
+  { name: 'pie', title: '渠道订单占比', rows: ['渠道'], measures: [['订单编号', 'COUNT']] },
+];
+
+/** 1920×1080, five columns by four rows. */
+function board20(categoryId: number, cubeId: number, ids: Record<string, number>): BoardSave {
+  const id = (title: string) => {
+    const value = ids[title];
+    if (value === undefined) throw new Error(`no field ${title}`);
+    return value;
+  };
+  const [w, h, gap] = [372, 252, 12];
+  const charts: ChartSave[] = CHARTS.map((spec, i) => ({
+    key: `c${i + 1}`,
+    name: spec.name,
+    title: spec.title,
+    dataconfig: {
+      cubeId,
+      rowParamList: (spec.rows ?? []).map((r) => (Array.isArray(r) ? { fieldId: id(r[0]), granularity: r[1] } : { fieldId: id(r) })),
+      columnParamList: (spec.columns ?? []).map((c) => ({ fieldId: id(c) })),
+      indexParamList: spec.measures.map(([title, aggregation]) => ({ fieldId: id(title), aggregation })),
+      // Time axes in time order.
+      sortList: (spec.rows ?? []).filter((r) => Array.isArray(r)).map((r) => ({ fieldId: id(r[0]), direction: 'ASC' as const })),
+    },
+    site: { x: gap + (i % 5) * (w + gap), y: gap + Math.floor(i / 5) * (h + gap), w, h },
+  }));
+  return {
+    kind: 'visual',
+    title: '二十图表基准大屏',
+    categoryId,
+    content: { type: 'screen', width: 1920, height: 1080, layout: charts.map((c) => ({ i: c.key, x: c.site!.x!, y: c.site!.y!, w: c.site!.w!, h: c.site!.h! })) },
+    charts,
+    publicStatus: 1,
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+const dataDir = values.dir ? path.resolve(values.dir) : fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-bench-board-'));
+fs.mkdirSync(dataDir, { recursive: true });
+const file = path.join(dataDir, 'warehouse.duckdb');
+let close: (() => Promise<void>) | undefined;
+try {
+  console.log(`board bench: ${orders.toLocaleString('en')} orders, ${CHARTS.length} charts, ${runs} runs, ${os.cpus().length} CPUs, load ${load()}`);
+  const ensured = await ensureDemoWarehouse(file, { scale: orders });
+  console.log(`warehouse ${ensured.action} in ${(ensured.millis / 1000).toFixed(1)} s: ${file}`);
+
+  // startServer's steps, keeping the context (no jobs, no demo content: not needed here).
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SHUTU_DEMO_SCALE: String(orders), LOG_LEVEL: 'warn' };
+  const config = { ...loadConfig(env), databaseUrl: undefined, webDist: WEB_DIST };
+  const store = await openConfiguredStore(config);
+  await migrateToLatest(store.db);
+  await seed(store.db);
+  const ctx: AppContext = { config, store, db: store.db };
+  resolveSecretKey(config);
+  const warehouse = await ensureBuiltinWarehouse(ctx);
+  const app = await buildApp(ctx, { logger: pino({ level: 'warn' }) });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  close = async () => {
+    await app.close();
+    await store.close();
+  };
+  const base = address.replace('localhost', '127.0.0.1');
+
+  const api = async <T>(method: string, url: string, token: string | null, body?: unknown): Promise<T> => {
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const parsed = (await res.json()) as { msg: string; data: T };
+    if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${parsed.msg}`);
+    return parsed.data;
+  };
+  const token = (await api<{ token: string }>('POST', '/api/auth/login', null, { account: 'admin', password: md5Hex('admin123') })).token;
+  const workspaceId = (await api<{ id: number }>('POST', '/api/dataset/categories', token, { wsName: '基准' })).id;
+  const cubeId = await api<number>('POST', '/api/dataset/cubes', token, ordersDataset(workspaceId, warehouse.id));
+  const fields = await api<{ id: number; columnTitle: string }[]>('GET', `/api/dataset/cubes/${cubeId}/fields`, token);
+  const ids = Object.fromEntries(fields.map((f) => [f.columnTitle, f.id]));
+  const categoryId = (await api<{ id: number }>('POST', '/api/board/categories', token, { kind: 'visual', categoryValue: '基准' })).id;
+  const boardId = await api<number>('POST', '/api/board/boards', token, board20(categoryId, cubeId, ids));
+
+  // Every statement the server sends to the warehouse, as sent (deduplicated).
+  const statements = new Map<string, { sql: string; params: readonly ParamValue[] }>();
+  const driver = await getDataSourceDriver(ctx, warehouse.id);
+  const query = driver.query.bind(driver);
+  driver.query = (sql, params = [], options) => {
+    statements.set(JSON.stringify([sql, params], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)), { sql, params });
+    return query(sql, params, options);
+  };
+
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 }, locale: 'zh-CN' });
+    // Signed in as the web app is: its token in localStorage before the first script runs. (Page code as text: no DOM types here.)
+    await context.addInitScript({ content: `localStorage.setItem('shutu.token', ${JSON.stringify(token)})` });
+    const stateOfPage = `document.documentElement.getAttribute(${JSON.stringify(BOARD_STATE_ATTRIBUTE)})`;
+    const page = await context.newPage();
+    let chartRequests = 0;
+    let sharedAnswers = 0;
+    let lastAnswerAt = 0;
+    page.on('response', (response) => {
+      if (!response.url().endsWith('/api/board/chart-data')) return;
+      chartRequests++;
+      lastAnswerAt = performance.now();
+      response
+        .json()
+        .then((body: { data?: { shared?: boolean } }) => void (body.data?.shared && sharedAnswers++))
+        .catch(() => undefined);
+    });
+    const url = `${base}/newbi/preview/${boardId}`;
+    /** Navigation (goto or reload) to the board's ready flag, in ms; its chart-data requests and shared answers. */
+    const open = async (how: 'goto' | 'reload') => {
+      chartRequests = 0;
+      sharedAnswers = 0;
+      const started = performance.now();
+      if (how === 'goto') await page.goto(url, { waitUntil: 'commit' });
+      else await page.reload({ waitUntil: 'commit' });
+      await page.waitForFunction(`['ready', 'error', 'refused'].includes(${stateOfPage})`, undefined, { timeout: READY_TIMEOUT_MS, polling: 20 });
+      const millis = performance.now() - started;
+      const dataMillis = lastAnswerAt - started;
+      const state = await page.evaluate<string | null>(stateOfPage);
+      if (state !== 'ready') throw new Error(`board state ${state} at ${url}`);
+      // Responses are parsed asynchronously: let the last ones be counted.
+      await page.waitForLoadState('networkidle');
+      return { millis, dataMillis, requests: chartRequests, shared: sharedAnswers };
+    };
+
+    // Warm-up: the browser caches the app's assets, DuckDB reads the columns once, the statements are captured.
+    clearChartCache(ctx);
+    const first = await open('goto');
+    console.log(`warm-up load ${fmt(first.millis)}: ${first.requests} chart-data requests, ${statements.size} distinct statements, ${first.shared} shared answers`);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const shot = path.join(ARTIFACTS, `bench-board-${orders}.png`);
+    await page.screenshot({ path: shot });
+    console.log(`screenshot: ${path.relative(REPO_ROOT, shot)}`);
+
+    const cold: number[] = [];
+    const warm: number[] = [];
+    const coldData: number[] = [];
+    const warmData: number[] = [];
+    let warmShared = 0;
+    for (let i = 0; i < runs; i++) {
+      clearChartCache(ctx);
+      const c = await open('goto');
+      const w = await open('reload');
+      cold.push(c.millis);
+      warm.push(w.millis);
+      coldData.push(c.dataMillis);
+      warmData.push(w.dataMillis);
+      warmShared = w.shared;
+      if (c.millis > 25_000) console.warn(`  cold load took ${fmt(c.millis)}: some answers may have left the 30 s cache before the warm load`);
+    }
+    console.log(`chart cache after the runs: ${JSON.stringify(chartCacheStats(ctx))}`);
+
+    // The same statements, one after another, on a connection of the same process-wide DuckDB instance.
+    const instance = await DuckDBInstance.fromCache(file, DUCKDB_LOCKED_DOWN);
+    const connection = await instance.connect();
+    const list = [...statements.values()];
+    const perStatement = list.map(() => [] as number[]);
+    for (let i = 0; i < runs; i++) {
+      for (const [k, s] of list.entries()) {
+        const started = performance.now();
+        await connection.runAndReadAll(s.sql, [...s.params] as never);
+        perStatement[k]!.push(performance.now() - started);
+      }
+    }
+    connection.closeSync();
+    const rawEach = perStatement.map(median);
+    const rawSum = rawEach.reduce((a, b) => a + b, 0);
+    const rawMax = Math.max(...rawEach);
+
+    const coldMedian = median(cold);
+    const warmMedian = median(warm);
+    console.log('');
+    console.log(`| ${orders.toLocaleString('en')} orders, ${CHARTS.length} charts, ${list.length} distinct statements | median | runs |`);
+    console.log('|---|---|---|');
+    console.log(`| cold: navigation → ready, chart cache empty | ${fmt(coldMedian)} | ${cold.map((x) => x.toFixed(0)).join(' ')} |`);
+    console.log(`| warm: reload → ready, within the cache TTL (${warmShared} of ${first.requests} answers shared) | ${fmt(warmMedian)} | ${warm.map((x) => x.toFixed(0)).join(' ')} |`);
+    console.log(`| cold: navigation → last chart-data answer | ${fmt(median(coldData))} | ${coldData.map((x) => x.toFixed(0)).join(' ')} |`);
+    console.log(`| warm: reload → last chart-data answer | ${fmt(median(warmData))} | ${warmData.map((x) => x.toFixed(0)).join(' ')} |`);
+    console.log(`| raw DuckDB: sum of the ${list.length} statements, sequential | ${fmt(rawSum)} | |`);
+    console.log(`| raw DuckDB: slowest single statement | ${fmt(rawMax)} | |`);
+    console.log('');
+    console.log(`cold / raw sum ${(coldMedian / rawSum).toFixed(2)}, warm / raw sum ${(warmMedian / rawSum).toFixed(2)}, cold / slowest ${(coldMedian / rawMax).toFixed(2)}`);
+    console.log(`load average after: ${load()}`);
+  } finally {
+    await browser.close();
+  }
+} finally {
+  await close?.();
+  if (!values.dir) fs.rmSync(dataDir, { recursive: true, force: true });
+}
