@@ -62,7 +62,7 @@ describe('sign-in and personal settings', () => {
     const header = page.getByTestId('app-header');
     await header.getByText('系统管理员').waitFor();
     await header.getByText('数图').waitFor();
-    expect(await menuLabels(page)).toEqual(['数据集', '可视化大屏', '自助报表', '用户管理', '部门管理', '角色管理', '字典管理', '数据源管理', '权限组管理', '系统设置', '个人设置', '任务管理']);
+    expect(await menuLabels(page)).toEqual(['数据集', '可视化大屏', '自助报表', '幻灯片', '用户管理', '部门管理', '角色管理', '字典管理', '数据源管理', '权限组管理', '系统设置', '个人设置', '任务管理', '我的分享', '订阅日志']);
     await page.getByText('admin').first().waitFor();
     await screenshot(page, 'users');
 

@@ -169,6 +169,21 @@ export const API = {
    * &current=1&size=5; my tasks (任务管理) → GET tasks?current=&size=&status=; download → GET
    * tasks/:id/download (owner only); delete → DELETE tasks/:id.
    */
+  /**
+   * Slideshows (spec 1 §7 "Slideshow"): info → GET slideshows/:id (detail + visualList);
+   * submit → POST slideshows (with id: update); favourite / archive category lists → GET
+   * categories?visualType=1|2 (默认分类 id 0 first); componentList is API.board.charts.
+   * PDF: POST slideshows/:id/pdf (print form) → task; GET pdf-tasks/:taskId; GET its file.
+   */
+  ppt: {
+    slideshows: '/api/ppt/slideshows',
+    slideshow: '/api/ppt/slideshows/:id',
+    categories: '/api/ppt/categories',
+    category: '/api/ppt/categories/:id',
+    pdf: '/api/ppt/slideshows/:id/pdf',
+    pdfTask: '/api/ppt/pdf-tasks/:taskId',
+    pdfFile: '/api/ppt/pdf-tasks/:taskId/file',
+  },
   export: {
     tasks: '/api/export/tasks',
     task: '/api/export/tasks/:id',

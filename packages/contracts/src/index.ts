@@ -22,3 +22,4 @@ export * from './perm.ts';
 export * from './dataset.ts';
 export * from './board.ts';
 export * from './export.ts';
+export * from './ppt.ts';

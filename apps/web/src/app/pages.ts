@@ -3,7 +3,7 @@ import { canAccess, type Access } from '../shared/access.ts';
 import { t } from './messages.ts';
 import { bt } from '../features/board/messages.ts';
 
-export type PageKey = 'dataset' | 'visual' | 'report' | 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile' | 'exportTasks';
+export type PageKey = 'dataset' | 'visual' | 'report' | 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile' | 'exportTasks' | 'ppt' | 'subscriptionLog' | 'shares';
 export type Section = 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
@@ -29,6 +29,7 @@ export const PAGES: readonly PageDef[] = [
   // Open to every signed-in user: the server lists only the boards each may see.
   { key: 'visual', path: '/newbi/visual', label: bt.pageVisual, section: 'visual', access: 'user', notHome: true },
   { key: 'report', path: '/newbi/report', label: bt.pageReport, section: 'visual', access: 'user', notHome: true },
+  { key: 'ppt', path: '/newbi/ppt', label: bt.pagePpt, section: 'visual', access: 'user', notHome: true },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },
@@ -48,6 +49,9 @@ export const PAGES: readonly PageDef[] = [
   { key: 'profile', path: '/info/index', label: t.pageProfile, section: 'personal', access: 'user' },
   // The user's own export tasks (spec 1 §2.10: 任务管理 → /newbi/mine/export).
   { key: 'exportTasks', path: '/newbi/mine/export', label: bt.pageExportTasks, section: 'personal', access: 'user' },
+  // The user's share links (administrators see everyone's) and the subscription sending log (spec 1 §2.9).
+  { key: 'shares', path: '/newbi/mine/share', label: bt.pageShares, section: 'personal', access: 'user' },
+  { key: 'subscriptionLog', path: '/newbi/mine/subscription-log', label: bt.pageSubscriptionLog, section: 'personal', access: 'user' },
 ];
 
 export const SECTIONS: readonly { key: Section; label: string }[] = [

@@ -19,6 +19,9 @@ import { RolesPage } from '../features/org/RolesPage.tsx';
 import { UsersPage } from '../features/org/UsersPage.tsx';
 import { ProfilePage } from '../features/profile/ProfilePage.tsx';
 import { ExportTasksPage } from '../features/export/ExportTasksPage.tsx';
+import { PptListPage } from '../features/ppt/PptListPage.tsx';
+import { SubscriptionLogPage } from '../features/subscription/SubscriptionLogPage.tsx';
+import { ShareListPage } from '../features/share/ShareListPage.tsx';
 import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
 
 /** The dataset editor is large (canvas, code editor): loaded on first use. */
@@ -28,6 +31,9 @@ const BoardEditorPage = lazy(() => import('../features/board/editor/BoardEditorP
 const BoardPreviewPage = lazy(() => import('../features/board/preview/BoardPreviewPage.tsx'));
 const OpenViewPage = lazy(() => import('../features/board/preview/OpenViewPage.tsx'));
 const ChartJsonPage = lazy(() => import('../features/board/preview/ChartJsonPage.tsx'));
+const PptEditorPage = lazy(() => import('../features/ppt/PptEditorPage.tsx'));
+const PptViewerPage = lazy(() => import('../features/ppt/viewer/PptViewerPage.tsx'));
+const ShareOpenPage = lazy(() => import('../features/share/ShareOpenPage.tsx'));
 
 const lazyPage = (element: ReactNode) => <Suspense fallback={<EditorLoading />}>{element}</Suspense>;
 
@@ -54,6 +60,9 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   settings: <SystemSettingsPage />,
   profile: <ProfilePage />,
   exportTasks: <ExportTasksPage />,
+  ppt: <PptListPage />,
+  subscriptionLog: <SubscriptionLogPage />,
+  shares: <ShareListPage />,
 };
 
 function RouteError() {
@@ -80,6 +89,10 @@ export function createAppRouter(queryClient: QueryClient) {
     { path: '/login', element: <LoginPage />, errorElement: <RouteError /> },
     // The iframe preview (spec 1 §2.5): signed in by the short-lived token in its address, not the session.
     { path: '/openview/:id', element: lazyPage(<OpenViewPage />), errorElement: <RouteError /> },
+    // Full-screen / mobile slideshow (spec 1 §2.10): a session, or a short-lived ?token= (server renderer).
+    { path: '/fullpowerpoint/:ppid/:id?', element: lazyPage(<PptViewerPage full />), errorElement: <RouteError /> },
+    // Share links open without a session where the link allows it.
+    { path: '/share/:code', element: lazyPage(<ShareOpenPage />), errorElement: <RouteError /> },
     {
       element: <RequireAuth />,
       errorElement: <RouteError />,
@@ -97,6 +110,8 @@ export function createAppRouter(queryClient: QueryClient) {
         { path: '/newbi/:kind/quickEdit', element: lazyPage(<BoardEditorPage mode="quick" />) },
         { path: '/newbi/preview/:id', element: lazyPage(<BoardPreviewPage />) },
         { path: '/newbi/json/:boardId/:chartKey', element: lazyPage(<ChartJsonPage />) },
+        { path: '/newbi/ppt/edit', element: lazyPage(<PptEditorPage />) },
+        { path: '/newbi/ppt/view/:ppid/:id?', element: lazyPage(<PptViewerPage full={false} />) },
         {
           element: <MainLayout />,
           children: [

@@ -12,7 +12,7 @@ const labels = (u: Who) => (buildMenuItems(u) as Group[]).flatMap((g) => g.child
 
 describe('menu filtering', () => {
   it('administrators see every page', () => {
-    expect(labels(admin)).toEqual(['数据集', '可视化大屏', '自助报表', '用户管理', '部门管理', '角色管理', '字典管理', '数据源管理', '权限组管理', '系统设置', '个人设置', '任务管理']);
+    expect(labels(admin)).toEqual(['数据集', '可视化大屏', '自助报表', '幻灯片', '用户管理', '部门管理', '角色管理', '字典管理', '数据源管理', '权限组管理', '系统设置', '个人设置', '任务管理', '我的分享', '订阅日志']);
   });
 
   it('keeps pages opened from another page (权限设置) out of the menu', () => {
@@ -23,22 +23,22 @@ describe('menu filtering', () => {
   });
 
   it('a user with dict_view sees only 数据集, 字典管理 and 个人设置', () => {
-    expect(labels(dictViewer)).toEqual(['数据集', '可视化大屏', '自助报表', '字典管理', '个人设置', '任务管理']);
+    expect(labels(dictViewer)).toEqual(['数据集', '可视化大屏', '自助报表', '幻灯片', '字典管理', '个人设置', '任务管理', '我的分享', '订阅日志']);
   });
 
   it('other dict permissions alone do not open the dictionary manager', () => {
-    expect(labels({ isAdministrator: false, permissions: ['dict_add', 'dict_edit', 'dict_delete'] })).toEqual(['数据集', '可视化大屏', '自助报表', '个人设置', '任务管理']);
+    expect(labels({ isAdministrator: false, permissions: ['dict_add', 'dict_edit', 'dict_delete'] })).toEqual(['数据集', '可视化大屏', '自助报表', '幻灯片', '个人设置', '任务管理', '我的分享', '订阅日志']);
   });
 
   it('drops a section left without pages', () => {
     const groups = buildMenuItems(plain) as Group[];
     expect(groups.map((g) => g.label)).toEqual(['数据准备', '数据可视化', '个人中心']);
-    expect(groups[2]!.children.map((c) => c.key)).toEqual(['/info/index', '/newbi/mine/export']);
+    expect(groups[2]!.children.map((c) => c.key)).toEqual(['/info/index', '/newbi/mine/export', '/newbi/mine/share', '/newbi/mine/subscription-log']);
   });
 
   it('collapsed, keeps the same pages with dividers instead of group titles', () => {
     const items = buildMenuItems(dictViewer, true) as { type?: string; key: string }[];
-    expect(items.map((i) => i.type ?? i.key)).toEqual(['/newbi/dataset', 'divider', '/newbi/visual', '/newbi/report', 'divider', '/system/dict', 'divider', '/info/index', '/newbi/mine/export']);
+    expect(items.map((i) => i.type ?? i.key)).toEqual(['/newbi/dataset', 'divider', '/newbi/visual', '/newbi/report', '/newbi/ppt', 'divider', '/system/dict', 'divider', '/info/index', '/newbi/mine/export', '/newbi/mine/share', '/newbi/mine/subscription-log']);
   });
 
   it('shows nothing before the user is known', () => {

@@ -13,6 +13,9 @@ import {
   TableOutlined,
   TeamOutlined,
   CloudDownloadOutlined,
+  PlaySquareOutlined,
+  ShareAltOutlined,
+  NotificationOutlined,
 } from '@ant-design/icons';
 import type { UserInfo } from '@shutu/contracts';
 import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
@@ -31,6 +34,9 @@ const ICONS: Record<PageKey, ReactNode> = {
   settings: <SettingOutlined />,
   profile: <IdcardOutlined />,
   exportTasks: <CloudDownloadOutlined />,
+  ppt: <PlaySquareOutlined />,
+  shares: <ShareAltOutlined />,
+  subscriptionLog: <NotificationOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];

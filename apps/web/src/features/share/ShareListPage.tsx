@@ -1,0 +1,4 @@
+/** Placeholder until the share-link list lands. */
+export function ShareListPage() {
+  return null;
+}

@@ -1,0 +1,4 @@
+/** Placeholder until the subscription log page lands. */
+export function SubscriptionLogPage() {
+  return null;
+}
