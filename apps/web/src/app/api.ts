@@ -20,6 +20,22 @@ export function clearToken(): void {
   localStorage.removeItem(TOKEN_KEY);
 }
 
+/**
+ * A token that replaces the stored session for every call while set: /openview/{id}?token=
+ * (the iframe and server-rendered preview) uses the token of its address without touching
+ * the user's own session, and its 401 does not send anyone to the login page.
+ */
+let tokenOverride: string | null = null;
+
+export function setTokenOverride(token: string | null): void {
+  tokenOverride = token;
+}
+
+/** The bearer token calls send: the override, else the stored session. */
+function authToken(): string | null {
+  return tokenOverride ?? getToken();
+}
+
 /** A failed call: HTTP status (0 when the network failed), the server's msg and its field errors. */
 export class ApiError extends Error {
   readonly status: number;
@@ -83,7 +99,7 @@ function withQuery(path: string, query?: Query): string {
 /** Calls the API and unwraps the `{code, success, msg, data}` envelope; throws ApiError on failure. */
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = getToken();
+  const token = authToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
 
@@ -109,7 +125,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (failed) {
     const status = response.ok ? (envelope?.code ?? 500) : response.status;
     const message = envelope?.msg || fallbackMessage(status);
-    if (status === 401 && options.authRedirect !== false) {
+    if (status === 401 && options.authRedirect !== false && tokenOverride === null) {
       clearToken();
       unauthorizedHandler(loginPath());
     }
@@ -143,7 +159,7 @@ export { API };
  */
 export async function upload<T>(path: string, formData: FormData): Promise<ApiResult<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  const token = getToken();
+  const token = authToken();
   if (token) headers.Authorization = `Bearer ${token}`;
 
   let response: Response;
@@ -162,7 +178,7 @@ export async function upload<T>(path: string, formData: FormData): Promise<ApiRe
 
   if (!response.ok || !envelope || envelope.success === false) {
     const status = response.ok ? (envelope?.code ?? 500) : response.status;
-    if (status === 401) {
+    if (status === 401 && tokenOverride === null) {
       clearToken();
       unauthorizedHandler(loginPath());
     }

@@ -1,4 +1,74 @@
-/** Placeholder until the preview lands. */
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { Button, Space, Tooltip } from 'antd';
+import { CloseOutlined, FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
+import type { Board } from '@shutu/contracts';
+import { AnchorNav } from '../runtime/AnchorNav.tsx';
+import { BoardView, type BoardControls } from '../runtime/BoardView.tsx';
+import { ClearLinkageButton, DialogChartButtons } from '../runtime/ControlButtons.tsx';
+import { previewMessages as pm } from '../runtime/messages.ts';
+import { BoardStatePanel } from './BoardStatePanel.tsx';
+import { useBoardView } from './useBoardView.ts';
+
+/** Document full screen, followed through fullscreenchange (Esc leaves it too). */
+function useDocumentFullscreen() {
+  const [full, setFull] = useState(() => typeof document !== 'undefined' && !!document.fullscreenElement);
+  useEffect(() => {
+    const sync = () => setFull(!!document.fullscreenElement);
+    document.addEventListener('fullscreenchange', sync);
+    return () => document.removeEventListener('fullscreenchange', sync);
+  }, []);
+  const toggle = () => {
+    if (document.fullscreenElement) void document.exitFullscreen?.();
+    else void document.documentElement.requestFullscreen?.().catch(() => undefined);
+  };
+  return { full, toggle };
+}
+
+function TopBar({ board, controls }: { board: Board; controls: BoardControls }) {
+  const navigate = useNavigate();
+  const { full, toggle } = useDocumentFullscreen();
+  const close = () => {
+    // Opened by the editor in a new tab: close it; opened from the list in this tab: back to the list.
+    if (window.opener) window.close();
+    else void navigate(`/newbi/${board.kind}`);
+  };
+  return (
+    <div className="board-topbar" data-testid="board-topbar">
+      <Tooltip title={board.title}>
+        <div className="board-topbar-title" data-testid="board-title">
+          {board.title}
+        </div>
+      </Tooltip>
+      <Space size={8} wrap={false}>
+        <DialogChartButtons controls={controls} />
+        <AnchorNav controls={controls} content={board.content} />
+        <ClearLinkageButton controls={controls} />
+        <Button icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} data-testid="board-fullscreen" onClick={toggle}>
+          {full ? pm.exitFullscreen : pm.fullscreen}
+        </Button>
+        <Button icon={<CloseOutlined />} data-testid="board-close" onClick={close}>
+          {pm.close}
+        </Button>
+      </Space>
+    </div>
+  );
+}
+
+/**
+ * /newbi/preview/{id}: a board, read-only, with its top bar (title, dialog charts, 导航,
+ * 清除联动, 全屏, 关闭). 拼命加载中 while loading; 没有此大屏权限 when refused or missing.
+ */
 export default function BoardPreviewPage() {
-  return null;
+  const id = Number(useParams().id);
+  const { board, failure, onReady, retry } = useBoardView(id);
+  useEffect(() => {
+    if (board) document.title = board.title;
+  }, [board]);
+  if (!board) return <BoardStatePanel failure={failure} onRetry={retry} />;
+  return (
+    <div className="board-preview-page" data-testid="board-preview">
+      <BoardView board={board} onReady={onReady} header={(controls) => <TopBar board={board} controls={controls} />} />
+    </div>
+  );
 }

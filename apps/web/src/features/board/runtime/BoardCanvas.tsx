@@ -1,0 +1,127 @@
+import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import type { Board, Chart } from '@shutu/contracts';
+import { previewScale, QUICK_GRID } from '@shutu/contracts';
+import { safeUrl } from '../../../shared/charts/index.ts';
+import { chartBox, QUICK_GAP, quickGridArea } from './layout.ts';
+
+/**
+ * The two canvases of a read-only board. `renderChart` draws one chart (BoardChart with its
+ * data); charts' boxes carry `anchorId(key)` for the 导航 anchors.
+ */
+interface CanvasProps {
+  board: Board;
+  charts: Chart[];
+  renderChart: (chart: Chart) => ReactNode;
+  /** The id of the scrolling element (返回顶部 scrolls it). */
+  viewportId: string;
+  /** The element id of a chart's box (导航 scrolls to it). */
+  anchorId: (key: string) => string;
+}
+
+function backgroundImage(url: string | null | undefined): CSSProperties {
+  const safe = safeUrl(url);
+  return safe ? { backgroundImage: `url(${JSON.stringify(safe)})`, backgroundSize: '100% 100%', backgroundRepeat: 'no-repeat' } : {};
+}
+
+/** The viewport's content width (without its scrollbar), followed on resize. */
+function useContentWidth(ref: RefObject<HTMLDivElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => setWidth(el.clientWidth);
+    measure();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(el);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer?.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, [ref]);
+  return width;
+}
+
+/**
+ * Screen boards: the design-size stage (content.width × height) scaled by previewScale(viewport
+ * width, design width) with a CSS transform; the wrapper takes the scaled size so the viewport
+ * scrolls exactly over the board. Fixed charts (site.isFilexd) are drawn in a second stage of
+ * the same scale laid over the viewport that does not scroll: they keep their place on screen
+ * (`position: fixed` itself would not work inside a transformed ancestor).
+ */
+export function ScreenCanvas({ board, charts, renderChart, viewportId, anchorId }: CanvasProps) {
+  const viewportRef = useRef<HTMLDivElement | null>(null);
+  const { width, height, bgColor, bgImg } = board.content;
+  const scale = previewScale(useContentWidth(viewportRef), width);
+  const stageStyle: CSSProperties = { width, height, transform: `scale(${scale})`, transformOrigin: '0 0', position: 'absolute', left: 0, top: 0 };
+  const place = (chart: Chart): CSSProperties => {
+    const box = chartBox(board, chart);
+    return { position: 'absolute', left: box.x, top: box.y, width: box.w, height: box.h, zIndex: chart.site.zIndex };
+  };
+  const fixed = charts.filter((c) => c.site.isFilexd);
+  const scrolling = charts.filter((c) => !c.site.isFilexd);
+  return (
+    <div className="board-screen" style={{ backgroundColor: bgColor || undefined }}>
+      <div ref={viewportRef} id={viewportId} className="board-viewport" data-testid="board-viewport">
+        <div className="board-stage-wrapper" data-testid="board-stage-wrapper" style={{ width: width * scale, height: height * scale }}>
+          <div className="board-stage" data-testid="board-stage" data-scale={scale} style={{ ...stageStyle, ...backgroundImage(bgImg) }}>
+            {scrolling.map((chart) => (
+              <div key={chart.key} id={anchorId(chart.key)} className="board-item" data-testid={`board-item-${chart.key}`} style={place(chart)}>
+                {renderChart(chart)}
+              </div>
+            ))}
+          </div>
+        </div>
+      </div>
+      {fixed.length > 0 && (
+        <div className="board-stage board-fixed-layer" data-testid="board-fixed-layer" style={stageStyle}>
+          {fixed.map((chart) => (
+            <div key={chart.key} className="board-item board-item-fixed" data-testid={`board-item-${chart.key}`} style={place(chart)}>
+              {renderChart(chart)}
+            </div>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Quick boards: a CSS grid of 24 columns with 48 px rows and react-grid-layout's 10 px margins
+ * (the quick editor's geometry), so a chart spans exactly what it spanned in the editor. Not
+ * draggable or resizable.
+ */
+export function QuickCanvas({ board, charts, renderChart, viewportId, anchorId }: CanvasProps) {
+  const { bgColor, bgImg } = board.content;
+  return (
+    <div
+      id={viewportId}
+      className="board-viewport board-quick"
+      data-testid="board-viewport"
+      style={{ backgroundColor: bgColor || undefined, ...backgroundImage(bgImg) }}
+    >
+      <div
+        className="board-quick-grid"
+        data-testid="board-quick-grid"
+        style={{
+          gridTemplateColumns: `repeat(${QUICK_GRID.columns}, minmax(0, 1fr))`,
+          gridAutoRows: QUICK_GRID.rowHeight,
+          gap: QUICK_GAP,
+          padding: QUICK_GAP,
+        }}
+      >
+        {charts.map((chart) => (
+          <div
+            key={chart.key}
+            id={anchorId(chart.key)}
+            className="board-item"
+            data-testid={`board-item-${chart.key}`}
+            style={quickGridArea(chartBox(board, chart))}
+          >
+            {renderChart(chart)}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}

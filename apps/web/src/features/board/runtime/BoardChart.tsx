@@ -1,0 +1,135 @@
+import { useState, type CSSProperties, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
+import { Button } from 'antd';
+import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined } from '@ant-design/icons';
+import type { Chart, ChartLinkValue } from '@shutu/contracts';
+import { ChartView, chartDataMode, useChartData, type CubeCell, type FilterValue } from '../../../shared/charts/index.ts';
+import { ExportRecordPopover } from '../../export/ExportRecordPopover.tsx';
+import { previewMessages as pm } from './messages.ts';
+
+/** Chart types with the 导出 tool (tables: summary, detail, pivot). */
+const EXPORTABLE: readonly Chart['name'][] = ['table', 'detail', 'pivot'];
+
+/** The server's default page of a detail table. */
+const DEFAULT_DETAIL_SIZE = 20;
+
+export interface BoardChartProps {
+  boardId: number;
+  chart: Chart;
+  /** The drivers' values applied to this chart now (linkage). */
+  links: ChartLinkValue[];
+  /** Header tools (全屏, 导出, 查看数据). */
+  tools?: boolean;
+  /** Offer 全屏 (not inside a dialog, which is already large). */
+  allowFull?: boolean;
+  /** Called once when the chart has painted (or shows its empty / error state). */
+  onRendered?: (key: string) => void;
+  /** A filter control changed. */
+  onFilterChange?: (chart: Chart, values: FilterValue[]) => void;
+  /** A click on a bar / point / slice / row, when this chart drives others. */
+  onPointClick?: (chart: Chart, values: CubeCell[]) => void;
+  /** The frame's background when the chart sets none. */
+  defaultBackground?: string;
+  /** Pixel height (dialog); default fills the parent. */
+  height?: number;
+}
+
+/** The JSON viewer of one saved chart (a new tab). */
+export function chartJsonPath(boardId: number, chartKey: string): string {
+  return `/newbi/json/${boardId}/${encodeURIComponent(chartKey)}`;
+}
+
+/**
+ * One chart of a read-only board: its data (chart-data with the board id, chart key and the
+ * links), the shared renderer and the hover toolbar. 全屏 moves the chart into an overlay over
+ * the whole window (a portal, so the board's scale transform does not confine it).
+ */
+export function BoardChart(props: BoardChartProps) {
+  const { boardId, chart, links, tools = true, allowFull = true, onRendered, onFilterChange, onPointClick, defaultBackground, height } = props;
+  const mode = chartDataMode(chart.name);
+  const linksKey = JSON.stringify(links);
+  // The detail page resets to 1 when the links change (a new filter, a new result).
+  const [paging, setPaging] = useState<{ linksKey: string; current: number; size: number } | null>(null);
+  const page = {
+    current: paging && paging.linksKey === linksKey ? paging.current : 1,
+    size: paging?.size ?? chart.dataconfig?.pageSize ?? DEFAULT_DETAIL_SIZE,
+  };
+  const { data, loading, error } = useChartData(
+    mode ? { boardId, chartKey: chart.key, mode, links, ...(mode === 'detail' ? { current: page.current, size: page.size } : {}) } : null,
+  );
+  const [full, setFull] = useState(false);
+
+  // No empty floating box when nothing applies (e.g. a text chart that may not go full screen).
+  const hasTools = tools && (allowFull || EXPORTABLE.includes(chart.name) || !!mode);
+  const toolbar: ReactNode = hasTools ? (
+    <span className="board-chart-tools" onClick={(e) => e.stopPropagation()}>
+      {allowFull && (
+        <Button size="small" type="text" icon={full ? <CloseOutlined /> : <FullscreenOutlined />} onClick={() => setFull((f) => !f)} data-testid="chart-full">
+          {full ? pm.close : pm.fullscreen}
+        </Button>
+      )}
+      {EXPORTABLE.includes(chart.name) && (
+        <ExportRecordPopover boardId={boardId} chartKey={chart.key} chartTitle={chart.title} links={links}>
+          <Button size="small" type="text" icon={<DownloadOutlined />} data-testid="chart-export">
+            {pm.export}
+          </Button>
+        </ExportRecordPopover>
+      )}
+      {mode && (
+        <Button
+          size="small"
+          type="text"
+          icon={<FileTextOutlined />}
+          data-testid="chart-json"
+          onClick={() => window.open(chartJsonPath(boardId, chart.key), '_blank', 'noopener')}
+        >
+          {pm.viewData}
+        </Button>
+      )}
+    </span>
+  ) : null;
+
+  const view = (
+    <ChartView
+      chart={chart}
+      data={data}
+      loading={loading}
+      error={error}
+      page={page}
+      onPage={(current, size) => setPaging({ linksKey, current, size })}
+      onFilterChange={onFilterChange ? (values) => onFilterChange(chart, values) : undefined}
+      onPointClick={onPointClick ? (values) => onPointClick(chart, values) : undefined}
+      onRendered={onRendered ? () => onRendered(chart.key) : undefined}
+      height={height}
+      extra={chart.site.isSimple ? undefined : toolbar}
+    />
+  );
+
+  const frameStyle: CSSProperties = { background: chart.site.bgColor || chart.site.bgBackgroundSrc ? undefined : defaultBackground };
+  const frame = (className: string, style?: CSSProperties) => (
+    <div
+      className={className}
+      style={{ ...frameStyle, ...style }}
+      data-testid="board-chart"
+      data-chart-key={chart.key}
+      data-chart-type={chart.name}
+      // What the chart shows, for scripts and tests that cannot read a canvas.
+      data-row-count={data ? data.dataList.length : undefined}
+      data-link-count={links.length}
+      data-loading={loading ? 'true' : undefined}
+    >
+      {view}
+      {chart.site.isSimple && toolbar && <div className="board-chart-tools-floating">{toolbar}</div>}
+    </div>
+  );
+
+  if (full) {
+    return (
+      <>
+        <div className="board-chart board-chart-placeholder" style={frameStyle} />
+        {createPortal(frame('board-chart board-chart-full', { background: frameStyle.background ?? '#fff' }), document.body)}
+      </>
+    );
+  }
+  return frame('board-chart');
+}

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { Chart, ChartLink } from '@shutu/contracts';
+import {
+  anyLinkApplied,
+  chartLinks,
+  clearLinkage,
+  clickSelection,
+  driverKeys,
+  filterSelection,
+  hasLinkage,
+  initialLinkage,
+  select,
+  toggleClick,
+} from './linkage.ts';
+
+type Mini = Pick<Chart, 'key' | 'name' | 'ext'>;
+const link = (linkFrom: string, linkKey: number, extra: Partial<ChartLink> = {}): ChartLink => ({
+  linkFrom,
+  linkKey,
+  linkSet: true,
+  linkFlag: true,
+  beginFlag: false,
+  ...extra,
+});
+const chart = (key: string, name: Chart['name'], filterList: ChartLink[] = [], defaultValue: (string | number)[] | null = null): Mini => ({
+  key,
+  name,
+  ext: { filterList, defaultValue },
+});
+
+// A province select drives the bar (field 11) and the pie (field 21, from its default at first
+// load); a date range drives the bar's order date (12); the bar's clicks drive the table (31).
+const province = chart('province', 'filterSelect', [], ['浙江', '江苏']);
+const dates = chart('dates', 'filterDate', [], ['2024-01-01', '2024-03-31']);
+const bar = chart('bar', 'bar', [link('province', 11), link('dates', 12, { beginFlag: true })]);
+const pie = chart('pie', 'pie', [link('province', 21, { beginFlag: true })]);
+const table = chart('table', 'table', [link('bar', 31), link('pie', 32, { linkFlag: false }), link('gone', 33, { linkSet: false })]);
+const text = chart('text', 'text');
+const board = [province, dates, bar, pie, table, text];
+
+describe('selections of drivers', () => {
+  it('a select is `in` its values, a date range `between` its two days, cleared is nothing', () => {
+    expect(filterSelection('filterSelect', ['浙江', 3])).toEqual({ function: 'in', values: ['浙江', 3] });
+    expect(filterSelection('filterDate', ['2024-01-01', '2024-01-31'])).toEqual({ function: 'between', values: ['2024-01-01', '2024-01-31'] });
+    expect(filterSelection('filterDate', ['2024-01-01'])).toBeNull();
+    expect(filterSelection('filterSelect', [])).toBeNull();
+    expect(filterSelection('filterSelect', null)).toBeNull();
+  });
+
+  it('a click selects the first dimension value; an empty value selects the empty rows', () => {
+    expect(clickSelection(['浙江', '线上'])).toEqual({ function: 'in', values: ['浙江'] });
+    expect(clickSelection([2024])).toEqual({ function: 'in', values: [2024] });
+    expect(clickSelection([null])).toEqual({ function: 'isnull', values: [null] });
+    expect(clickSelection([])).toBeNull();
+  });
+
+  it('clicking the same value twice clears it; another value replaces it', () => {
+    const once = toggleClick(initialLinkage, 'bar', clickSelection(['浙江']));
+    expect(once.selections.bar).toEqual({ function: 'in', values: ['浙江'] });
+    expect(toggleClick(once, 'bar', clickSelection(['浙江'])).selections.bar).toBeNull();
+    expect(toggleClick(once, 'bar', clickSelection(['江苏'])).selections.bar).toEqual({ function: 'in', values: ['江苏'] });
+  });
+});
+
+describe('links of driven charts', () => {
+  it('knows the drivers (only configured, switched-on links count)', () => {
+    expect([...driverKeys(board)].sort()).toEqual(['bar', 'dates', 'province']);
+    expect(hasLinkage(board)).toBe(true);
+    expect(hasLinkage([text, chart('t2', 'table', [link('pie', 1, { linkFlag: false })])])).toBe(false);
+  });
+
+  it('at first load only beginFlag links apply their driver default', () => {
+    const links = chartLinks(board, initialLinkage);
+    expect(links.bar).toEqual([{ fieldId: 12, function: 'between', values: ['2024-01-01', '2024-03-31'] }]);
+    expect(links.pie).toEqual([{ fieldId: 21, function: 'in', values: ['浙江', '江苏'] }]);
+    expect(links.table).toEqual([]);
+    expect(links.province).toEqual([]);
+    expect(links.text).toEqual([]);
+    expect(anyLinkApplied(links)).toBe(true);
+  });
+
+  it('a chosen value applies to every link of that driver and replaces the default', () => {
+    const state = select(initialLinkage, 'province', filterSelection('filterSelect', ['广东']));
+    const links = chartLinks(board, state);
+    expect(links.bar).toEqual([
+      { fieldId: 11, function: 'in', values: ['广东'] },
+      { fieldId: 12, function: 'between', values: ['2024-01-01', '2024-03-31'] },
+    ]);
+    expect(links.pie).toEqual([{ fieldId: 21, function: 'in', values: ['广东'] }]);
+  });
+
+  it('clearing a driver drops its default too', () => {
+    const links = chartLinks(board, select(initialLinkage, 'province', null));
+    expect(links.pie).toEqual([]);
+  });
+
+  it('a click on the bar filters the table, never the bar itself', () => {
+    const selfLinked = chart('bar', 'bar', [link('bar', 11)]);
+    const state = toggleClick(initialLinkage, 'bar', clickSelection(['浙江']));
+    expect(chartLinks([selfLinked, table], state)).toEqual({ bar: [], table: [{ fieldId: 31, function: 'in', values: ['浙江'] }] });
+    expect(driverKeys([selfLinked]).size).toBe(0);
+  });
+
+  it('links that are off or not set never apply', () => {
+    const state = select(select(initialLinkage, 'pie', { function: 'in', values: ['A'] }), 'gone', { function: 'in', values: ['B'] });
+    expect(chartLinks(board, state).table).toEqual([]);
+  });
+
+  it('清除联动 removes every selection and the defaults stay off', () => {
+    const chosen = toggleClick(select(initialLinkage, 'province', filterSelection('filterSelect', ['广东'])), 'bar', clickSelection(['浙江']));
+    expect(anyLinkApplied(chartLinks(board, chosen))).toBe(true);
+    const state = clearLinkage();
+    const links = chartLinks(board, state);
+    expect(Object.values(links).every((l) => l.length === 0)).toBe(true);
+    expect(anyLinkApplied(links)).toBe(false);
+    // A new selection after clearing applies again.
+    expect(chartLinks(board, select(state, 'province', filterSelection('filterSelect', ['上海']))).pie).toEqual([
+      { fieldId: 21, function: 'in', values: ['上海'] },
+    ]);
+  });
+});

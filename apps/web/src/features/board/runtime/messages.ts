@@ -1,0 +1,35 @@
+import { boardMessages } from '@shutu/contracts';
+
+/** Texts of the board preview pages and the read-only board (zh-CN); the server's own come from boardMessages. */
+export const previewMessages = {
+  forbidden: boardMessages.boardForbidden,
+  loading: boardMessages.loading,
+  clearLinkage: boardMessages.clearLinkage,
+  linkExpired: '链接已失效',
+  linkExpiredSub: '预览链接已过期或无效，请重新生成后再打开',
+  forbiddenSub: '大屏不存在，或您没有查看权限，请联系管理员开通',
+  loadFailed: '大屏加载失败',
+  retry: '重试',
+  navigation: '导航',
+  backToTop: '返回顶部↑',
+  noAnchors: '暂无锚点',
+  fullscreen: '全屏',
+  exitFullscreen: '退出全屏',
+  close: '关闭',
+  export: '导出',
+  viewData: '查看数据',
+  dialogCharts: '弹窗图表',
+  emptyBoard: '该大屏还没有图表',
+  // JSON viewer
+  jsonTitle: '图表数据',
+  jsonChart: '图表',
+  copy: '复制',
+  copied: '已复制',
+  copyFailed: '复制失败，请手动选择复制',
+  rowCount: (n: number) => `共 ${n} 行`,
+  totalCount: (n: number) => `（总计 ${n} 行）`,
+  expandAll: '全部展开',
+  collapseAll: '全部折叠',
+  items: (n: number) => `${n} 项`,
+  chartMissing: '图表不存在',
+} as const;
