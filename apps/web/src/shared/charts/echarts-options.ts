@@ -76,7 +76,7 @@ export function buildCartesianOption(chart: Chart, data: ChartDataResult): Built
   } else {
     for (const m of measures) {
       for (const c of colValues) {
-        const label = tupleLabel(c.values);
+        const label = tupleLabel(c.values, colDims);
         const s: SeriesAcc = { name: measures.length > 1 ? `${label} - ${m.title}` : label, measure: m, stack: stackOf(m), data: categories.map(() => null) };
         series.push(s);
         seriesByKey.set(`${m.alias}|${c.key}`, s);
@@ -95,7 +95,7 @@ export function buildCartesianOption(chart: Chart, data: ChartDataResult): Built
   const firstFormat = measures[0] ? formatOf(options, measures[0]) : undefined;
   const categoryAxis = {
     type: 'category' as const,
-    data: categories.map((c) => tupleLabel(c.values)),
+    data: categories.map((c) => tupleLabel(c.values, rowDims)),
     axisLabel: { ...textStyle(options), hideOverlap: true },
   };
   const valueAxis = {
@@ -145,7 +145,7 @@ export function buildPieOption(chart: Chart, data: ChartDataResult): BuiltEChart
     for (const row of data.dataList) {
       const values = dim ? [row[dim.alias] ?? null] : [];
       const key = tupleKey(values);
-      const slice = slices.get(key) ?? { values, name: dim ? tupleLabel(values) : measure.title, value: null };
+      const slice = slices.get(key) ?? { values, name: dim ? tupleLabel(values, [dim]) : measure.title, value: null };
       slice.value = add(slice.value, row[measure.alias]);
       slices.set(key, slice);
     }

@@ -49,4 +49,16 @@ describe('cells', () => {
     expect(formatDimension(null)).toBe('(空)');
     expect(formatDimension(2024)).toBe('2024');
   });
+
+  it('shows a timestamp as the truncation it was grouped by', () => {
+    expect(formatDimension('2026-05-04T00:00:00', 'MONTH')).toBe('2026-05');
+    expect(formatDimension('2026-05-04T00:00:00', 'YEAR')).toBe('2026');
+    expect(formatDimension('2026-05-04T00:00:00', 'QUARTER')).toBe('2026-Q2');
+    expect(formatDimension('2026-05-04 13:00:00', 'HOUR')).toBe('2026-05-04 13:00');
+    expect(formatDimension('2026-05-04T00:00:00.000Z', 'DAY')).toBe('2026-05-04');
+    // Without a granularity: midnight drops its time; other times keep it, without the ISO 'T'.
+    expect(formatDimension('2026-05-04T00:00:00')).toBe('2026-05-04');
+    expect(formatDimension('2026-05-04T08:30:05')).toBe('2026-05-04 08:30:05');
+    expect(formatDimension('浙江', 'MONTH')).toBe('浙江');
+  });
 });

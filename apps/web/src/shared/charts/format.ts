@@ -1,4 +1,4 @@
-import type { ChartDataResult } from '@shutu/contracts';
+import type { ChartDataResult, TimeUnit } from '@shutu/contracts';
 import { DATASET_DEFAULTS } from '@shutu/contracts';
 import { chartMessages } from './messages.ts';
 
@@ -83,7 +83,32 @@ export function formatMeasure(value: CubeCell | undefined, format?: string | nul
 }
 
 /** A dimension cell as text: NULL as (空). */
-export function formatDimension(value: CubeCell | undefined): string {
+const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * A dimension value as text. Timestamps read as the truncation they were grouped by
+ * (YEAR 2026, QUARTER 2026-Q2, MONTH 2026-05, WEEK / DAY 2026-05-04, HOUR 2026-05-04 13:00);
+ * without one, midnight drops its time and the ISO 'T' becomes a space.
+ */
+export function formatDimension(value: CubeCell | undefined, granularity?: TimeUnit | null): string {
   if (value === null || value === undefined) return chartMessages.emptyValue;
-  return String(value);
+  const text = String(value);
+  const m = typeof value === 'string' ? TIMESTAMP.exec(text) : null;
+  if (!m) return text;
+  const [, y, mo, d, h, mi, sec] = m;
+  switch (granularity) {
+    case 'YEAR':
+      return y!;
+    case 'QUARTER':
+      return `${y}-Q${Math.ceil(Number(mo) / 3)}`;
+    case 'MONTH':
+      return `${y}-${mo}`;
+    case 'WEEK':
+    case 'DAY':
+      return `${y}-${mo}-${d}`;
+    case 'HOUR':
+      return `${y}-${mo}-${d} ${h}:00`;
+    default:
+      return h === '00' && mi === '00' && sec === '00' ? `${y}-${mo}-${d}` : `${y}-${mo}-${d} ${h}:${mi}:${sec}`;
+  }
 }

@@ -111,8 +111,8 @@ export function retitle(fields: ResultField[], params: readonly { fieldId: numbe
 }
 
 /** The label of a tuple of dimension values: joined with ' / '. */
-export function tupleLabel(values: readonly CubeCell[]): string {
-  return values.map(formatDimension).join(' / ');
+export function tupleLabel(values: readonly CubeCell[], fields?: readonly Pick<ResultField, 'granularity'>[]): string {
+  return values.map((v, i) => formatDimension(v, fields?.[i]?.granularity)).join(' / ');
 }
 
 /** A stable key of a tuple of dimension values. */

@@ -1,4 +1,4 @@
-import type { Chart, ChartDataResult } from '@shutu/contracts';
+import type { Chart, ChartDataResult, TimeUnit } from '@shutu/contracts';
 import type { CubeCell } from './format.ts';
 import { formatDimension, formatMeasure, toNumber } from './format.ts';
 import { chartMessages } from './messages.ts';
@@ -21,6 +21,8 @@ export interface TableColumnSpec {
   kind?: 'dimension' | 'measure';
   /** The numberDataFormat of a measure column. */
   format?: string;
+  /** The date truncation of a dimension column. */
+  granularity?: TimeUnit | null;
   children?: TableColumnSpec[];
 }
 
@@ -37,11 +39,11 @@ export const TOTAL_ROW_KEY = '__total';
 export function cellText(column: TableColumnSpec, value: CubeCell | undefined): string {
   if (column.kind === 'measure') return formatMeasure(value ?? null, column.format);
   if (value === undefined) return '';
-  return formatDimension(value);
+  return formatDimension(value, column.granularity);
 }
 
 function dimColumn(f: ResultField): TableColumnSpec {
-  return { key: f.alias, title: f.title, dataIndex: f.alias, align: 'left', kind: 'dimension' };
+  return { key: f.alias, title: f.title, dataIndex: f.alias, align: 'left', kind: 'dimension', granularity: f.granularity };
 }
 
 function measureColumn(f: ResultField, options: ChartDisplayOptions, dataIndex = f.alias, title = f.title): TableColumnSpec {
@@ -112,7 +114,7 @@ export interface PivotModel extends TableModel {
 }
 
 /** Groups tuples level by level into a tree; a node's key is the tupleKey of its path. */
-export function memberTree(tuples: readonly CubeCell[][]): MemberNode[] {
+export function memberTree(tuples: readonly CubeCell[][], fields?: readonly Pick<ResultField, 'granularity'>[]): MemberNode[] {
   interface Acc {
     node: MemberNode;
     children: Map<string, Acc>;
@@ -125,7 +127,7 @@ export function memberTree(tuples: readonly CubeCell[][]): MemberNode[] {
       const key = tupleKey(path);
       let acc = level.get(key);
       if (!acc) {
-        acc = { node: { key, title: formatDimension(v) }, children: new Map() };
+        acc = { node: { key, title: formatDimension(v, fields?.[depth]?.granularity) }, children: new Map() };
         level.set(key, acc);
       }
       level = acc.children;
@@ -139,6 +141,7 @@ export function memberTree(tuples: readonly CubeCell[][]): MemberNode[] {
 /** The header groups of the visible column tuples, one level per column dimension; the leaves hold the measures. */
 function columnGroups(
   tuples: readonly { values: CubeCell[]; index: number }[],
+  colDims: readonly ResultField[],
   depth: number,
   measures: readonly ResultField[],
   options: ChartDisplayOptions,
@@ -151,9 +154,9 @@ function columnGroups(
     groups.set(key, g);
   }
   return [...groups].map(([key, g]) => {
-    const title = formatDimension(g.value);
+    const title = formatDimension(g.value, colDims[depth]?.granularity);
     const leaf = g.items[0]!;
-    if (depth + 1 < leaf.values.length) return { key, title, children: columnGroups(g.items, depth + 1, measures, options) };
+    if (depth + 1 < leaf.values.length) return { key, title, children: columnGroups(g.items, colDims, depth + 1, measures, options) };
     // a leaf: one column per measure, or the leaf itself when there is a single measure
     if (measures.length === 1) return { ...measureColumn(measures[0]!, options, `c${leaf.index}_${measures[0]!.alias}`, title), key };
     return { key, title, children: measures.map((m) => measureColumn(m, options, `c${leaf.index}_${m.alias}`)) };
@@ -195,7 +198,7 @@ export function buildPivotTable(chart: Chart, data: ChartDataResult, filter: Str
 
   const visibleCols = colTuples.map((c, index) => ({ ...c, index })).filter((c) => !hiddenCols.has(c.key));
   const measureCols =
-    colDims.length > 0 ? columnGroups(visibleCols, 0, measures, options) : measures.map((m) => measureColumn(m, options));
+    colDims.length > 0 ? columnGroups(visibleCols, colDims, 0, measures, options) : measures.map((m) => measureColumn(m, options));
   const columns = [...rowDims.map(dimColumn), ...measureCols];
 
   const rows = [...rowsByKey.values()];
@@ -206,8 +209,8 @@ export function buildPivotTable(chart: Chart, data: ChartDataResult, filter: Str
   return {
     columns,
     rows,
-    rowMembers: memberTree(rowTuples.map((t) => t.values)),
-    columnMembers: memberTree(colTuples.map((t) => t.values)),
+    rowMembers: memberTree(rowTuples.map((t) => t.values), rowDims),
+    columnMembers: memberTree(colTuples.map((t) => t.values), colDims),
     rowKeys: rowTuples.map((t) => t.key),
     columnKeys: colTuples.map((t) => t.key),
   };
