@@ -25,7 +25,7 @@ export const PG_URL = process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/
  */
 export async function storeKinds(): Promise<StoreKind[]> {
   if (process.env.SKIP_PG === '1' && process.env.CI !== 'true') return ['pglite'];
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
+  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 20_000 });
   try {
     await client.connect();
     await client.end();

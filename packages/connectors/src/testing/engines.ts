@@ -92,7 +92,7 @@ async function duckdb(): Promise<EngineHandle> {
 
 async function postgres(): Promise<EngineHandle | null> {
   const base = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
-  const client = new pg.Client({ ...base, connectionTimeoutMillis: 3000 });
+  const client = new pg.Client({ ...base, connectionTimeoutMillis: 20_000 });
   try {
     await client.connect();
   } catch (error) {
@@ -124,7 +124,7 @@ async function mariadb(): Promise<EngineHandle | null> {
   const base = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };
   let conn: mysql.Connection;
   try {
-    conn = await mysql.createConnection({ ...base, database: 'test', connectTimeout: 3000, multipleStatements: false });
+    conn = await mysql.createConnection({ ...base, database: 'test', connectTimeout: 20_000, multipleStatements: false });
   } catch (error) {
     if (CI) throw new Error(`MariaDB at 127.0.0.1:3306 (root, database test) is required under CI: ${String(error)}`, { cause: error });
     return null;
