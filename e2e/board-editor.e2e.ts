@@ -217,4 +217,83 @@ describe('board editors', () => {
     await page.goto(`${app.url}/newbi/visual`);
     await page.locator('[data-testid="board-card"]', { hasText: '渠道经营大屏' }).waitFor();
   });
+
+  it('a report built in the editor with a filter, a linked bar, a pie and a pivot previews the dataset numbers and filters the bar', async () => {
+    const fields = await apiCall<{ id: number; columnTitle: string }[]>(app, token, 'GET', `/api/dataset/cubes/${cubeId}/fields`);
+    const ids = Object.fromEntries(fields.map((f) => [f.columnTitle, f.id]));
+    await page.goto(`${app.url}/newbi/report/quickEdit?ds=${cubeId}&cg=${reportCategory}`);
+    await page.getByTestId('board-editor').waitFor();
+    const panel = page.getByTestId('chart-config-panel');
+    /** Adds a chart from the palette (it becomes the selected one) and fills its field lists. */
+    async function addChart(type: string, picks: [title: string, slot: 'rows' | 'columns' | 'measures'][]): Promise<string> {
+      const before = await editorCharts(page).count();
+      await page.locator(`[data-testid="palette-item"][data-type="${type}"]`).click();
+      await expect.poll(() => editorCharts(page).count()).toBe(before + 1);
+      const key = (await editorCharts(page).nth(before).getAttribute('data-chart-key'))!;
+      await expect.poll(() => panel.getAttribute('data-chart')).toBe(key);
+      for (const [title, slot] of picks) await panel.locator(`[data-testid="ccp-field"][data-title="${title}"] [data-testid="ccp-add-${slot}"]`).click();
+      return key;
+    }
+    const filterKey = await addChart('filterSelect', [['省份', 'rows']]);
+    const barKey = await addChart('bar', [['渠道', 'rows'], ['金额', 'measures']]);
+    // The bar receives the filter's province (the field with the driver's title is preselected).
+    await panel.getByRole('tab', { name: '联动' }).click();
+    await panel.locator('[data-testid="ccp-link-driver"]').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '下拉筛选' }).click();
+    await panel.getByTestId('ccp-link-add-button').click();
+    await panel.locator(`[data-testid="ccp-link"][data-from="${filterKey}"]`).waitFor();
+    await panel.getByRole('tab', { name: '数据' }).click();
+    const pieKey = await addChart('pie', [['渠道', 'rows'], ['金额', 'measures']]);
+    const pivotKey = await addChart('pivot', [['省份', 'rows'], ['渠道', 'columns'], ['金额', 'measures']]);
+    await page.getByTestId('board-title').fill('渠道省份分析');
+    const id = await save(page);
+
+    const saved = await getBoard(id);
+    expect(saved.charts.map((c) => c.name).sort()).toEqual(['bar', 'filterSelect', 'pie', 'pivot']);
+    const savedBar = saved.charts.find((c) => c.key === barKey) as unknown as { ext: { filterList: { linkFrom: string; linkKey: number; linkFlag: boolean }[] } };
+    expect(savedBar.ext.filterList).toEqual([expect.objectContaining({ linkFrom: filterKey, linkKey: ids['省份'], linkFlag: true })]);
+
+    /** channel → sum of amount from the dataset preview, optionally for one province. */
+    async function expectedByChannel(province?: string): Promise<Map<string, number>> {
+      const preview = await apiCall<{ dataList: Record<string, unknown>[] }>(app, token, 'POST', '/api/dataset/preview', {
+        cubeDataId: cubeId,
+        request: {
+          dimensions: [{ fieldId: ids['渠道'] }],
+          measures: [{ fieldId: ids['金额'], aggregation: 'SUM' }],
+          ...(province ? { where: { relation: 'AND', conditions: [{ cubeColumnId: ids['省份'], conditions: [{ function: 'in', values: [province] }] }] } } : {}),
+        },
+      });
+      return new Map(preview.dataList.map((r) => [String(r.d0), Number(r.m0)]));
+    }
+    const chartAnswer = (key: string, withLinks: boolean) => (r: { url(): string; request(): { method(): string; postDataJSON(): unknown } }) => {
+      if (new URL(r.url()).pathname !== '/api/board/chart-data' || r.request().method() !== 'POST') return false;
+      const body = r.request().postDataJSON() as { chartKey?: string; links?: unknown[] };
+      return body.chartKey === key && (body.links?.length ?? 0) > 0 === withLinks;
+    };
+    const byChannel = (data: { dataList: Record<string, unknown>[] }) => new Map(data.dataList.map((r) => [String(r.d0), Number(r.m0)]));
+
+    const preview = await newPage(browser);
+    await loginThroughPage(preview, app);
+    const barFirst = preview.waitForResponse(chartAnswer(barKey, false));
+    await preview.goto(`${app.url}/newbi/preview/${id}`);
+    const first = (await (await barFirst).json()) as { data: { dataList: Record<string, unknown>[] } };
+    await preview.locator('html[data-board-state="ready"]').waitFor({ timeout: 60_000 });
+    expect(byChannel(first.data)).toEqual(await expectedByChannel());
+    const chartIn = (key: string) => preview.locator(`[data-testid="board-chart"][data-chart-key="${key}"]`);
+    await chartIn(pieKey).locator('canvas').first().waitFor();
+    await chartIn(pivotKey).locator('table').first().waitFor();
+
+    const province = '浙江';
+    const filtered = preview.waitForResponse(chartAnswer(barKey, true));
+    await chartIn(filterKey).locator('.ant-select').click();
+    await preview.keyboard.type(province);
+    await preview.locator('.ant-select-dropdown:visible').getByTitle(province, { exact: true }).click();
+    const answer = (await (await filtered).json()) as { data: { dataList: Record<string, unknown>[] } };
+    expect(byChannel(answer.data)).toEqual(await expectedByChannel(province));
+    // The pie is not linked: it still shows every channel.
+    expect(Number(await chartIn(pieKey).getAttribute('data-link-count'))).toBe(0);
+    await preview.keyboard.press('Escape');
+    await screenshot(preview, 'board-editor-built-preview');
+    await preview.context().close();
+  });
 });

@@ -156,10 +156,10 @@ describe('board editor page', () => {
     expect(body).toMatchObject({ kind: 'report', title: '未命名报表', categoryId: 2, content: { type: 'quick' } });
     expect(body).not.toHaveProperty('id');
     expect(bar).toMatchObject({ name: 'bar', title: '柱状图', dataconfig: { cubeId: 7, rowParamList: [], indexParamList: [] }, site: { x: 0, y: 0, w: 8, h: 6 } });
-    expect(text).toMatchObject({ name: 'text', dataconfig: null, site: { x: 0, y: 6, w: 8, h: 6 } });
+    expect(text).toMatchObject({ name: 'text', dataconfig: null, site: { x: 8, y: 0, w: 8, h: 6 } });
     expect(body.content!.layout).toEqual([
       { i: bar!.key, x: 0, y: 0, w: 8, h: 6 },
-      { i: text!.key, x: 0, y: 6, w: 8, h: 6 },
+      { i: text!.key, x: 8, y: 0, w: 8, h: 6 },
     ]);
     expect(bar!.key).not.toBe(text!.key);
     await waitFor(() => expect(screen.queryByText('未保存')).toBeNull());

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Board } from '@shutu/contracts';
 import {
   buildSavePayload,
+  defaultChartSize,
+  firstFreeQuickSpot,
   byLayer,
   defaultCubeOf,
   docFromBoard,
@@ -47,12 +49,19 @@ describe('new charts', () => {
     expect(s.doc.charts[0]!.ext.text).toBe('请输入文本内容');
   });
 
-  it('quick widgets are 8×6 grid units under the others', () => {
+  it('quick widgets are 8×6 grid units in the first free place, row by row; filter controls are 6×2', () => {
     let s = initialState(newDoc('quick', '未命名报表', 1));
     s = add(s, 'a');
     s = add(s, 'b');
+    s = add(s, 'c');
+    s = add(s, 'd');
     expect(site(s, 'a')).toMatchObject({ x: 0, y: 0, w: 8, h: 6 });
-    expect(site(s, 'b')).toMatchObject({ x: 0, y: 6, w: 8, h: 6 });
+    expect(site(s, 'b')).toMatchObject({ x: 8, y: 0, w: 8, h: 6 });
+    expect(site(s, 'c')).toMatchObject({ x: 16, y: 0, w: 8, h: 6 });
+    expect(site(s, 'd')).toMatchObject({ x: 0, y: 6, w: 8, h: 6 });
+    expect(firstFreeQuickSpot(s.doc.charts, 6, 2)).toEqual({ x: 8, y: 6 });
+    expect(defaultChartSize('filterSelect', true)).toEqual({ w: 6, h: 2 });
+    expect(defaultChartSize('bar', false)).toEqual({ w: 480, h: 300 });
   });
 
   it('keys are unique and readable; the default dataset is ?ds= or the last chart that has one', () => {

@@ -2,7 +2,7 @@ import {
   CHART_TYPE_LABELS,
   DEFAULT_SCREEN_SIZE,
   QUICK_GRID,
-  STATIC_CHART_TYPES,
+  FILTER_CHART_TYPES, STATIC_CHART_TYPES,
   type Board,
   type BoardContentParsed,
   type BoardKind,
@@ -145,8 +145,21 @@ export function defaultCubeOf(charts: readonly ChartDraft[], ds: number | null):
 }
 
 const maxZ = (charts: readonly ChartDraft[]) => charts.reduce((m, c) => Math.max(m, c.site.zIndex), -1);
-/** Quick boards: the first free row under every widget. */
-const quickBottom = (charts: readonly ChartDraft[]) => charts.reduce((m, c) => Math.max(m, c.site.y + c.site.h), 0);
+/** Filter controls and indicator cards are small; everything else gets the default size. */
+export function defaultChartSize(type: ChartType, quick: boolean): { w: number; h: number } {
+  if (FILTER_CHART_TYPES.includes(type)) return quick ? { w: 6, h: 2 } : { w: 360, h: 100 };
+  if (type === 'card') return quick ? { w: 6, h: 3 } : { w: 360, h: 180 };
+  return quick ? DEFAULT_QUICK_CHART : DEFAULT_SCREEN_CHART;
+}
+
+/** Quick boards: the first place, row by row and left to right, where a w × h widget overlaps nothing. */
+export function firstFreeQuickSpot(charts: readonly ChartDraft[], w: number, h: number): { x: number; y: number } {
+  const overlaps = (x: number, y: number) =>
+    charts.some((c) => x < c.site.x + c.site.w && c.site.x < x + w && y < c.site.y + c.site.h && c.site.y < y + h);
+  for (let y = 0; ; y++) {
+    for (let x = 0; x + w <= QUICK_GRID.columns; x++) if (!overlaps(x, y)) return { x, y };
+  }
+}
 
 export interface NewChartOptions {
   key: string;
@@ -160,11 +173,11 @@ export function newChart(doc: EditorDoc, type: ChartType, { key, cubeId, at }: N
   const quick = isQuick(doc);
   let site: ChartSite;
   if (quick) {
-    const w = DEFAULT_QUICK_CHART.w;
-    const x = at ? clamp(Math.round(at.x), 0, QUICK_GRID.columns - w) : 0;
-    site = baseSite({ x, y: at ? Math.max(0, Math.round(at.y)) : quickBottom(doc.charts), ...DEFAULT_QUICK_CHART });
+    const { w, h } = defaultChartSize(type, true);
+    const place = at ? { x: clamp(Math.round(at.x), 0, QUICK_GRID.columns - w), y: Math.max(0, Math.round(at.y)) } : firstFreeQuickSpot(doc.charts, w, h);
+    site = baseSite({ ...place, w, h });
   } else {
-    const { w, h } = DEFAULT_SCREEN_CHART;
+    const { w, h } = defaultChartSize(type, false);
     const cascade = (doc.charts.length % 10) * 20;
     const x = at ? at.x : 40 + cascade;
     const y = at ? at.y : 40 + cascade;
@@ -392,7 +405,7 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
       const source = doc.charts.find((c) => c.key === action.key);
       if (!source) return state;
       const site = isQuick(doc)
-        ? { ...source.site, y: quickBottom(doc.charts) }
+        ? { ...source.site, ...firstFreeQuickSpot(doc.charts, source.site.w, source.site.h) }
         : {
             ...source.site,
             x: clamp(source.site.x + 20, 0, Math.max(0, doc.content.width - source.site.w)),
