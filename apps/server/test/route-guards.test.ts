@@ -4,6 +4,7 @@ import { PERMISSION_CODES } from '@shutu/contracts';
 import type { Access } from '../src/platform/auth/access.ts';
 import { createTestServer, storeKinds, type TestServer } from './harness.ts';
 import { call, createRole, createUser } from './fixtures.ts';
+import { issueScopedToken } from '../src/platform/auth/tokens.ts';
 
 /**
  * Walks every /api route the app registers, so a route added later is covered without
@@ -11,12 +12,23 @@ import { call, createRole, createUser } from './fixtures.ts';
  * callers without the right with 403. A new public route must be added here on purpose.
  */
 // Board thumbnails: <img> tags send no bearer token; their file names are unguessable (board/thumbnail.ts).
-const PUBLIC_ROUTES = new Set(['GET /api/health', 'GET /api/docs', 'POST /api/auth/login', 'GET /api/system/config', 'GET /api/board/thumbnails/:file']);
+// Opening a share link: login-free links are opened by anyone holding them (share/open.ts).
+const PUBLIC_ROUTES = new Set([
+  'GET /api/health',
+  'GET /api/docs',
+  'POST /api/auth/login',
+  'GET /api/system/config',
+  'GET /api/board/thumbnails/:file',
+  // Images and PDFs subscriptions link to (robots fetch them without a token); unguessable names.
+  'GET /api/subscription/images/:file',
+  'POST /api/share/open/:code',
+]);
 
 interface ApiRoute {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   access: Access | undefined;
+  shareable: boolean;
   hidden: boolean;
   tags: unknown;
   summary: unknown;
@@ -35,6 +47,8 @@ describe.each(kinds)('route guards on %s', (kind) => {
   /** Signed-in non-administrators: one with no roles, one holding every permission code. */
   let nobody: Record<string, string>;
   let everyPermission: Record<string, string>;
+  /** A token handed out by a share link, scoped to a board that does not exist. */
+  let scoped: Record<string, string>;
   /** Per permission code, a non-administrator holding every code except that one. */
   const allBut = new Map<string, Record<string, string>>();
 
@@ -48,6 +62,7 @@ describe.each(kinds)('route guards on %s', (kind) => {
           method: method as ApiRoute['method'],
           url: route.url,
           access: route.config?.access,
+          shareable: route.config?.shareable === true,
           hidden: schema.hide === true,
           tags: schema.tags,
           summary: schema.summary,
@@ -61,6 +76,8 @@ describe.each(kinds)('route guards on %s', (kind) => {
     nobody = await server.login(plain.account, plain.password);
     const all = await createUser(server, admin, { roleIds: [await createRole(server, admin, [...PERMISSION_CODES])] });
     everyPermission = await server.login(all.account, all.password);
+    const share = await issueScopedToken(server.ctx.db, all.id, { share: 0, boards: [999_999], ppt: null }, new Date(Date.now() + 600_000));
+    scoped = { authorization: `Bearer ${share.token}` };
     for (const code of PERMISSION_CODES) {
       const role = await createRole(server, admin, PERMISSION_CODES.filter((c) => c !== code));
       const user = await createUser(server, admin, { roleIds: [role] });
@@ -116,6 +133,23 @@ describe.each(kinds)('route guards on %s', (kind) => {
       const res = await call(server, route.method, concrete(route.url), { headers: { authorization: 'Bearer not-a-token' } });
       expect(res.status, label(route)).toBe(401);
     }
+  });
+
+  it("refuses a share link's scoped token on every route not marked shareable, and outside its scope on those that are", async () => {
+    const payloadOf = (r: ApiRoute) => (r.method === 'GET' || r.method === 'DELETE' ? undefined : {});
+    for (const route of routes.filter((r) => r.access !== 'public' && !r.shareable)) {
+      const res = await call(server, route.method, concrete(route.url), { headers: scoped, payload: payloadOf(route) });
+      expect(res.status, label(route)).toBe(403);
+      expect(res.body.msg, label(route)).toBe('分享链接只能查看分享的内容');
+    }
+    const shareable = routes.filter((r) => r.shareable);
+    expect(shareable.map(label)).toEqual(expect.arrayContaining(['GET /api/board/boards/:id', 'GET /api/board/boards/:id/charts', 'POST /api/board/chart-data']));
+    for (const url of ['/api/board/boards/1', '/api/board/boards/1/charts']) {
+      const res = await call(server, 'GET', url, { headers: scoped });
+      expect(res.status, url).toBe(403);
+    }
+    const data = await call(server, 'POST', '/api/board/chart-data', { headers: scoped, payload: { boardId: 1, chartKey: 'c1' } });
+    expect(data.status).toBe(403);
   });
 
   it('refuses administrator routes to non-administrators, even holding every permission, with 403', async () => {

@@ -16,6 +16,8 @@ export const API = {
   },
   system: {
     config: '/api/system/config',
+    /** GET/PUT (administrators): SMTP and robot settings of subscriptions; secrets masked. */
+    notify: '/api/system/notify',
   },
   org: {
     users: '/api/org/users',
@@ -180,9 +182,39 @@ export const API = {
     slideshow: '/api/ppt/slideshows/:id',
     categories: '/api/ppt/categories',
     category: '/api/ppt/categories/:id',
+    /** GET / PUT (administrators): public status and groups of one slideshow. */
+    auth: '/api/ppt/slideshows/:id/auth',
+    /** GET / PUT (administrators): the slideshows granted to a permission group (the 幻灯片 grant tab). */
+    groupAuth: '/api/ppt/auth/:dataPermId',
     pdf: '/api/ppt/slideshows/:id/pdf',
     pdfTask: '/api/ppt/pdf-tasks/:taskId',
     pdfFile: '/api/ppt/pdf-tasks/:taskId/file',
+  },
+  /**
+   * Share links (spec 1 §7 "Shares"): share list → GET links?title=&current=&size=; create →
+   * POST links; update (enable, password, expiry, purpose) → PUT links/:id; delete → DELETE
+   * links/:id; open a link (no login needed for login-free links) → POST open/:code; get auth
+   * share (dataPermId) → GET auth?dataPermId=; save auth share (linkIdList, dataPermId) → PUT auth.
+   */
+  share: {
+    links: '/api/share/links',
+    link: '/api/share/links/:id',
+    open: '/api/share/open/:code',
+    auth: '/api/share/auth',
+  },
+  subscription: {
+    /** GET the caller's subscriptions (administrators: everyone's); POST save (create / update). */
+    subscriptions: '/api/subscription/subscriptions',
+    subscription: '/api/subscription/subscriptions/:id',
+    enabled: '/api/subscription/subscriptions/:id/enabled',
+    /** POST (administrators): send now, through the same job and log as a due time. */
+    sendNow: '/api/subscription/subscriptions/:id/send',
+    /** POST {notifyType}: data 0 when the method can be used, else non-zero with msg. */
+    check: '/api/subscription/check',
+    logs: '/api/subscription/logs',
+    log: '/api/subscription/logs/:id',
+    /** Public, unguessable names: the images robots link to (DingTalk, Feishu, tianxiangyun). */
+    image: '/api/subscription/images/:file',
   },
   export: {
     tasks: '/api/export/tasks',

@@ -23,3 +23,5 @@ export * from './dataset.ts';
 export * from './board.ts';
 export * from './export.ts';
 export * from './ppt.ts';
+export * from './subscription.ts';
+export * from './share.ts';

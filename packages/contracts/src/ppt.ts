@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requiredText } from './common.ts';
-import { BOARD_KINDS, BOARD_TYPES } from './board.ts';
+import { BOARD_KINDS, BOARD_TYPES, boardAuthSaveSchema, boardAuthSchema } from './board.ts';
 
 /**
  * Slideshows ("powerpoint", spec 1 §2.10, §3 "Slideshow", "Slideshow category", "Print
@@ -41,6 +41,10 @@ export const pptMessages = {
   saved: '已保存',
   deleted: '已删除',
   watermarkDefault: '保密',
+  categoryNameTaken: '分类名称已存在',
+  visualMissing: '大屏【{id}】不存在',
+  visualForbidden: '没有大屏【{title}】的权限',
+  sourceRequired: '请指定要收藏或归档的幻灯片',
 } as const;
 
 /** visualType of a slideshow record. */
@@ -170,3 +174,11 @@ export const pptRoutes = {
   view: (ppid: number, id = 0) => `/newbi/ppt/view/${ppid}/${id}`,
   full: (ppid: number, id = 0) => `/fullpowerpoint/${ppid}/${id}`,
 } as const;
+
+/** Authorisation of one slideshow (administrators): public, or the groups it is granted to (grant kind 'ppt'). Same shapes as a board's. */
+export const pptAuthSchema = boardAuthSchema;
+export const pptAuthSaveSchema = boardAuthSaveSchema;
+
+/** The 幻灯片 tab of 权限设置: the slideshows granted to a group; saving replaces them all. */
+export const groupPptAuthSaveSchema = z.object({ pptIdList: z.array(z.number().int().positive()).max(10000).default([]) });
+export type GroupPptAuthSave = z.input<typeof groupPptAuthSaveSchema>;

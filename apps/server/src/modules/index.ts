@@ -12,8 +12,12 @@ import { registerPermRoutes } from './perm/routes.ts';
 import { registerDatasetRoutes } from './dataset/routes.ts';
 import { registerBoardRoutes } from './board/routes.ts';
 import { registerExportRoutes } from './export/routes.ts';
+import { registerPptRoutes } from './ppt/routes.ts';
+import { registerPptPdfRoutes } from './ppt/pdf-routes.ts';
+import { registerSubscriptionRoutes } from './subscription/routes.ts';
+import { registerShareRoutes } from './share/routes.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
 /** Every domain module, registered in this order. */
-export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes, registerBoardRoutes, registerExportRoutes];
+export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes, registerBoardRoutes, registerExportRoutes, registerPptRoutes, registerPptPdfRoutes, registerSubscriptionRoutes, registerShareRoutes];

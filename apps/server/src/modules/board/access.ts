@@ -1,6 +1,7 @@
 import { boardMessages, type BoardKind } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
+import { assertInScope, type MaybeScoped } from '../../platform/auth/scope.ts';
 import { grantedIds, mayView, type Caller } from '../perm/permissions.ts';
 import { mayEditBoard } from './model.ts';
 import { findBoard, type BoardRow } from './repo.ts';
@@ -26,8 +27,12 @@ export async function boardVisibilityOf(ctx: AppContext, caller: Caller, kind: B
   return { userId: caller.userId, grantedIds: [...granted.ids] };
 }
 
-/** The board, if the caller may see it: 404 when there is none, 403 没有此大屏权限 otherwise. */
-export async function requireViewableBoard(ctx: AppContext, caller: Caller, id: number): Promise<BoardRow> {
+/**
+ * The board, if the caller may see it: 404 when there is none, 403 没有此大屏权限 otherwise.
+ * A share link's token (scoped) sees only the boards of its scope (docs/shares.md).
+ */
+export async function requireViewableBoard(ctx: AppContext, caller: Caller & MaybeScoped, id: number): Promise<BoardRow> {
+  assertInScope(caller, id);
   const board = await findBoard(ctx.db, id);
   if (!board) throw notFound(boardMessages.boardNotFound);
   if (!(await mayViewBoard(ctx, caller, board))) throw forbidden(boardMessages.boardForbidden);

@@ -11,6 +11,7 @@ import {
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../platform/http/errors.ts';
+import { assertUnscoped, type MaybeScoped } from '../../platform/auth/scope.ts';
 import { requireViewable } from '../dataset/access.ts';
 import { findCube } from '../dataset/repo.ts';
 import type { Caller } from '../perm/permissions.ts';
@@ -36,7 +37,7 @@ const EMPTY_RESULT: ChartDataResult = { dataList: [], fieldDict: [], total: null
  * Mode: detail tables always read 'detail', filter controls 'values'; other charts the
  * requested mode (default 'aggregate').
  */
-export async function chartData(ctx: AppContext, caller: Caller, body: ChartDataBody): Promise<ChartDataResult> {
+export async function chartData(ctx: AppContext, caller: Caller & MaybeScoped, body: ChartDataBody): Promise<ChartDataResult> {
   let chartType: ChartType;
   let title: string;
   let dataconfig: ChartDataConfigParsed;
@@ -57,6 +58,8 @@ export async function chartData(ctx: AppContext, caller: Caller, body: ChartData
   } else if (body.dataconfig) {
     chartType = body.chartType ?? (body.mode === 'detail' ? 'detail' : body.mode === 'values' ? 'filterSelect' : 'table');
     title = '';
+    // A share link's token reads saved charts of its boards only, never a dataset directly.
+    assertUnscoped(caller);
     if (STATIC_CHART_TYPES.includes(chartType)) return EMPTY_RESULT;
     await requireViewable(ctx, caller, body.dataconfig.cubeId);
     dataconfig = body.dataconfig;

@@ -114,7 +114,7 @@ export function registerBoardRoutes(app: App, ctx: AppContext): void {
   app.get(
     API.board.board,
     {
-      config: { access: 'user' },
+      config: { access: 'user', shareable: true },
       schema: { tags, summary: '报表详情（含图表；无权限时 没有此大屏权限）', params: idParamSchema, response: { 200: envelopeSchema(boardSchema) } },
     },
     async (request) => ok(await getBoard(ctx, sessionOf(request), request.params.id)),
@@ -122,7 +122,7 @@ export function registerBoardRoutes(app: App, ctx: AppContext): void {
   app.get(
     API.board.charts,
     {
-      config: { access: 'user' },
+      config: { access: 'user', shareable: true },
       schema: { tags, summary: '报表的图表列表（componentList）', params: idParamSchema, response: { 200: envelopeSchema(z.array(chartSchema)) } },
     },
     async (request) => ok(await listBoardCharts(ctx, sessionOf(request), request.params.id)),
@@ -259,7 +259,7 @@ export function registerBoardRoutes(app: App, ctx: AppContext): void {
   app.post(
     API.board.chartData,
     {
-      config: { access: 'user' },
+      config: { access: 'user', shareable: true },
       schema: {
         tags,
         summary: '图表数据（已保存的图表按 boardId + chartKey，编辑中的图表按 dataconfig；应用当前用户的权限过滤）',

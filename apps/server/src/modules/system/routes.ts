@@ -1,9 +1,11 @@
-import { API, envelopeSchema, systemConfigSchema, zhCN } from '@shutu/contracts';
+import { API, envelopeSchema, notifySettingsSchema, systemConfigSchema, zhCN } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { getSystemConfig, saveSystemConfig } from './service.ts';
+import { getNotifySettings, saveNotifySettings } from './notify-settings.ts';
 
-export function registerSystemRoutes(app: App, { db }: AppContext): void {
+export function registerSystemRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
   // Public: the login page shows the system name before anyone signs in.
   app.get(
     API.system.config,
@@ -14,5 +16,16 @@ export function registerSystemRoutes(app: App, { db }: AppContext): void {
     API.system.config,
     { config: { access: 'admin' }, schema: { tags: ['system'], summary: '保存系统设置', body: systemConfigSchema, response: { 200: envelopeSchema(systemConfigSchema) } } },
     async (request) => ok(await saveSystemConfig(db, request.body), zhCN.saved),
+  );
+  // 通知设置 (subscriptions): administrators only; secrets come back masked.
+  app.get(
+    API.system.notify,
+    { config: { access: 'admin' }, schema: { tags: ['system'], summary: '读取通知设置', response: { 200: envelopeSchema(notifySettingsSchema) } } },
+    async () => ok(await getNotifySettings(ctx)),
+  );
+  app.put(
+    API.system.notify,
+    { config: { access: 'admin' }, schema: { tags: ['system'], summary: '保存通知设置', body: notifySettingsSchema, response: { 200: envelopeSchema(notifySettingsSchema) } } },
+    async (request) => ok(await saveNotifySettings(ctx, request.body), zhCN.saved),
   );
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PermissionCode } from '@shutu/contracts';
+import { shareMessages, type PermissionCode } from '@shutu/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
@@ -14,6 +14,12 @@ export type Access = 'public' | 'user' | 'admin' | { permission: PermissionCode 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * The route may be called with a token handed out by a share link (it reads a board or a
+     * slideshow, and its service checks the id against the token's scope: scope.ts). Every
+     * other route refuses such a token with 403.
+     */
+    shareable?: boolean;
   }
   interface FastifyRequest {
     session: Session | null;
@@ -43,6 +49,7 @@ export function installAccessControl(app: FastifyInstance, db: Kysely<Database>)
     const token = bearerToken(request);
     const session = token ? await findSession(db, token) : undefined;
     if (!session) throw unauthorized();
+    if (session.scope && request.routeOptions.config.shareable !== true) throw forbidden(shareMessages.scopeRefused);
     request.session = session;
     if (access === 'user') return;
     if (access === 'admin') {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { PERMISSION_CODES } from '@shutu/contracts';
+import { PERMISSION_CODES, tokenScopeSchema, type TokenScope } from '@shutu/contracts';
 import type { Database } from '../db/schema.ts';
 import { hashToken } from './tokens.ts';
 
@@ -10,13 +10,18 @@ export interface Session {
   isAdministrator: boolean;
   permissions: Set<string>;
   token: string;
+  /**
+   * Set when the token was handed out by a share link: what it may read. Such a session is
+   * refused on every route not marked shareable, and on boards outside `scope.boards`.
+   */
+  scope?: TokenScope | null;
 }
 
 export async function findSession(db: Kysely<Database>, token: string): Promise<Session | undefined> {
   const row = await db
     .selectFrom('authToken as t')
     .innerJoin('sysUser as u', 'u.id', 't.userId')
-    .select(['u.id', 'u.account', 'u.isAdministrator'])
+    .select(['u.id', 'u.account', 'u.isAdministrator', 't.scope'])
     .where('t.tokenHash', '=', hashToken(token))
     .where('t.revokedAt', 'is', null)
     .where('t.expiresAt', '>', new Date())
@@ -24,7 +29,23 @@ export async function findSession(db: Kysely<Database>, token: string): Promise<
     .executeTakeFirst();
   if (!row) return undefined;
   const permissions = row.isAdministrator ? new Set(PERMISSION_CODES) : await findUserPermissions(db, row.id);
-  return { userId: row.id, account: row.account, isAdministrator: row.isAdministrator, permissions, token };
+  return { userId: row.id, account: row.account, isAdministrator: row.isAdministrator, permissions, token, scope: parseScope(row.scope) };
+}
+
+/** A stored scope; one that does not parse scopes the token to nothing rather than to everything. */
+function parseScope(stored: unknown): TokenScope | null {
+  if (stored === null || stored === undefined) return null;
+  const value = typeof stored === 'string' ? safeJson(stored) : stored;
+  const parsed = tokenScopeSchema.safeParse(value);
+  return parsed.success ? parsed.data : { share: 0, boards: [], ppt: null };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 export async function findUserPermissions(db: Kysely<Database>, userId: number): Promise<Set<string>> {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import type { TokenScope } from '@shutu/contracts';
 import type { Database } from '../db/schema.ts';
 
 /** The token travels to the client once; the store keeps only its SHA-256. */
@@ -10,6 +11,26 @@ export async function issueToken(db: Kysely<Database>, userId: number, ttlHours:
   const expiresAt = new Date(Date.now() + ttlHours * 3600_000);
   await db.insertInto('authToken').values({ tokenHash: hashToken(token), userId, expiresAt }).execute();
   return { token, expiresAt };
+}
+
+/**
+ * A token of `userId` that may read only what `scope` names (a share link's content), until
+ * `expiresAt`. See access.ts: every route not marked shareable refuses it.
+ */
+export async function issueScopedToken(db: Kysely<Database>, userId: number, scope: TokenScope, expiresAt: Date): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomBytes(32).toString('base64url');
+  await db.insertInto('authToken').values({ tokenHash: hashToken(token), userId, expiresAt, scope: JSON.stringify(scope) }).execute();
+  return { token, expiresAt };
+}
+
+/** Revokes the live tokens a share link handed out (the link was disabled, deleted or its password changed). */
+export async function revokeShareTokens(db: Kysely<Database>, linkId: number): Promise<void> {
+  await db
+    .updateTable('authToken')
+    .set({ revokedAt: new Date() })
+    .where(sql<string>`scope->>'share'`, '=', String(linkId))
+    .where('revokedAt', 'is', null)
+    .execute();
 }
 
 export async function revokeToken(db: Kysely<Database>, token: string): Promise<void> {

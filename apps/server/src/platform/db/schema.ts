@@ -52,6 +52,8 @@ export interface AuthTokenTable {
   createdAt: CreatedAt;
   expiresAt: Date;
   revokedAt: Date | null;
+  /** Set on tokens handed out by a share link (0010_share): what they may read; jsonb, written as JSON text. */
+  scope: ColumnType<unknown, string | null | undefined, string | null>;
 }
 
 export interface AuthLoginFailureTable {
@@ -122,6 +124,12 @@ export interface Database {
   board: BoardTable;
   boardChart: BoardChartTable;
   exportTask: ExportTaskTable;
+  ppt: PptTable;
+  pptCategory: PptCategoryTable;
+  subscription: SubscriptionTable;
+  subscriptionLog: SubscriptionLogTable;
+  shareLink: ShareLinkTable;
+  pptPdfTask: PptPdfTaskTable;
 }
 
 /** A table created in a data source from an uploaded file; columns_json is FileColumn[]. */
@@ -324,6 +332,106 @@ export interface ExportTaskTable {
   fileSize: ColumnType<string | number | null, number | null | undefined, number | null>;
   errMsg: string | null;
   request: string;
+  createTime: CreatedAt;
+  startTime: Date | null;
+  finishTime: Date | null;
+}
+
+/** A share link (0010_share): a short code to a board or a slideshow. */
+export interface ShareLinkTable {
+  id: Generated<number>;
+  code: string;
+  dataType: 'visual' | 'report' | 'ppt';
+  dataId: number;
+  visualDataTitle: string;
+  purpose: ColumnType<string, string | undefined, string>;
+  linkType: ColumnType<number, number | undefined, number>;
+  passwordHash: string | null;
+  expireTime: Date | null;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  createUserId: number;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A subscription (spec 1 §3 "Subscription form"); trigger_* are Asia/Shanghai wall-clock values. */
+export interface SubscriptionTable {
+  id: Generated<number>;
+  userId: number;
+  dataType: 'visual' | 'report' | 'ppt';
+  dataId: number;
+  subTitle: string;
+  notifyTitle: string;
+  notifyType: 'email' | 'qywechat' | 'dingtalk' | 'feishu' | 'tianxiangyun';
+  triggerPeriod: 'day' | 'week' | 'month';
+  triggerHour: number;
+  triggerWeekValue: number;
+  triggerDayValue: number;
+  format: 'image' | 'pdf';
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  createTime: CreatedAt;
+  lastSlot: Date | null;
+}
+
+/** One send of a subscription for one due time (slot); UNIQUE (subscription_id, slot) is the claim. */
+export interface SubscriptionLogTable {
+  id: Generated<number>;
+  subscriptionId: number | null;
+  subTitle: string;
+  dataType: 'visual' | 'report' | 'ppt';
+  dataId: number;
+  userId: number | null;
+  userName: string | null;
+  notifyType: 'email' | 'qywechat' | 'dingtalk' | 'feishu' | 'tianxiangyun';
+  state: ColumnType<'pending' | 'sent' | 'failed', 'pending' | 'sent' | 'failed' | undefined, 'pending' | 'sent' | 'failed'>;
+  attempts: ColumnType<number, number | undefined, number>;
+  errCode: ColumnType<number, number | undefined, number>;
+  errMsg: string | null;
+  content: string | null;
+  slot: Date;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A slideshow (visual_type 0), favourite (1) or archive (2); visual_ids and settings are JSON text. */
+export interface PptTable {
+  id: Generated<number>;
+  ppName: string;
+  ppMonth: string | null;
+  cateId: ColumnType<number, number | undefined, number>;
+  visualIds: string;
+  settings: string;
+  visualType: 0 | 1 | 2;
+  sourceId: number | null;
+  publicStatus: ColumnType<number, number | undefined, number>;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A user's own favourite (1) or archive (2) category; 默认分类 (id 0) is not stored. */
+export interface PptCategoryTable {
+  id: Generated<number>;
+  visualType: 1 | 2;
+  classifyName: string;
+  createUserId: number;
+  sort: ColumnType<number, number | undefined, number>;
+  createTime: CreatedAt;
+}
+
+/** A slideshow PDF export (0011_ppt_pdf); board_ids is JSON text, file_path relative to the data directory. */
+export interface PptPdfTaskTable {
+  id: string;
+  userId: number;
+  pptId: number;
+  fileName: string;
+  boardIds: string;
+  watermark: string | null;
+  status: ColumnType<'waiting' | 'running' | 'done' | 'failed', 'waiting' | 'running' | 'done' | 'failed' | undefined, 'waiting' | 'running' | 'done' | 'failed'>;
+  pages: ColumnType<number, number | undefined, number>;
+  rendered: ColumnType<number, number | undefined, number>;
+  filePath: string | null;
+  errMsg: string | null;
   createTime: CreatedAt;
   startTime: Date | null;
   finishTime: Date | null;

@@ -36,8 +36,8 @@ describe('AuthGroupSettingPage', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: '数据集' }));
     expect(await screen.findByText('暂无数据集分类：请先在「数据集」页面新增分类')).toBeTruthy();
-    fireEvent.click(screen.getByRole('tab', { name: '第三方链接' }));
-    expect(await screen.findByText('第三方链接尚未上线：第三方链接功能上线后在此为权限组授权')).toBeTruthy();
+    fireEvent.click(screen.getByRole('tab', { name: '应用' }));
+    expect(await screen.findByText('应用尚未上线：应用功能上线后在此为权限组授权已发布的应用')).toBeTruthy();
   });
 
   it('without a group id, says where to come from', () => {

@@ -5,6 +5,8 @@ import { t } from '../../app/messages.ts';
 import { DatasetGrantTab } from './DatasetGrantTab.tsx';
 import { DataSourceGrantTab } from './DataSourceGrantTab.tsx';
 import { ReportGrantTab, VisualGrantTab } from '../board/BoardGrantTab.tsx';
+import { LinkGrantTab } from '../share/LinkGrantTab.tsx';
+import { PptGrantTab } from '../ppt/PptGrantTab.tsx';
 
 /** What every grant tab receives: the group it grants to. */
 export interface GrantTabProps {
@@ -19,8 +21,10 @@ export interface GrantTabProps {
 export const GRANT_TABS: Partial<Record<GrantKind, ComponentType<GrantTabProps>>> = {
   datasource: DataSourceGrantTab,
   cube: DatasetGrantTab,
+  ppt: PptGrantTab,
   visual: VisualGrantTab,
   report: ReportGrantTab,
+  link: LinkGrantTab,
 };
 
 /** A kind whose resource does not exist yet. */

@@ -8,6 +8,7 @@ import { notifySuccess } from '../../app/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { fetchSystemConfig, saveSystemConfig, systemKeys } from './api.ts';
+import { NotifySettingsCard } from './NotifySettingsCard.tsx';
 
 export function SystemSettingsPage() {
   const [form] = Form.useForm<SystemConfig>();
@@ -54,6 +55,7 @@ export function SystemSettingsPage() {
           </Form>
         )}
       </Card>
+      <NotifySettingsCard />
     </PageContainer>
   );
 }

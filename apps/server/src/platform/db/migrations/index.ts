@@ -6,6 +6,10 @@ import * as perm from './0004_perm.ts';
 import * as dataset from './0005_dataset.ts';
 import * as board from './0006_board.ts';
 import * as exportTask from './0007_export.ts';
+import * as ppt from './0008_ppt.ts';
+import * as subscription from './0009_subscription.ts';
+import * as share from './0010_share.ts';
+import * as pptPdf from './0011_ppt_pdf.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +20,8 @@ export const migrations: Record<string, Migration> = {
   '0005_dataset': dataset,
   '0006_board': board,
   '0007_export': exportTask,
+  '0008_ppt': ppt,
+  '0009_subscription': subscription,
+  '0010_share': share,
+  '0011_ppt_pdf': pptPdf,
 };

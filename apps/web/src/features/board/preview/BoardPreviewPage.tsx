@@ -1,14 +1,17 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Button, Space, Tooltip } from 'antd';
-import { CloseOutlined, FullscreenExitOutlined, FullscreenOutlined } from '@ant-design/icons';
+import { CloseOutlined, FullscreenExitOutlined, FullscreenOutlined, NotificationOutlined, ShareAltOutlined } from '@ant-design/icons';
 import type { Board } from '@shutu/contracts';
 import { AnchorNav } from '../runtime/AnchorNav.tsx';
 import { BoardView, type BoardControls } from '../runtime/BoardView.tsx';
 import { ClearLinkageButton, DialogChartButtons } from '../runtime/ControlButtons.tsx';
 import { previewMessages as pm } from '../runtime/messages.ts';
+import { ShareDialog } from '../../share/ShareDialog.tsx';
+import { sm } from '../../share/messages.ts';
 import { BoardStatePanel } from './BoardStatePanel.tsx';
 import { useBoardView } from './useBoardView.ts';
+import { SubscriptionDialog } from '../../subscription/SubscriptionDialog.tsx';
 
 /** Document full screen, followed through fullscreenchange (Esc leaves it too). */
 function useDocumentFullscreen() {
@@ -28,6 +31,8 @@ function useDocumentFullscreen() {
 function TopBar({ board, controls }: { board: Board; controls: BoardControls }) {
   const navigate = useNavigate();
   const { full, toggle } = useDocumentFullscreen();
+  const [sharing, setSharing] = useState(false);
+  const [subscribing, setSubscribing] = useState(false);
   const close = () => {
     // Opened by the editor in a new tab: close it; opened from the list in this tab: back to the list.
     if (window.opener) window.close();
@@ -44,6 +49,12 @@ function TopBar({ board, controls }: { board: Board; controls: BoardControls }) 
         <DialogChartButtons controls={controls} />
         <AnchorNav controls={controls} content={board.content} />
         <ClearLinkageButton controls={controls} />
+        <Button icon={<ShareAltOutlined />} data-testid="board-share" onClick={() => setSharing(true)}>
+          {sm.share}
+        </Button>
+        <Button icon={<NotificationOutlined />} data-testid="board-subscribe" onClick={() => setSubscribing(true)}>
+          {pm.subscribe}
+        </Button>
         <Button icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} data-testid="board-fullscreen" onClick={toggle}>
           {full ? pm.exitFullscreen : pm.fullscreen}
         </Button>
@@ -51,6 +62,8 @@ function TopBar({ board, controls }: { board: Board; controls: BoardControls }) 
           {pm.close}
         </Button>
       </Space>
+      <ShareDialog open={sharing} dataType={board.kind} dataId={board.id} title={board.title} onClose={() => setSharing(false)} />
+      <SubscriptionDialog open={subscribing} dataType={board.kind} dataId={board.id} subTitle={board.title} onClose={() => setSubscribing(false)} />
     </div>
   );
 }

@@ -14,6 +14,7 @@ export const previewMessages = {
   backToTop: '返回顶部↑',
   noAnchors: '暂无锚点',
   fullscreen: '全屏',
+  subscribe: '订阅',
   exitFullscreen: '退出全屏',
   close: '关闭',
   export: '导出',

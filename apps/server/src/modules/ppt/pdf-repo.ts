@@ -1,0 +1,51 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, PptPdfTaskTable } from '../../platform/db/schema.ts';
+
+/** SQL of slideshow PDF tasks (ppt_pdf_task, migration 0011). */
+type Db = Kysely<Database>;
+
+export type PdfTaskRow = Selectable<PptPdfTaskTable>;
+
+export async function insertPdfTask(db: Db, values: Omit<Insertable<PptPdfTaskTable>, 'createTime'>): Promise<void> {
+  await db.insertInto('pptPdfTask').values(values).execute();
+}
+
+export function findPdfTask(db: Db, id: string): Promise<PdfTaskRow | undefined> {
+  return db.selectFrom('pptPdfTask').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updatePdfTask(db: Db, id: string, values: Updateable<PptPdfTaskTable>): Promise<void> {
+  await db.updateTable('pptPdfTask').set(values).where('id', '=', id).execute();
+}
+
+export async function deletePdfTask(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('pptPdfTask').where('id', '=', id).execute();
+}
+
+/** Moves a waiting task to running; false when another worker took it or it is gone. */
+export async function claimPdfTask(db: Db, id: string, now: Date): Promise<boolean> {
+  const result = await db.updateTable('pptPdfTask').set({ status: 'running', startTime: now, rendered: 0 }).where('id', '=', id).where('status', '=', 'waiting').executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Tasks created before `before` (housekeeping), oldest first. */
+export function findPdfTasksCreatedBefore(db: Db, before: Date, limit: number): Promise<Pick<PdfTaskRow, 'id' | 'filePath'>[]> {
+  return db.selectFrom('pptPdfTask').select(['id', 'filePath']).where('createTime', '<', before).orderBy('createTime').limit(limit).execute();
+}
+
+export async function deletePdfTasks(db: Db, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const result = await db.deleteFrom('pptPdfTask').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Tasks still running since before `startedBefore` belong to a stopped process: failed. */
+export async function failStalePdfTasks(db: Db, startedBefore: Date, errMsg: string, now: Date): Promise<number> {
+  const result = await db
+    .updateTable('pptPdfTask')
+    .set({ status: 'failed', errMsg, finishTime: now })
+    .where('status', '=', 'running')
+    .where('startTime', '<', startedBefore)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import { pptMessages, type pptPrintSchema, type PptPdfTask } from '@shutu/contracts';
+import type { AppContext } from '../../context.ts';
+import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
+import type { Caller } from '../perm/permissions.ts';
+import { requireViewablePpt } from './access.ts';
+import { deletePdfTask, deletePdfTasks, failStalePdfTasks, findPdfTask, findPdfTasksCreatedBefore, insertPdfTask, type PdfTaskRow } from './pdf-repo.ts';
+
+/**
+ * PDF export of a slideshow (spec 1 §2.10 导出pdf, §3 "Print form", §5, §9; docs/slideshows.md
+ * "Viewer and PDF"): the request becomes a task, the 'ppt-pdf' job renders each chosen
+ * dashboard in the server's Chromium and assembles one PDF (pdf-job.ts, pdf-document.ts).
+ */
+
+export const PPT_PDF_JOB = 'ppt-pdf';
+export const PPT_PDF_CLEANUP_JOB = 'ppt-pdf-cleanup';
+/** Finished files are kept this long (like Excel exports). */
+export const PDF_KEEP_DAYS = 7;
+/** Running this long after its start: the process that ran it stopped. */
+export const PDF_STALE_RUNNING_MS = 3 * 3600_000;
+
+export const pdfMessages = {
+  submitted: '已提交导出任务',
+  taskNotFound: '导出任务不存在',
+  fileMissing: '导出文件已不存在，请重新导出',
+  notReady: 'PDF 尚未生成完成',
+  jobsOff: '任务服务未启动',
+  failed: 'PDF 导出失败',
+  userMissing: '导出用户不存在或已停用',
+} as const;
+
+export interface PdfJobData {
+  taskId: string;
+}
+
+/** A PDF's file name: the slideshow's name without characters file systems refuse. */
+export function pdfFileName(ppName: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = ppName.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_').trim();
+  return `${Array.from(base || '幻灯片').slice(0, 100).join('')}.pdf`;
+}
+
+/**
+ * The dashboards a print form asks for, in the slideshow's order, among those the caller may
+ * see: 1 the current one (pagelist[0]), 2 all, 3 the chosen ones.
+ */
+export function chosenBoards(form: { page: 1 | 2 | 3; pagelist: readonly number[] }, visible: readonly number[]): number[] {
+  if (form.page === 2) return [...visible];
+  if (form.page === 1) return visible.includes(form.pagelist[0]!) ? [form.pagelist[0]!] : [];
+  const chosen = new Set(form.pagelist);
+  return visible.filter((id) => chosen.has(id));
+}
+
+export function toPdfTask(row: PdfTaskRow): PptPdfTask {
+  return {
+    id: row.id,
+    status: row.status,
+    pages: row.pages,
+    rendered: row.rendered,
+    fileName: row.fileName,
+    errMsg: row.errMsg,
+    createTime: new Date(row.createTime).toISOString(),
+  };
+}
+
+type PrintForm = z.output<typeof pptPrintSchema>;
+
+/**
+ * POST slideshows/:id/pdf: the caller must see the slideshow (404 / 403); the pages are the
+ * chosen dashboards the caller may see — none: 400 暂无可用于导出的数据…. Stored as waiting and
+ * handed to the job; without a job queue 503 任务服务未启动 and nothing is stored.
+ */
+export async function createPdfTask(ctx: AppContext, caller: Caller, pptId: number, form: PrintForm): Promise<PptPdfTask> {
+  const { ppt, boardIds } = await requireViewablePpt(ctx, caller, pptId);
+  const pages = chosenBoards(form, boardIds);
+  if (pages.length === 0) throw badRequest(pptMessages.exportEmpty);
+  const jobs = ctx.jobs;
+  if (!jobs) throw new AppError(503, pdfMessages.jobsOff);
+  const id = randomUUID();
+  await insertPdfTask(ctx.db, {
+    id,
+    userId: caller.userId,
+    pptId: ppt.id,
+    fileName: pdfFileName(ppt.ppName),
+    boardIds: JSON.stringify(pages),
+    watermark: form.watermark && form.shuiyin.trim() ? form.shuiyin.trim() : null,
+    pages: pages.length,
+  });
+  const data: PdfJobData = { taskId: id };
+  try {
+    await jobs.send(PPT_PDF_JOB, data, { retryLimit: 0 });
+  } catch (error) {
+    await deletePdfTask(ctx.db, id);
+    throw error;
+  }
+  return toPdfTask((await findPdfTask(ctx.db, id))!);
+}
+
+/** A task of the caller's own: anyone else's (administrators included) is 404 导出任务不存在. */
+export async function requireOwnPdfTask(ctx: AppContext, caller: Caller, id: string): Promise<PdfTaskRow> {
+  const task = await findPdfTask(ctx.db, id);
+  if (!task || task.userId !== caller.userId) throw notFound(pdfMessages.taskNotFound);
+  return task;
+}
+
+/** The finished PDF of the caller's task: absolute path, name and size. */
+export async function pdfFile(ctx: AppContext, caller: Caller, id: string): Promise<{ file: string; fileName: string; size: number }> {
+  const task = await requireOwnPdfTask(ctx, caller, id);
+  if (task.status !== 'done' || !task.filePath) throw notFound(task.status === 'failed' ? (task.errMsg ?? pdfMessages.failed) : pdfMessages.notReady);
+  const file = path.join(ctx.config.dataDir, task.filePath);
+  const stat = await fs.promises.stat(file).catch(() => null);
+  if (!stat) throw notFound(pdfMessages.fileMissing);
+  return { file, fileName: task.fileName, size: stat.size };
+}
+
+/** Housekeeping (hourly): tasks older than PDF_KEEP_DAYS go with their files; tasks left running by a stopped process fail. */
+export async function cleanupPdfTasks(ctx: AppContext, log: Logger, now: Date = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - PDF_KEEP_DAYS * 86_400_000);
+  let removed = 0;
+  for (;;) {
+    const old = await findPdfTasksCreatedBefore(ctx.db, before, 500);
+    for (const task of old) {
+      if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true }).catch(() => undefined);
+    }
+    removed += await deletePdfTasks(
+      ctx.db,
+      old.map((t) => t.id),
+    );
+    if (old.length < 500) break;
+  }
+  const stale = await failStalePdfTasks(ctx.db, new Date(now.getTime() - PDF_STALE_RUNNING_MS), pdfMessages.failed, now);
+  if (removed > 0 || stale > 0) log.info({ removed, stale }, 'ppt pdf housekeeping done');
+  return removed;
+}

@@ -1,0 +1,28 @@
+import type { Logger } from 'pino';
+import { SUBSCRIPTION_SEND_JOB, SUBSCRIPTION_TICK_JOB } from '@shutu/contracts';
+import type { AppContext } from '../../context.ts';
+import type { JobDefinition } from '../../platform/jobs/boss.ts';
+import { runTick, sendSubscription } from './send.ts';
+import type { SendJobData } from './service.ts';
+
+/** The subscription module's jobs: the per-minute tick and the send of one due time. */
+export function subscriptionJobs(ctx: AppContext, log: Logger): JobDefinition[] {
+  const tick: JobDefinition = {
+    name: SUBSCRIPTION_TICK_JOB,
+    cron: '* * * * *',
+    // One tick at a time: a slow tick is not stacked up behind itself.
+    policy: 'singleton',
+    handle: async () => {
+      await runTick(ctx, log);
+    },
+  };
+  const send: JobDefinition<SendJobData> = {
+    name: SUBSCRIPTION_SEND_JOB,
+    // At most one queued job per `${id}:${slot}`: duplicate enqueues collapse (the claim is the real guard).
+    policy: 'short',
+    handle: async (data) => {
+      await sendSubscription(ctx, log, data);
+    },
+  };
+  return [tick, send as JobDefinition];
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { dueSlot, latestSlot, nextSlot, type Trigger } from './schedule.ts';
+
+const day = (hour: number): Trigger => ({ triggerPeriod: 'day', triggerHour: hour, triggerWeekValue: 1, triggerDayValue: 1 });
+const week = (value: number, hour: number): Trigger => ({ triggerPeriod: 'week', triggerHour: hour, triggerWeekValue: value, triggerDayValue: 1 });
+const month = (value: number, hour: number): Trigger => ({ triggerPeriod: 'month', triggerHour: hour, triggerWeekValue: 1, triggerDayValue: value });
+/** An instant given as Shanghai wall-clock time. */
+const sh = (local: string) => new Date(`${local}+08:00`);
+
+describe('subscription due times (Asia/Shanghai)', () => {
+  it('day: today at the hour once it has come, else yesterday; hour 0 is Shanghai midnight (16:00 UTC)', () => {
+    expect(latestSlot(day(9), sh('2026-03-10T09:30:00'))).toEqual(sh('2026-03-10T09:00:00'));
+    expect(latestSlot(day(9), sh('2026-03-10T08:59:59'))).toEqual(sh('2026-03-09T09:00:00'));
+    expect(latestSlot(day(0), sh('2026-03-10T00:00:00'))).toEqual(sh('2026-03-10T00:00:00'));
+    expect(latestSlot(day(0), sh('2026-03-10T00:00:00')).toISOString()).toBe('2026-03-09T16:00:00.000Z');
+    expect(nextSlot(day(23), sh('2026-03-10T23:30:00'))).toEqual(sh('2026-03-11T23:00:00'));
+  });
+
+  it('week: 1 is Sunday, 7 Saturday', () => {
+    // 2026-03-10 is a Tuesday.
+    expect(latestSlot(week(1, 8), sh('2026-03-10T12:00:00'))).toEqual(sh('2026-03-08T08:00:00'));
+    expect(latestSlot(week(3, 8), sh('2026-03-10T12:00:00'))).toEqual(sh('2026-03-10T08:00:00'));
+    expect(latestSlot(week(3, 13), sh('2026-03-10T12:00:00'))).toEqual(sh('2026-03-03T13:00:00'));
+    expect(latestSlot(week(7, 0), sh('2026-03-10T12:00:00'))).toEqual(sh('2026-03-07T00:00:00'));
+    expect(nextSlot(week(1, 8), sh('2026-03-10T12:00:00'))).toEqual(sh('2026-03-15T08:00:00'));
+  });
+
+  it('month: the day of the month, the last day in shorter months, across the year end', () => {
+    expect(latestSlot(month(15, 6), sh('2026-03-20T00:00:00'))).toEqual(sh('2026-03-15T06:00:00'));
+    expect(latestSlot(month(15, 6), sh('2026-03-15T05:59:00'))).toEqual(sh('2026-02-15T06:00:00'));
+    expect(latestSlot(month(30, 6), sh('2026-03-01T00:00:00'))).toEqual(sh('2026-02-28T06:00:00'));
+    expect(latestSlot(month(5, 0), sh('2026-01-03T00:00:00'))).toEqual(sh('2025-12-05T00:00:00'));
+    expect(nextSlot(month(30, 6), sh('2026-01-31T00:00:00'))).toEqual(sh('2026-02-28T06:00:00'));
+  });
+
+  it('due: the latest time when new and at most an hour old (catch-up after downtime)', () => {
+    const slot = sh('2026-03-10T09:00:00');
+    expect(dueSlot(day(9), null, sh('2026-03-10T09:00:20'))).toEqual(slot);
+    expect(dueSlot(day(9), null, sh('2026-03-10T09:59:00'))).toEqual(slot);
+    expect(dueSlot(day(9), null, sh('2026-03-10T10:01:00'))).toBeUndefined();
+    expect(dueSlot(day(9), slot, sh('2026-03-10T09:01:00'))).toBeUndefined();
+    expect(dueSlot(day(9), sh('2026-03-09T09:00:00'), sh('2026-03-10T09:01:00'))).toEqual(slot);
+  });
+});

@@ -1,0 +1,190 @@
+import type { Logger } from 'pino';
+import { NOTIFY_TYPE_LABELS, SUBSCRIPTION_DATA_TYPE_LABELS, SUBSCRIPTION_SEND_JOB, subscriptionMessages, subscriptionPreviewPath } from '@shutu/contracts';
+import type { AppContext } from '../../context.ts';
+import { NotifyError, type NotifyMessage } from '../../platform/notify/message.ts';
+import { sendEmail } from '../../platform/notify/email.ts';
+import { sendDingtalk, sendFeishu, sendTianxiangyun, sendWecom } from '../../platform/notify/robots.ts';
+import { assemblePdf } from '../ppt/pdf-document.ts';
+import { rendererOf } from '../../platform/render/renderer.ts';
+import { loadNotifySettings } from '../system/notify-settings.ts';
+import { advanceLastSlot, claimSlot, finishLog, findStaleClaims, findSubscription, takeOverStaleClaim, type SubscriptionRow } from './repo.ts';
+import { renderBoardWithChromium, removeOldSubscriptionFiles, storeSubscriptionFile, type RenderBoard } from './render.ts';
+import { dueSlot } from './schedule.ts';
+import type { SendJobData } from './service.ts';
+import { unusableReason } from './service.ts';
+import { requireSubscriptionTarget } from './targets.ts';
+
+/**
+ * Sending (docs/subscriptions.md "Exactly once"). The per-minute tick enqueues one send job per
+ * due (subscription, slot); the job first CLAIMS the slot by inserting its log row (pending) —
+ * UNIQUE (subscription_id, slot) lets only one claim win, so duplicate jobs, two ticks or a
+ * retried job never send twice — then renders, delivers and records the outcome on the row.
+ * A crash between claim and outcome leaves a pending row: after STALE_CLAIM_MS it is taken over
+ * and sent once more (attempts 2), never again after that.
+ */
+export const STALE_CLAIM_MS = 10 * 60_000;
+
+/** Test seams: a fake renderer (Chromium is irrelevant to most tests). */
+export interface SubscriptionDeps {
+  renderBoard: RenderBoard;
+}
+const overrides = new WeakMap<AppContext, Partial<SubscriptionDeps>>();
+export function overrideSubscriptionDeps(ctx: AppContext, deps: Partial<SubscriptionDeps>): void {
+  overrides.set(ctx, deps);
+}
+const depsOf = (ctx: AppContext): SubscriptionDeps => ({ renderBoard: renderBoardWithChromium, ...overrides.get(ctx) });
+
+const formatShanghai = (instant: Date) =>
+  new Intl.DateTimeFormat('zh-CN', {
+    timeZone: 'Asia/Shanghai',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hour12: false,
+  })
+    .format(instant)
+    .replace(/\//g, '-');
+/** Characters that cannot be in a file name: separators, reserved ones and control characters. */
+const safeFileName = (title: string) =>
+  Array.from(title, (ch) => (ch.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(ch) ? '_' : ch))
+    .join('')
+    .trim() || '大屏';
+
+/** Builds what the channel sends: rendered pages (or one PDF) with their public URLs. */
+async function buildMessage(ctx: AppContext, sub: SubscriptionRow, slot: Date): Promise<NotifyMessage> {
+  // Rendered as the subscriber, with what they may see today (a revoked grant stops the images).
+  const user = await ctx.db.selectFrom('sysUser').select(['id', 'isAdministrator']).where('id', '=', sub.userId).where('status', '=', 1).executeTakeFirst();
+  if (!user) throw new NotifyError(subscriptionMessages.userMissing);
+  const target = await requireSubscriptionTarget(ctx, { userId: user.id, isAdministrator: user.isAdministrator }, sub.dataType, sub.dataId);
+  if (target.boardIds.length === 0) throw new NotifyError(subscriptionMessages.nothingToSend);
+  const { renderBoard } = depsOf(ctx);
+  const pages = [];
+  for (const boardId of target.boardIds) pages.push(await renderBoard(ctx, sub.userId, boardId));
+  const message: NotifyMessage = {
+    title: sub.notifyTitle,
+    lines: [`订阅内容：${sub.subTitle || target.title}（${SUBSCRIPTION_DATA_TYPE_LABELS[sub.dataType]}）`, `订阅时间：${formatShanghai(slot)}`],
+    link: ctx.selfUrl ? `${ctx.selfUrl}${subscriptionPreviewPath(sub.dataType, sub.dataId)}` : undefined,
+    images: [],
+  };
+  if (sub.format === 'pdf') {
+    const pdf = await assemblePdf(
+      rendererOf(ctx),
+      pages.map((p) => ({ image: p.image, width: p.width, height: p.height })),
+      { title: sub.notifyTitle, watermark: null },
+    );
+    message.pdf = {
+      name: `${safeFileName(sub.notifyTitle)}.pdf`,
+      data: pdf,
+      contentType: 'application/pdf',
+      url: await storeSubscriptionFile(ctx, pdf, 'pdf'),
+    };
+    return message;
+  }
+  for (const p of pages) {
+    message.images.push({ name: `${safeFileName(p.title)}.jpg`, data: p.image, url: await storeSubscriptionFile(ctx, p.image, 'jpg'), reencode: p.reencode });
+  }
+  return message;
+}
+
+async function deliver(ctx: AppContext, sub: SubscriptionRow, message: NotifyMessage): Promise<void> {
+  const settings = await loadNotifySettings(ctx);
+  const email = (await ctx.db.selectFrom('sysUser').select('email').where('id', '=', sub.userId).executeTakeFirst())?.email ?? null;
+  const reason = unusableReason(settings, sub.notifyType, email);
+  if (reason) throw new NotifyError(reason);
+  switch (sub.notifyType) {
+    case 'email':
+      return sendEmail(
+        {
+          host: settings.smtpHost,
+          port: settings.smtpPort,
+          secure: settings.smtpSecure,
+          user: settings.smtpUser,
+          password: settings.smtpPassword,
+          from: settings.smtpFrom,
+        },
+        email!,
+        message,
+      );
+    case 'qywechat':
+      return sendWecom(settings.wecomWebhook, message);
+    case 'dingtalk':
+      return sendDingtalk(settings.dingtalkWebhook, settings.dingtalkSecret, message);
+    case 'feishu':
+      return sendFeishu(settings.feishuWebhook, settings.feishuSecret, message);
+    case 'tianxiangyun':
+      return sendTianxiangyun(settings.tianxiangyunWebhook, settings.tianxiangyunToken, message);
+  }
+}
+
+const describeContent = (message: NotifyMessage) =>
+  [`标题：${message.title}`, `文件：${[...message.images.map((i) => i.name), ...(message.pdf ? [message.pdf.name] : [])].join('、') || '无'}`].join('；');
+
+/** The send job: claim, render, deliver, record. Never throws for a delivery failure (it is logged on the row). */
+export async function sendSubscription(ctx: AppContext, log: Logger, data: SendJobData, now = new Date()): Promise<'sent' | 'failed' | 'skipped'> {
+  const slot = new Date(data.slot);
+  const sub = await findSubscription(ctx.db, data.subscriptionId);
+  if (!sub) return 'skipped';
+  const logId =
+    (await claimSlot(ctx.db, {
+      subscriptionId: sub.id,
+      subTitle: sub.subTitle,
+      dataType: sub.dataType,
+      dataId: sub.dataId,
+      userId: sub.userId,
+      userName: sub.userName,
+      notifyType: sub.notifyType,
+      content: `标题：${sub.notifyTitle}`,
+      slot,
+    })) ?? (await takeOverStaleClaim(ctx.db, sub.id, slot, new Date(now.getTime() - STALE_CLAIM_MS)));
+  if (logId === undefined) {
+    log.info({ subscriptionId: sub.id, slot: data.slot }, 'subscription slot already claimed');
+    return 'skipped';
+  }
+  let message: NotifyMessage | undefined;
+  try {
+    message = await buildMessage(ctx, sub, slot);
+    await deliver(ctx, sub, message);
+    await finishLog(ctx.db, logId, { errCode: 0, errMsg: null, content: describeContent(message) });
+    log.info({ subscriptionId: sub.id, slot: data.slot, via: NOTIFY_TYPE_LABELS[sub.notifyType] }, 'subscription sent');
+    return 'sent';
+  } catch (error) {
+    const errMsg = error instanceof Error ? error.message : String(error);
+    const errCode = error instanceof NotifyError ? error.code : 1;
+    await finishLog(ctx.db, logId, { errCode: errCode || 1, errMsg, content: message ? describeContent(message) : `标题：${sub.notifyTitle}` });
+    log.warn({ err: error, subscriptionId: sub.id, slot: data.slot }, 'subscription not sent');
+    return 'failed';
+  }
+}
+
+/**
+ * The per-minute tick: enqueue every enabled subscription whose latest due time is new and at
+ * most an hour old (catch-up after downtime), and re-enqueue claims a crash left pending.
+ * The job is sent before last_slot moves: a crash in between re-sends a job whose claim fails.
+ */
+export async function runTick(ctx: AppContext, log: Logger, now = new Date()): Promise<number> {
+  if (!ctx.jobs) return 0;
+  let sent = 0;
+  const subs = await ctx.db
+    .selectFrom('subscription')
+    .select(['id', 'triggerPeriod', 'triggerHour', 'triggerWeekValue', 'triggerDayValue', 'lastSlot'])
+    .where('enabled', '=', true)
+    .execute();
+  for (const sub of subs) {
+    const slot = dueSlot(sub, sub.lastSlot, now);
+    if (!slot) continue;
+    const data: SendJobData = { subscriptionId: sub.id, slot: slot.toISOString() };
+    await ctx.jobs.send(SUBSCRIPTION_SEND_JOB, data, { singletonKey: `${sub.id}:${data.slot}` });
+    await advanceLastSlot(ctx.db, sub.id, slot);
+    sent += 1;
+  }
+  for (const stale of await findStaleClaims(ctx.db, new Date(now.getTime() - STALE_CLAIM_MS))) {
+    const data: SendJobData = { subscriptionId: stale.subscriptionId!, slot: new Date(stale.slot).toISOString() };
+    await ctx.jobs.send(SUBSCRIPTION_SEND_JOB, data, { singletonKey: `${data.subscriptionId}:${data.slot}` });
+    log.warn(data, 'retrying a subscription send a crash left pending');
+    sent += 1;
+  }
+  if (now.getUTCMinutes() === 7) await removeOldSubscriptionFiles(ctx, now.getTime());
+  return sent;
+}

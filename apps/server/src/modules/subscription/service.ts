@@ -1,0 +1,231 @@
+import type { Kysely } from 'kysely';
+import {
+  NOTIFY_TYPES,
+  SUBSCRIPTION_SEND_JOB,
+  subscriptionMessages,
+  type NotifySettings,
+  type NotifyType,
+  type Page,
+  type Subscription,
+  type SubscriptionLog,
+  type subscriptionListQuerySchema,
+  type subscriptionLogQuerySchema,
+  type subscriptionSaveSchema,
+} from '@shutu/contracts';
+import type { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { Database } from '../../platform/db/schema.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors.ts';
+import { page } from '../../platform/http/envelope.ts';
+import type { Caller } from '../perm/permissions.ts';
+import { loadNotifySettings } from '../system/notify-settings.ts';
+import { findSubscription, selectSubscriptions, type SubscriptionLogRow, type SubscriptionRow } from './repo.ts';
+import { latestSlot, nextSlot } from './schedule.ts';
+import { requireSubscriptionTarget } from './targets.ts';
+
+type SubscriptionSaveParsed = z.output<typeof subscriptionSaveSchema>;
+
+/** The send job's data: one subscription, one due time (ISO). */
+export interface SendJobData {
+  subscriptionId: number;
+  slot: string;
+}
+
+/** Why a method cannot be used, or undefined when it can (the channel is configured; email: the user has an address). */
+export function unusableReason(settings: NotifySettings, notifyType: NotifyType, userEmail: string | null): string | undefined {
+  switch (notifyType) {
+    case 'email':
+      if (!settings.smtpHost || !settings.smtpFrom) return subscriptionMessages.emailServerMissing;
+      if (!userEmail) return subscriptionMessages.userEmailMissing;
+      return undefined;
+    case 'qywechat':
+      return settings.wecomWebhook ? undefined : subscriptionMessages.qywechatMissing;
+    case 'dingtalk':
+      return settings.dingtalkWebhook ? undefined : subscriptionMessages.dingtalkMissing;
+    case 'feishu':
+      return settings.feishuWebhook ? undefined : subscriptionMessages.feishuMissing;
+    case 'tianxiangyun':
+      return settings.tianxiangyunWebhook ? undefined : subscriptionMessages.tianxiangyunMissing;
+  }
+}
+
+async function userEmail(db: Kysely<Database>, userId: number): Promise<string | null> {
+  const row = await db.selectFrom('sysUser').select('email').where('id', '=', userId).executeTakeFirst();
+  return row?.email ?? null;
+}
+
+/** Subscription check (spec 1 §7): 0 usable, 1 not, with the reason. */
+export async function checkNotifyType(ctx: AppContext, caller: Caller, notifyType: NotifyType): Promise<{ data: number; msg: string }> {
+  const reason = unusableReason(await loadNotifySettings(ctx), notifyType, await userEmail(ctx.db, caller.userId));
+  return reason ? { data: 1, msg: reason } : { data: 0, msg: subscriptionMessages.usable };
+}
+
+export function toSubscription(row: SubscriptionRow, now = new Date()): Subscription {
+  return {
+    id: row.id,
+    userId: row.userId,
+    userName: row.userName,
+    dataType: row.dataType,
+    dataId: row.dataId,
+    subTitle: row.subTitle,
+    notifyTitle: row.notifyTitle,
+    notifyType: row.notifyType,
+    triggerPeriod: row.triggerPeriod,
+    triggerHour: row.triggerHour,
+    triggerWeekValue: row.triggerWeekValue,
+    triggerDayValue: row.triggerDayValue,
+    format: row.format,
+    enabled: row.enabled,
+    createTime: new Date(row.createTime).toISOString(),
+    nextTime: row.enabled ? nextSlot(row, now).toISOString() : null,
+  };
+}
+
+async function requireOwnSubscription(ctx: AppContext, caller: Caller, id: number): Promise<SubscriptionRow> {
+  const row = await findSubscription(ctx.db, id);
+  if (!row) throw notFound(subscriptionMessages.notFound);
+  if (row.userId !== caller.userId && !caller.isAdministrator) throw forbidden(subscriptionMessages.notOwned);
+  return row;
+}
+
+/**
+ * Save (create / update) for the caller: the title is required (schema), the caller must see
+ * the data, and the method must be usable (400 with the check's message). Saving moves
+ * last_slot to the latest due time already past, so a save never sends at once for a time of
+ * day that has gone by (docs/subscriptions.md).
+ */
+export async function saveSubscription(ctx: AppContext, caller: Caller, input: SubscriptionSaveParsed, now = new Date()): Promise<Subscription> {
+  const existing = input.id ? await requireOwnSubscription(ctx, caller, input.id) : undefined;
+  const ownerId = existing?.userId ?? caller.userId;
+  await requireSubscriptionTarget(ctx, caller, input.dataType, input.dataId);
+  const reason = unusableReason(await loadNotifySettings(ctx), input.notifyType, await userEmail(ctx.db, ownerId));
+  if (reason) throw badRequest(reason, [{ field: 'notifyType', message: reason }]);
+  const values = {
+    dataType: input.dataType,
+    dataId: input.dataId,
+    subTitle: input.subTitle,
+    notifyTitle: input.notifyTitle,
+    notifyType: input.notifyType,
+    triggerPeriod: input.triggerPeriod,
+    triggerHour: input.triggerHour,
+    triggerWeekValue: input.triggerWeekValue,
+    triggerDayValue: input.triggerDayValue,
+    format: input.format,
+    enabled: input.enabled,
+    lastSlot: latestSlot(input, now),
+  };
+  const id = existing
+    ? (await ctx.db.updateTable('subscription').set(values).where('id', '=', existing.id).returning('id').executeTakeFirstOrThrow()).id
+    : (
+        await ctx.db
+          .insertInto('subscription')
+          .values({ ...values, userId: caller.userId })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+  return toSubscription((await findSubscription(ctx.db, id))!, now);
+}
+
+/** The caller's subscriptions (administrators: everyone's), newest first. */
+export async function listSubscriptions(ctx: AppContext, caller: Caller, query: z.output<typeof subscriptionListQuerySchema>): Promise<Page<Subscription>> {
+  let base = selectSubscriptions(ctx.db);
+  if (!caller.isAdministrator) base = base.where('subscription.userId', '=', caller.userId);
+  if (query.dataType) base = base.where('subscription.dataType', '=', query.dataType);
+  if (query.dataId) base = base.where('subscription.dataId', '=', query.dataId);
+  const total = await base
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await base
+    .orderBy('subscription.createTime', 'desc')
+    .orderBy('subscription.id', 'desc')
+    .limit(query.size)
+    .offset((query.current - 1) * query.size)
+    .execute();
+  return page(
+    rows.map((row) => toSubscription(row)),
+    Number(total.n),
+    query.current,
+    query.size,
+  );
+}
+
+export async function setSubscriptionEnabled(ctx: AppContext, caller: Caller, id: number, enabled: boolean, now = new Date()): Promise<Subscription> {
+  const row = await requireOwnSubscription(ctx, caller, id);
+  // Re-enabling does not send the times that passed while it was off.
+  await ctx.db
+    .updateTable('subscription')
+    .set({ enabled, lastSlot: latestSlot(row, now) })
+    .where('id', '=', id)
+    .execute();
+  return toSubscription((await findSubscription(ctx.db, id))!, now);
+}
+
+export async function deleteSubscription(ctx: AppContext, caller: Caller, id: number): Promise<void> {
+  await requireOwnSubscription(ctx, caller, id);
+  await ctx.db.deleteFrom('subscription').where('id', '=', id).execute();
+}
+
+/** 立即发送 (administrators): the same job and log as a due time, for the current instant. */
+export async function sendNow(ctx: AppContext, id: number): Promise<void> {
+  if (!ctx.jobs) throw new AppError(503, subscriptionMessages.jobsOff);
+  if (!(await findSubscription(ctx.db, id))) throw notFound(subscriptionMessages.notFound);
+  const slot = new Date().toISOString();
+  const data: SendJobData = { subscriptionId: id, slot };
+  await ctx.jobs.send(SUBSCRIPTION_SEND_JOB, data, { singletonKey: `${id}:${slot}` });
+}
+
+export function toLog(row: SubscriptionLogRow): SubscriptionLog {
+  return {
+    id: row.id,
+    subscriptionId: row.subscriptionId,
+    subTitle: row.subTitle,
+    dataType: row.dataType,
+    dataId: row.dataId,
+    userId: row.userId,
+    userName: row.userName,
+    notifyType: NOTIFY_TYPES.includes(row.notifyType) ? row.notifyType : 'email',
+    state: row.state,
+    errCode: row.errCode,
+    errMsg: row.errMsg,
+    content: row.content,
+    slot: new Date(row.slot).toISOString(),
+    createTime: new Date(row.createTime).toISOString(),
+  };
+}
+
+/** A bound of the log's range: an instant with its offset as the page sends it, or a bare yyyy-MM-dd taken as that day in Asia/Shanghai. */
+const shanghaiDay = (day: string) => (day.length > 10 && !Number.isNaN(Date.parse(day)) ? new Date(day) : new Date(`${day.slice(0, 10)}T00:00:00+08:00`));
+
+/**
+ * The log (spec 1 §7 "Subscription log"): administrators see everyone's (userId filters),
+ * others their own. startTime / endTime are day starts (the page sends them in the browser's
+ * zone with its offset; bare dates are Asia/Shanghai days); endTime is exclusive — the page
+ * sends the chosen end day plus one (spec 1 §5).
+ */
+export async function listLogs(ctx: AppContext, caller: Caller, query: z.output<typeof subscriptionLogQuerySchema>): Promise<Page<SubscriptionLog>> {
+  let base = ctx.db.selectFrom('subscriptionLog');
+  if (!caller.isAdministrator) base = base.where('userId', '=', caller.userId);
+  else if (query.userId) base = base.where('userId', '=', query.userId);
+  if (query.subTitle) base = base.where('subTitle', 'ilike', `%${query.subTitle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  if (query.dataType) base = base.where('dataType', '=', query.dataType);
+  if (query.dataId) base = base.where('dataId', '=', query.dataId);
+  if (query.errCode !== undefined) base = query.errCode === 0 ? base.where('errCode', '=', 0) : base.where('errCode', '<>', 0);
+  if (query.startTime) base = base.where('createTime', '>=', shanghaiDay(query.startTime));
+  if (query.endTime) base = base.where('createTime', '<', shanghaiDay(query.endTime));
+  const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base
+    .selectAll()
+    .orderBy('createTime', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.size)
+    .offset((query.current - 1) * query.size)
+    .execute();
+  return page(rows.map(toLog), Number(total.n), query.current, query.size);
+}
+
+export async function getLog(ctx: AppContext, caller: Caller, id: number): Promise<SubscriptionLog> {
+  const row = await ctx.db.selectFrom('subscriptionLog').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row || (!caller.isAdministrator && row.userId !== caller.userId)) throw notFound(subscriptionMessages.logNotFound);
+  return toLog(row);
+}

@@ -1,0 +1,174 @@
+import '../../test/setup.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, configure, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import type { ShareLink } from '@shutu/contracts';
+import { fail, mockFetch, ok, type Call } from '../../test/fetch-mock.ts';
+import { renderWithApp } from '../../test/render.tsx';
+import { chartAt, makeBoard, salesData } from '../board/runtime/test-fixtures.ts';
+import { ShareDialog } from './ShareDialog.tsx';
+import ShareOpenPage from './ShareOpenPage.tsx';
+import { LinkGrantTab } from './LinkGrantTab.tsx';
+
+// antd renders slowly on a loaded machine: wait on conditions for longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
+
+const link = (extra: Partial<ShareLink> = {}): ShareLink => ({
+  id: 3,
+  code: 'Ab3_xYz-9Q',
+  dataType: 'visual',
+  dataId: 5,
+  visualDataTitle: '销售驾驶舱',
+  purpose: '周会',
+  shortLink: 'http://bi.example.com/share/Ab3_xYz-9Q',
+  linkType: 0,
+  hasPassword: true,
+  expireTime: null,
+  expired: false,
+  enabled: true,
+  createUserId: 2,
+  createUserName: '张三',
+  createTime: '2026-03-04T05:06:07.000Z',
+  ...extra,
+});
+
+afterEach(() => {
+  cleanup();
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+describe('share dialog', () => {
+  it('creates a login-free link with a password and copies the address with the password', async () => {
+    const calls = mockFetch((c) => (c.url === '/api/share/links' && c.method === 'POST' ? ok(link(), '已生成分享链接') : undefined));
+    const writeText = vi.fn(async () => undefined);
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    renderWithApp(<ShareDialog open dataType="visual" dataId={5} title="销售驾驶舱" onClose={() => undefined} />);
+    expect(await screen.findByText('分享「销售驾驶舱」')).toBeTruthy();
+    expect(screen.getByText('任何拿到链接的人无需登录即可查看，看到的数据与您的数据权限一致')).toBeTruthy();
+
+    const password = document.querySelector<HTMLInputElement>('[data-testid="share-password"]')!;
+    fireEvent.change(password, { target: { value: '12' } });
+    fireEvent.click(screen.getByTestId('share-create'));
+    expect(await screen.findByText('访问密码为 4-32 个字符')).toBeTruthy();
+    expect(calls.filter((c) => c.method === 'POST')).toHaveLength(0);
+
+    fireEvent.change(document.querySelector('[data-testid="share-purpose"]')!, { target: { value: '周会' } });
+    fireEvent.change(password, { target: { value: 'Zj2026' } });
+    fireEvent.click(screen.getByTestId('share-create'));
+    await screen.findByTestId('share-created');
+    expect(calls.find((c) => c.method === 'POST')!.body).toEqual({
+      dataType: 'visual',
+      dataId: 5,
+      purpose: '周会',
+      linkType: 0,
+      password: 'Zj2026',
+      expireTime: null,
+    });
+    expect(document.querySelector<HTMLInputElement>('[data-testid="share-link"]')!.value).toBe('http://bi.example.com/share/Ab3_xYz-9Q');
+    expect(screen.getByText(/访问密码：Zj2026/)).toBeTruthy();
+    fireEvent.click(screen.getByTestId('share-copy'));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith('http://bi.example.com/share/Ab3_xYz-9Q\n访问密码：Zj2026'));
+    expect(await screen.findByText('已复制链接')).toBeTruthy();
+  });
+
+  it('sends account matching when chosen, and shows the server’s refusal', async () => {
+    const calls = mockFetch((c) => (c.url === '/api/share/links' ? fail(403, '没有此大屏权限') : undefined));
+    renderWithApp(<ShareDialog open dataType="report" dataId={9} title="订单明细" onClose={() => undefined} />);
+    fireEvent.click(await screen.findByText('账号匹配'));
+    expect(await screen.findByText('访问者须登录，按其本人的数据权限查看；没有查看权限的账号无法打开')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('share-create'));
+    expect(await screen.findByText('没有此大屏权限')).toBeTruthy();
+    expect(calls[0]!.body).toMatchObject({ dataType: 'report', dataId: 9, linkType: 1, password: null });
+    expect(screen.queryByTestId('share-created')).toBeNull();
+  });
+});
+
+const board = makeBoard([chartAt('intro', 'text', '说明', { x: 0, y: 0, w: 900, h: 200 }, { text: '本月经营概况' })], {}, { id: 5, title: '销售驾驶舱' });
+
+function Pages() {
+  return (
+    <Routes>
+      <Route path="/share/:code" element={<ShareOpenPage />} />
+      <Route path="/login" element={<div>登录页</div>} />
+    </Routes>
+  );
+}
+
+describe('share page', () => {
+  it('asks for the password, says 密码错误 inline, then shows the board through the link’s token only', async () => {
+    const calls = mockFetch((c: Call) => {
+      if (c.url === '/api/share/open/Ab3') {
+        const password = (c.body as { password?: string }).password;
+        if (!password) return fail(401, '请输入访问密码', { reason: 'password' });
+        if (password !== 'Zj2026') return fail(403, '密码错误', { reason: 'passwordWrong' });
+        return ok({ token: 'scoped-1', expiresAt: '2030-01-01T00:00:00.000Z', dataType: 'visual', dataId: 5, title: '销售驾驶舱', linkType: 0, boardIds: [5] });
+      }
+      if (c.url === '/api/board/boards/5') return ok(board);
+      if (c.url === '/api/board/chart-data') return ok(salesData([['浙江', 1]]));
+      return undefined;
+    });
+    renderWithApp(<Pages />, { path: '/share/Ab3', info: null });
+    const input = await screen.findByTestId('share-password-input');
+    expect(screen.getByText('此分享需要访问密码')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'wrong' } });
+    fireEvent.click(screen.getByTestId('share-password-submit'));
+    await waitFor(() => expect(screen.getByTestId('share-password-error').textContent).toBe('密码错误'));
+    fireEvent.change(input, { target: { value: 'Zj2026' } });
+    fireEvent.click(screen.getByTestId('share-password-submit'));
+    expect(await screen.findByText('本月经营概况')).toBeTruthy();
+    expect(screen.getByTestId('board-title').textContent).toBe('销售驾驶舱');
+    const boardCalls = calls.filter((c) => c.url.startsWith('/api/board/'));
+    expect(new Set(boardCalls.map((c) => c.headers.Authorization))).toEqual(new Set(['Bearer scoped-1']));
+    expect(localStorage.getItem('shutu.token')).toBeNull();
+    expect(screen.queryByText('登录页')).toBeNull();
+  });
+
+  it('shows 链接已过期 for an expired link and 链接不存在或已失效 for a disabled one', async () => {
+    mockFetch((c) =>
+      c.url === '/api/share/open/old'
+        ? fail(410, '链接已过期', { reason: 'expired' })
+        : c.url === '/api/share/open/off'
+          ? fail(404, '链接不存在或已失效', { reason: 'gone' })
+          : undefined,
+    );
+    renderWithApp(<Pages />, { path: '/share/old', info: null });
+    expect(await screen.findByText('链接已过期')).toBeTruthy();
+    expect(screen.getByText('请联系分享人重新生成链接')).toBeTruthy();
+    cleanup();
+    renderWithApp(<Pages />, { path: '/share/off', info: null });
+    expect(await screen.findByText('链接不存在或已失效')).toBeTruthy();
+  });
+
+  it('sends a visitor without a session to the login page for an account-matching link, keeping the way back', async () => {
+    const calls = mockFetch((c) => (c.url === '/api/share/open/acc' ? fail(401, '该链接需要登录后访问', { reason: 'login' }) : undefined));
+    renderWithApp(<Pages />, { path: '/share/acc' });
+    expect(await screen.findByText('登录页')).toBeTruthy();
+    // The stored session went with the open call (it had expired on the server) and is dropped.
+    expect(calls[0]!.headers.Authorization).toBe('Bearer test-token');
+    expect(localStorage.getItem('shutu.token')).toBeNull();
+  });
+});
+
+describe('第三方链接 tab', () => {
+  it('ticks the group’s account-matching links, filters, selects all and saves the ticked ids', async () => {
+    const links = [link({ id: 3, linkType: 1, visualDataTitle: '销售驾驶舱' }), link({ id: 4, linkType: 1, visualDataTitle: '库存报表', purpose: '仓库' })];
+    const calls = mockFetch((c) => {
+      const url = new URL(c.url, 'http://x');
+      if (url.pathname === '/api/share/links') return ok({ records: links, total: 2, current: 1, size: 10000 });
+      if (url.pathname === '/api/share/auth' && c.method === 'GET') return ok([3]);
+      if (url.pathname === '/api/share/auth' && c.method === 'PUT') return ok([3, 4], '已保存');
+      return undefined;
+    });
+    renderWithApp(<LinkGrantTab groupId={8} groupName="华东销售" />);
+    await waitFor(() => expect(screen.getByTestId('grant-link-count').textContent).toBe('已选 1 / 2'));
+    expect(new URL(calls[0]!.url, 'http://x').searchParams.get('linkType')).toBe('1');
+    fireEvent.change(document.querySelector('.grant-table-search input')!, { target: { value: '仓库' } });
+    await waitFor(() => expect(document.querySelectorAll('[data-testid="grant-link"]')).toHaveLength(1));
+    fireEvent.click(screen.getByTestId('grant-link-all'));
+    await waitFor(() => expect(screen.getByTestId('grant-link-count').textContent).toBe('已选 2 / 2'));
+    fireEvent.click(screen.getByTestId('grant-link-save'));
+    expect(await screen.findByText('已保存')).toBeTruthy();
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ dataPermId: 8, linkIdList: [3, 4] });
+  });
+});

@@ -1,0 +1,3 @@
+import dayjs from 'dayjs';
+
+export const formatTime = (iso: string | null | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '-');

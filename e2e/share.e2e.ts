@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+
+/**
+ * Share links (spec 1 §3 "Share link", §7 "Shares"; docs/shares.md): a member whose group sees
+ * 浙江 rows only shares a board through the preview's 分享 dialog as a login-free link with a
+ * password; a fresh browser without any session opens it, is refused a wrong password, and
+ * then sees the board with the member's rows only. An expired link shows 链接已过期.
+ */
+describe('share links', () => {
+  let app: E2EApp;
+  let browser: Browser;
+  let page: Page;
+  let boardId: number;
+  let memberToken: string;
+  let shareUrl: string;
+  const member = { account: 'zhejiang', password: 'zhejiang1' };
+  const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+
+  beforeAll(async () => {
+    app = await startApp({ SHUTU_DEMO_SCALE: '2000' });
+    const token = await apiLogin(app);
+    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
+    const warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
+    const ws = await apiCall<{ id: number }>(app, token, 'POST', '/api/dataset/categories', { wsName: '分享数据', parentId: 0 });
+    const normal = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      columnName,
+      columnTitle,
+      tableAliasName: 'o',
+      columnAttr: 'NORMAL',
+      ...extra,
+    });
+    const cubeId = await apiCall<number>(app, token, 'POST', '/api/dataset/cubes', {
+      cubeData: { cubeName: '订单', workspaceId: ws.id, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 0 },
+      datasourceId: warehouseId,
+      columnList: [normal('province', 'province', '省份'), normal('amount', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' })],
+    });
+    const fields = await apiCall<{ id: number; columnTitle: string }[]>(app, token, 'GET', `/api/dataset/cubes/${cubeId}/fields`);
+    const f = Object.fromEntries(fields.map((x) => [x.columnTitle, x.id]));
+
+    const user = await apiCall<{ id: number }>(app, token, 'POST', '/api/org/users', {
+      account: member.account,
+      password: md5(member.password),
+      name: '浙江销售',
+    });
+    const type = await apiCall<{ id: number }>(app, token, 'POST', '/api/perm/types', { typeName: '销售' });
+    const group = await apiCall<{ id: number }>(app, token, 'POST', '/api/perm/groups', {
+      permName: '浙江区',
+      typeId: type.id,
+      permJson: { userList: [{ id: user.id, name: '' }] },
+    });
+    await apiCall(app, token, 'PUT', `/api/dataset/auth/${group.id}/cubes`, { cubeWorkspaceId: ws.id, dataIdList: [cubeId] });
+    await apiCall(app, token, 'POST', '/api/dataset/perm-filters', {
+      cubeDataId: cubeId,
+      dataPermId: group.id,
+      cubePermName: '只看浙江',
+      filterJson: {
+        relation: 'AND',
+        conditions: [{ cubeColumnId: f['省份'], connectType: 'and', conditions: [{ function: 'eq', values: ['浙江'] }] }],
+        filters: [],
+      },
+    });
+    const category = await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'visual', categoryValue: '区域' });
+    boardId = await apiCall<number>(app, token, 'POST', '/api/board/boards', {
+      title: '区域销售看板',
+      categoryId: category.id,
+      content: { type: 'quick', layout: [{ i: 't1', x: 0, y: 0, w: 12, h: 6 }] },
+      charts: [
+        {
+          key: 't1',
+          name: 'table',
+          title: '各省销售额',
+          dataconfig: { cubeId, rowParamList: [{ fieldId: f['省份'] }], indexParamList: [{ fieldId: f['金额'], aggregation: 'SUM' }] },
+        },
+      ],
+      publicStatus: 0,
+      dataPermIdList: [group.id],
+    });
+    memberToken = await apiLogin(app, member.account, member.password);
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    await loginThroughPage(page, app, member.account, member.password);
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `share-failed-${ctx.task.name.slice(0, 24)}`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('the member shares the board from the preview as a login-free link with a password', async () => {
+    await page.goto(`${app.url}/newbi/preview/${boardId}`);
+    await page.getByTestId('board-share').click();
+    const dialog = page.locator('.ant-modal');
+    await dialog.getByText('分享「区域销售看板」').waitFor();
+    await dialog.getByTestId('share-purpose').fill('发给合作方');
+    await dialog.getByTestId('share-password').fill('Zj2026');
+    await dialog.getByTestId('share-create').click();
+    await dialog.getByTestId('share-created').waitFor();
+    shareUrl = await dialog.getByTestId('share-link').inputValue();
+    expect(shareUrl).toMatch(new RegExp(`^${app.url}/share/[A-Za-z0-9_-]{10}$`));
+    await expect(dialog.textContent()).resolves.toContain('访问密码：Zj2026');
+    await screenshot(page, 'share-dialog');
+  });
+
+  it('a fresh browser opens it without login: wrong password refused, then only the member’s rows', async () => {
+    const visitor = await newPage(browser);
+    try {
+      await visitor.goto(shareUrl);
+      await visitor.getByText('此分享需要访问密码').waitFor();
+      await visitor.getByTestId('share-password-input').fill('wrong-one');
+      await visitor.getByTestId('share-password-submit').click();
+      await visitor.getByTestId('share-password-error').getByText('密码错误').waitFor();
+      await screenshot(visitor, 'share-password');
+      await visitor.getByTestId('share-password-input').fill('Zj2026');
+      await visitor.getByTestId('share-password-submit').click();
+      await visitor.locator('html[data-board-state="ready"]').waitFor({ state: 'attached', timeout: 60_000 });
+      await expect(visitor.getByTestId('board-title').textContent()).resolves.toBe('区域销售看板');
+      const chart = visitor.locator('[data-testid="board-chart"][data-chart-key="t1"]');
+      await expect(chart.getAttribute('data-row-count')).resolves.toBe('1');
+      const text = (await chart.textContent()) ?? '';
+      expect(text).toContain('浙江');
+      expect(text).not.toContain('广东');
+      // The visitor never signed in: no session was stored.
+      const stored = await visitor.evaluate(() =>
+        (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem('shutu.token'),
+      );
+      expect(stored).toBeNull();
+      await screenshot(visitor, 'share-open');
+    } finally {
+      await visitor.context().close();
+    }
+  });
+
+  it('an expired link shows 链接已过期', async () => {
+    const link = await apiCall<{ code: string }>(app, memberToken, 'POST', '/api/share/links', {
+      dataType: 'visual',
+      dataId: boardId,
+      expireTime: new Date(Date.now() + 2000).toISOString(),
+    });
+    // Wait (on the server's answer, with a deadline) until the link has expired.
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const res = await fetch(`${app.url}/api/share/open/${link.code}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      if (res.status === 410) break;
+      if (Date.now() > deadline) throw new Error(`link still answers ${res.status}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const visitor = await newPage(browser);
+    try {
+      await visitor.goto(`${app.url}/share/${link.code}`);
+      await visitor.getByText('链接已过期').waitFor();
+      await expect(visitor.getByTestId('share-refused').getAttribute('data-refusal')).resolves.toBe('expired');
+      await screenshot(visitor, 'share-expired');
+    } finally {
+      await visitor.context().close();
+    }
+  });
+});
