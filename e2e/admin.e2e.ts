@@ -43,13 +43,13 @@ describe('administration', () => {
     await screenshot(page, 'system-settings');
 
     await input.fill('');
-    await page.getByRole('button', { name: '保存' }).click();
+    await page.locator('.settings-form').getByRole('button', { name: '保存' }).click();
     await page.getByText('请输入系统名称').waitFor();
 
     await input.fill('数图分析平台');
     const [response] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/system/config') && r.request().method() === 'PUT'),
-      page.getByRole('button', { name: '保存' }).click(),
+      page.locator('.settings-form').getByRole('button', { name: '保存' }).click(),
     ]);
     expect(response.status()).toBe(200);
     await page.getByText('保存成功').first().waitFor();

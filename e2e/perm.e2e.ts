@@ -156,8 +156,8 @@ describe('permission groups', () => {
     await page.getByRole('tab', { name: '数据集' }).click();
     // The demo content's dataset, in its category 示例.
     await page.getByTestId('grant-cube').filter({ hasText: '订单分析' }).waitFor();
-    await page.getByRole('tab', { name: '幻灯片' }).click();
-    await page.getByText('幻灯片尚未上线：幻灯片功能上线后在此为权限组授权').waitFor();
+    await page.getByRole('tab', { name: '应用' }).click();
+    await page.getByText('应用尚未上线：应用功能上线后在此为权限组授权已发布的应用').waitFor();
     await screenshot(page, 'perm-setting-pending');
     await page.getByRole('tab', { name: '数据源' }).click();
   });

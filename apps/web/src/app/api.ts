@@ -154,6 +154,37 @@ export const http = {
 export { API };
 
 /**
+ * Saves a file the API serves behind the bearer token, which a plain link cannot send: it is
+ * fetched as a blob with the token header (the override when set) and saved through a
+ * temporary object URL under `fileName`. Throws ApiError with the server's msg, or
+ * `failedMessage`, when it cannot.
+ */
+export async function download(path: string, fileName: string, failedMessage: string, token: string | null = authToken()): Promise<void> {
+  const headers: Record<string, string> = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch(path, { headers });
+  } catch {
+    throw new ApiError(0, failedMessage);
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as { msg?: string } | null;
+    throw new ApiError(response.status, body?.msg || failedMessage);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Revoked later: the browser reads the blob after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/**
  * Sends `formData` as multipart (the browser sets the boundary) with the token header, and
  * unwraps the envelope like `request`; throws ApiError on failure.
  */

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, Checkbox, Empty, Form, Input, Modal, Radio, Select, Spin, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BOARD_TITLE_MAX_LENGTH, type BoardCategory, type BoardListItem, type PermGroup } from '@shutu/contracts';
+import { BOARD_TITLE_MAX_LENGTH, type BoardAuth, type BoardAuthSave, type BoardCategory, type BoardListItem, type PermGroup } from '@shutu/contracts';
 import { notifySuccess } from '../../app/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { boardKeys, fetchAllPermGroups, fetchBoardAuth, saveBoardAuth, saveBoardInfo } from './api.ts';
@@ -70,15 +70,28 @@ export function groupsByType(groups: readonly PermGroup[]): { typeId: number; ty
   return [...byType.values()];
 }
 
+/** The public / groups authorisation of one resource, as loaded and saved by its own API. */
+export interface PublicOrGroupsModalProps {
+  open: boolean;
+  title: string;
+  testId: string;
+  /** The cache key of the resource's authorisation. */
+  authKey: readonly unknown[];
+  load(): Promise<BoardAuth>;
+  /** Saves; public sends an empty group list. Resolves to the server's message. */
+  save(body: BoardAuthSave): Promise<{ msg: string }>;
+  /** After a save: refresh what shows the resource. */
+  onSaved(): Promise<void> | void;
+  onClose(): void;
+}
+
 /**
  * 权限配置 (administrators): 公开, or the permission groups (all groups, by type) that may see
- * the board. Saving as public sends an empty group list.
+ * the resource (boards, slideshows). Saving as public sends an empty group list.
  */
-export function BoardPermModal({ board, onClose }: { board: BoardListItem | null; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const id = board?.id ?? 0;
-  const auth = useQuery({ queryKey: boardKeys.auth(id), queryFn: () => fetchBoardAuth(id), enabled: board !== null, staleTime: 0 });
-  const groups = useQuery({ queryKey: boardKeys.allGroups, queryFn: fetchAllPermGroups, enabled: board !== null, staleTime: 0 });
+export function PublicOrGroupsModal({ open, title, testId, authKey, load, save: saveAuth, onSaved, onClose }: PublicOrGroupsModalProps) {
+  const auth = useQuery({ queryKey: authKey, queryFn: load, enabled: open, staleTime: 0 });
+  const groups = useQuery({ queryKey: boardKeys.allGroups, queryFn: fetchAllPermGroups, enabled: open, staleTime: 0 });
   const [status, setStatus] = useState<0 | 1 | null>(null);
   const [picked, setPicked] = useState<Set<number> | null>(null);
   const publicStatus = status ?? (auth.data ? (auth.data.publicStatus === 1 ? 1 : 0) : 1);
@@ -88,12 +101,11 @@ export function BoardPermModal({ board, onClose }: { board: BoardListItem | null
   const chosen = [...ticks].filter((g) => known.has(g));
 
   const save = useMutation({
-    mutationFn: () => saveBoardAuth(id, publicStatus === 1 ? { publicStatus: 1, dataPermIdList: [] } : { publicStatus: 0, dataPermIdList: chosen }),
+    mutationFn: () => saveAuth(publicStatus === 1 ? { publicStatus: 1, dataPermIdList: [] } : { publicStatus: 0, dataPermIdList: chosen }),
     onSuccess: async (res) => {
       notifySuccess(res.msg || bm.saveSuccess);
       onClose();
-      await queryClient.invalidateQueries({ queryKey: boardKeys.auth(id) });
-      await queryClient.invalidateQueries({ queryKey: boardKeys.listAll });
+      await onSaved();
     },
   });
 
@@ -106,8 +118,8 @@ export function BoardPermModal({ board, onClose }: { board: BoardListItem | null
 
   return (
     <Modal
-      open={board !== null}
-      title={board ? bt.permTitle(board.title) : ''}
+      open={open}
+      title={title}
       width={620}
       destroyOnHidden
       okText={bt.save}
@@ -117,7 +129,7 @@ export function BoardPermModal({ board, onClose }: { board: BoardListItem | null
       okButtonProps={{ loading: save.isPending, disabled: !auth.isSuccess }}
     >
       <Spin spinning={auth.isFetching || groups.isFetching}>
-        <div className="board-perm" data-testid="board-perm">
+        <div className="board-perm" data-testid={testId}>
           <Radio.Group
             value={publicStatus}
             onChange={(e) => setStatus(e.target.value as 0 | 1)}
@@ -157,5 +169,26 @@ export function BoardPermModal({ board, onClose }: { board: BoardListItem | null
         </div>
       </Spin>
     </Modal>
+  );
+}
+
+/** 权限配置 of a board. */
+export function BoardPermModal({ board, onClose }: { board: BoardListItem | null; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const id = board?.id ?? 0;
+  return (
+    <PublicOrGroupsModal
+      open={board !== null}
+      title={board ? bt.permTitle(board.title) : ''}
+      testId="board-perm"
+      authKey={boardKeys.auth(id)}
+      load={() => fetchBoardAuth(id)}
+      save={(body) => saveBoardAuth(id, body)}
+      onSaved={async () => {
+        await queryClient.invalidateQueries({ queryKey: boardKeys.auth(id) });
+        await queryClient.invalidateQueries({ queryKey: boardKeys.listAll });
+      }}
+      onClose={onClose}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import type { ExportCreate, ExportStatus, ExportTask, Page } from '@shutu/contracts';
 import { API, apiPath, EXPORT_RECORD_PAGE_SIZE } from '@shutu/contracts';
-import { ApiError, getToken, http, request } from '../../app/api.ts';
+import { download, http, request } from '../../app/api.ts';
 import { em } from './messages.ts';
 
 export interface ExportTaskParams {
@@ -28,37 +28,9 @@ export const EXPORT_POLL_MS = 2000;
 export const isActive = (task: Pick<ExportTask, 'status'>) => task.status === 'waiting' || task.status === 'running';
 export const pollWhileActive = (page: Page<ExportTask> | undefined) => (page?.records.some(isActive) ? EXPORT_POLL_MS : false);
 
-/**
- * Downloads a finished export. The download needs the bearer token, which a plain link
- * cannot send: the file is fetched as a blob with the token header and saved through a
- * temporary object URL under the task's file name.
- */
-export async function downloadExport(task: Pick<ExportTask, 'id' | 'fileName'>): Promise<void> {
-  const headers: Record<string, string> = {};
-  const token = getToken();
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let response: Response;
-  try {
-    response = await fetch(apiPath(API.export.download, { id: task.id }), { headers });
-  } catch {
-    throw new ApiError(0, em.downloadFailed);
-  }
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { msg?: string } | null;
-    throw new ApiError(response.status, body?.msg || em.downloadFailed);
-  }
-  const blob = await response.blob();
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = task.fileName;
-  link.style.display = 'none';
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  // Revoked later: the browser reads the blob after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-}
+/** Downloads a finished export (fetched with the token: a plain link cannot send it). */
+export const downloadExport = (task: Pick<ExportTask, 'id' | 'fileName'>): Promise<void> =>
+  download(apiPath(API.export.download, { id: task.id }), task.fileName, em.downloadFailed);
 
 /** 1.2 MB-style size of a file. */
 export function formatFileSize(bytes: number | null | undefined): string {
