@@ -45,7 +45,7 @@ describe('board list', () => {
   const titles = ['季度经营看板', '渠道分析看板', '区域销售看板'];
 
   beforeAll(async () => {
-    app = await startApp();
+    app = await startApp({ SHUTU_THUMBNAILS: '1' });
     token = await apiLogin(app);
     const category = await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'visual', categoryValue: '经营分析', parentId: 0 });
     categoryId = category.id;

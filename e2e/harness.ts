@@ -57,7 +57,8 @@ export async function startApp(env: Record<string, string> = {}): Promise<E2EApp
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
     cwd: REPO_ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: webDist, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env },
+    // Thumbnails off unless a test asks for them: each would render boards in the server's own Chromium beside the test's.
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: webDist, LOG_LEVEL: 'warn', DATABASE_URL: '', SHUTU_THUMBNAILS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -32,6 +32,8 @@ export interface Config {
   selfUrl: string | undefined;
   /** CHROMIUM_PATH: the browser the server renders with (thumbnails, PDF); default Debian's /usr/bin/chromium. */
   chromiumPath: string;
+  /** SHUTU_THUMBNAILS=0 turns off rendering board thumbnails after saves (browser tests that do not look at them). */
+  thumbnails: boolean;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -52,5 +54,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     spreadsheetMaxBytes: Number(env.UPLOAD_SPREADSHEET_MAX_MB ?? 50) * 1024 * 1024,
     selfUrl: env.SHUTU_SELF_URL || undefined,
     chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
+    thumbnails: env.SHUTU_THUMBNAILS !== '0',
   };
 }

@@ -44,11 +44,11 @@ export const thumbnailDir = (config: Config) => path.join(config.dataDir, 'thumb
 
 /**
  * Asks for a fresh thumbnail of the board (after a save or copy). Without a job queue (an
- * API-only test) nothing happens, and a failure to enqueue does not fail the save that
+ * API-only test) or with thumbnails turned off (SHUTU_THUMBNAILS=0) nothing happens, and a failure to enqueue does not fail the save that
  * triggered it: the thumbnail only stays as it was until the next save.
  */
 export async function requestThumbnail(ctx: AppContext, boardId: number): Promise<void> {
-  if (!ctx.jobs) return;
+  if (!ctx.jobs || !ctx.config.thumbnails) return;
   const data: ThumbnailJobData = { boardId, requestedAt: Date.now() };
   await ctx.jobs.send(BOARD_THUMBNAIL_JOB, data, { singletonKey: `board-${boardId}`, retryLimit: 0 }).catch(() => null);
 }
