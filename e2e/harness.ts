@@ -58,7 +58,19 @@ export async function startApp(env: Record<string, string> = {}): Promise<E2EApp
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
     cwd: REPO_ROOT,
     // Thumbnails off unless a test asks for them: each would render boards in the server's own Chromium beside the test's.
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST: webDist, LOG_LEVEL: 'warn', DATABASE_URL: '', SHUTU_THUMBNAILS: '0', ...env },
+    // A 20 000-order demo warehouse (a tenth of the default) unless a test asks for another: every start generates it.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIST: webDist,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: '',
+      SHUTU_THUMBNAILS: '0',
+      SHUTU_DEMO_SCALE: '20000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
