@@ -36,6 +36,9 @@ import { openConfiguredStore } from '../../apps/server/src/server.ts';
 import { clearChartCache, chartCacheStats } from '../../apps/server/src/modules/board/chart-query.ts';
 import { getDataSourceDriver } from '../../apps/server/src/modules/datasource/registry.ts';
 import { ensureBuiltinWarehouse } from '../../apps/server/src/modules/datasource/warehouse.ts';
+
+/** Names of this run's dataset and categories: a kept --dir holds earlier runs' metadata too. */
+const RUN = new Date().toISOString().slice(0, 19).replace('T', ' ');
 import { ARTIFACTS, launchBrowser } from '../../e2e/harness.ts';
 
 const { values } = parseArgs({
@@ -71,7 +74,7 @@ const field = (id: string, columnName: string, columnTitle: string, extra: Parti
 
 function ordersDataset(workspaceId: number, datasourceId: number): DatasetSave {
   return {
-    cubeData: { cubeName: '看板基准订单', workspaceId, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 1 },
+    cubeData: { cubeName: `看板基准订单 ${RUN}`, workspaceId, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 1 },
     datasourceId,
     columnList: [
       field('province', 'province', '省份'),
@@ -205,11 +208,11 @@ try {
     return parsed.data;
   };
   const token = (await api<{ token: string }>('POST', '/api/auth/login', null, { account: 'admin', password: md5Hex('admin123') })).token;
-  const workspaceId = (await api<{ id: number }>('POST', '/api/dataset/categories', token, { wsName: '基准' })).id;
+  const workspaceId = (await api<{ id: number }>('POST', '/api/dataset/categories', token, { wsName: `基准 ${RUN}` })).id;
   const cubeId = await api<number>('POST', '/api/dataset/cubes', token, ordersDataset(workspaceId, warehouse.id));
   const fields = await api<{ id: number; columnTitle: string }[]>('GET', `/api/dataset/cubes/${cubeId}/fields`, token);
   const ids = Object.fromEntries(fields.map((f) => [f.columnTitle, f.id]));
-  const categoryId = (await api<{ id: number }>('POST', '/api/board/categories', token, { kind: 'visual', categoryValue: '基准' })).id;
+  const categoryId = (await api<{ id: number }>('POST', '/api/board/categories', token, { kind: 'visual', categoryValue: `基准 ${RUN}` })).id;
   const boardId = await api<number>('POST', '/api/board/boards', token, board20(categoryId, cubeId, ids));
 
   // Every statement the server sends to the warehouse, as sent (deduplicated).
