@@ -48,19 +48,18 @@ const ILLEGAL_FILE_NAME_CHARS = /[\\/:*?"<>|]/g;
 /** Control characters (below U+0020, and DEL) are illegal in file names too. */
 const withoutControls = (text: string) => Array.from(text, (ch) => (ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f ? '_' : ch)).join('');
 
+/** Text as part of a file name: trimmed, characters file systems refuse and control characters replaced by '_'. */
+export function cleanFileName(text: string | null | undefined): string {
+  return withoutControls((text ?? '').trim().replace(ILLEGAL_FILE_NAME_CHARS, '_')).trim();
+}
+
 /**
  * The file name an export is saved under: the typed name (else the fallback, the chart's
  * title; else 导出数据), trimmed, characters that are illegal in file names replaced by '_',
  * cut to 100 characters, with .xlsx appended (once).
  */
 export function exportFileName(typed: string | null | undefined, fallback: string): string {
-  const clean = (text: string | null | undefined) =>
-    withoutControls(
-      (text ?? '')
-        .trim()
-        .replace(/\.xlsx$/i, '')
-        .replace(ILLEGAL_FILE_NAME_CHARS, '_'),
-    ).trim();
+  const clean = (text: string | null | undefined) => cleanFileName((text ?? '').trim().replace(/\.xlsx$/i, ''));
   const base = clean(typed) || clean(fallback) || '导出数据';
   return `${Array.from(base).slice(0, EXPORT_FILE_NAME_MAX_LENGTH).join('')}.xlsx`;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { pptMessages, type pptPrintSchema, type PptPdfTask } from '@shutu/contracts';
+import { cleanFileName, pptMessages, type pptPrintSchema, type PptPdfTask } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import type { Caller } from '../perm/permissions.ts';
@@ -39,9 +39,7 @@ export interface PdfJobData {
 
 /** A PDF's file name: the slideshow's name without characters file systems refuse. */
 export function pdfFileName(ppName: string): string {
-  // eslint-disable-next-line no-control-regex
-  const base = ppName.replace(/[\\/:*?"<>|\u0000-\u001f\u007f]/g, '_').trim();
-  return `${Array.from(base || '幻灯片').slice(0, 100).join('')}.pdf`;
+  return `${Array.from(cleanFileName(ppName) || '幻灯片').slice(0, 100).join('')}.pdf`;
 }
 
 /**
