@@ -43,18 +43,24 @@ function freePort(): Promise<number> {
 export interface E2EApp {
   url: string;
   dataDir: string;
-  stop(): Promise<void>;
+  /** Everything the server printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM (graceful), then removes the data directory unless `keepData`. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+  /** SIGKILL, as a crash or a power cut would: no shutdown code runs; the data directory stays. */
+  kill(): Promise<void>;
 }
 
 /**
- * The real server (`main.ts serve`) on a free port with a fresh data directory, serving
- * the built web app. The web app must have been built (`npm run build`) before.
+ * The real server (`main.ts serve`) on a free port with a fresh data directory (or `dataDir`,
+ * to start again on what a stopped or killed server left), serving the built web app. The web
+ * app must have been built (`npm run build`) before.
  */
-export async function startApp(env: Record<string, string> = {}): Promise<E2EApp> {
+export async function startApp(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<E2EApp> {
   const webDist = path.join(REPO_ROOT, 'apps/web/dist');
   if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error('apps/web/dist is missing: run `npm run build` first');
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-e2e-'));
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-e2e-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
     cwd: REPO_ROOT,
     // Thumbnails off unless a test asks for them: each would render boards in the server's own Chromium beside the test's.
@@ -92,17 +98,23 @@ export async function startApp(env: Record<string, string> = {}): Promise<E2EApp
     }
     await new Promise((r) => setTimeout(r, 200));
   }
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     url,
     dataDir,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
+    output: () => output,
+    async stop({ keepData = false } = {}) {
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await exited;
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }
@@ -154,4 +166,15 @@ export async function apiCall<T>(app: E2EApp, token: string, method: string, url
 export async function menuLabels(page: Page): Promise<string[]> {
   const texts = await page.locator('.app-menu [role="menuitem"]').allInnerTexts();
   return texts.map((s) => s.trim());
+}
+
+/** Polls until `check` gives a value (not undefined), every 200 ms; no fixed sleeps. */
+export async function eventually<T>(check: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

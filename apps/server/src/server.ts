@@ -38,13 +38,15 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   const warehouse = await ensureBuiltinWarehouse(ctx);
   log.info({ path: warehouse.path, demo: warehouse.demo, registered: warehouse.registered }, 'warehouse ready');
   const demo = await ensureDemoContent(ctx, log);
-  const jobs = options.jobs === false ? undefined : await Jobs.start(store, log, [housekeepingJob(store.db, log), ...moduleJobs(ctx, log)], { work: true });
+  const jobs = options.jobs === false ? undefined : await Jobs.start(store, log, [housekeepingJob(store.db, log), ...moduleJobs(ctx, log)], { work: false });
   ctx.jobs = jobs;
   const app = await buildApp(ctx, { logger: log });
   const address = await app.listen({ port: config.port, host: config.host });
   const port = new URL(address).port;
   const url = `http://localhost:${port}`;
   ctx.selfUrl = config.selfUrl ?? `http://127.0.0.1:${port}`;
+  // Handlers start once the server knows its own URL: a send left queued by a crash renders at once.
+  await jobs?.work();
   await requestDemoThumbnails(ctx, demo);
   return {
     app,

@@ -34,6 +34,22 @@ export interface Config {
   chromiumPath: string;
   /** SHUTU_THUMBNAILS=0 turns off rendering board thumbnails after saves (browser tests that do not look at them). */
   thumbnails: boolean;
+  /**
+   * SHUTU_SUBSCRIPTION_CATCH_UP_MINUTES (default 60): how late a subscription's due time that
+   * passed while no server was running is still sent; older ones are skipped.
+   */
+  subscriptionCatchUpMs: number;
+  /**
+   * SHUTU_SUBSCRIPTION_STALE_CLAIM_SECONDS (default 600): how long a send may stay 发送中 before
+   * it is taken to be lost in a crash and sent once more. Keep it above the longest render.
+   */
+  subscriptionStaleClaimMs: number;
+}
+
+/** A positive number from the environment, or the default when unset or not a positive number. */
+function positiveNumber(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return value && Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
@@ -55,5 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     selfUrl: env.SHUTU_SELF_URL || undefined,
     chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
     thumbnails: env.SHUTU_THUMBNAILS !== '0',
+    subscriptionCatchUpMs: positiveNumber(env.SHUTU_SUBSCRIPTION_CATCH_UP_MINUTES, 60) * 60_000,
+    subscriptionStaleClaimMs: positiveNumber(env.SHUTU_SUBSCRIPTION_STALE_CLAIM_SECONDS, 600) * 1000,
   };
 }

@@ -12,6 +12,8 @@ export function subscriptionJobs(ctx: AppContext, log: Logger): JobDefinition[] 
     cron: '* * * * *',
     // One tick at a time: a slow tick is not stacked up behind itself.
     policy: 'singleton',
+    // A restarted server catches up at once, not at the next minute.
+    runAtStart: true,
     handle: async () => {
       await runTick(ctx, log);
     },

@@ -6,6 +6,7 @@ const week = (value: number, hour: number): Trigger => ({ triggerPeriod: 'week',
 const month = (value: number, hour: number): Trigger => ({ triggerPeriod: 'month', triggerHour: hour, triggerWeekValue: 1, triggerDayValue: value });
 /** An instant given as Shanghai wall-clock time. */
 const sh = (local: string) => new Date(`${local}+08:00`);
+const HOUR = 3600_000;
 
 describe('subscription due times (Asia/Shanghai)', () => {
   it('day: today at the hour once it has come, else yesterday; hour 0 is Shanghai midnight (16:00 UTC)', () => {
@@ -35,10 +36,15 @@ describe('subscription due times (Asia/Shanghai)', () => {
 
   it('due: the latest time when new and at most an hour old (catch-up after downtime)', () => {
     const slot = sh('2026-03-10T09:00:00');
-    expect(dueSlot(day(9), null, sh('2026-03-10T09:00:20'))).toEqual(slot);
-    expect(dueSlot(day(9), null, sh('2026-03-10T09:59:00'))).toEqual(slot);
-    expect(dueSlot(day(9), null, sh('2026-03-10T10:01:00'))).toBeUndefined();
-    expect(dueSlot(day(9), slot, sh('2026-03-10T09:01:00'))).toBeUndefined();
-    expect(dueSlot(day(9), sh('2026-03-09T09:00:00'), sh('2026-03-10T09:01:00'))).toEqual(slot);
+    expect(dueSlot(day(9), null, sh('2026-03-10T09:00:20'), HOUR)).toEqual(slot);
+    expect(dueSlot(day(9), null, sh('2026-03-10T09:59:00'), HOUR)).toEqual(slot);
+    expect(dueSlot(day(9), null, sh('2026-03-10T10:01:00'), HOUR)).toBeUndefined();
+    expect(dueSlot(day(9), slot, sh('2026-03-10T09:01:00'), HOUR)).toBeUndefined();
+    expect(dueSlot(day(9), sh('2026-03-09T09:00:00'), sh('2026-03-10T09:01:00'), HOUR)).toEqual(slot);
+  });
+
+  it('due: an operator may widen the catch-up window (a server down all morning still sends the 09:00 report)', () => {
+    expect(dueSlot(day(9), null, sh('2026-03-10T13:30:00'), HOUR)).toBeUndefined();
+    expect(dueSlot(day(9), null, sh('2026-03-10T13:30:00'), 6 * HOUR)).toEqual(sh('2026-03-10T09:00:00'));
   });
 });

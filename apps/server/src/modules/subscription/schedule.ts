@@ -18,9 +18,6 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const OFFSET = SUBSCRIPTION_UTC_OFFSET_HOURS * HOUR;
 
-/** A due time missed (server down) is still sent when the tick sees it within this window. */
-export const CATCH_UP_MS = HOUR;
-
 /** The Shanghai wall clock as UTC fields of a shifted Date. */
 const toLocal = (instant: Date) => new Date(instant.getTime() + OFFSET);
 const fromLocal = (local: Date) => new Date(local.getTime() - OFFSET);
@@ -73,11 +70,12 @@ export function nextSlot(trigger: Trigger, now: Date): Date {
 
 /**
  * The slot a tick at `now` should send, if any: the latest due time, when it lies within the
- * catch-up window and is later than the last one handed out (lastSlot).
+ * catch-up window (a due time missed while the server was down is still sent that late; config
+ * subscriptionCatchUpMs) and is later than the last one handed out (lastSlot).
  */
-export function dueSlot(trigger: Trigger, lastSlot: Date | null, now: Date): Date | undefined {
+export function dueSlot(trigger: Trigger, lastSlot: Date | null, now: Date, catchUpMs: number): Date | undefined {
   const slot = latestSlot(trigger, now);
-  if (now.getTime() - slot.getTime() > CATCH_UP_MS) return undefined;
+  if (now.getTime() - slot.getTime() > catchUpMs) return undefined;
   if (lastSlot && slot.getTime() <= lastSlot.getTime()) return undefined;
   return slot;
 }

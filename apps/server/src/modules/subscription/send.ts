@@ -19,10 +19,9 @@ import { requireSubscriptionTarget } from './targets.ts';
  * due (subscription, slot); the job first CLAIMS the slot by inserting its log row (pending) —
  * UNIQUE (subscription_id, slot) lets only one claim win, so duplicate jobs, two ticks or a
  * retried job never send twice — then renders, delivers and records the outcome on the row.
- * A crash between claim and outcome leaves a pending row: after STALE_CLAIM_MS it is taken over
- * and sent once more (attempts 2), never again after that.
+ * A crash between claim and outcome leaves a pending row: after config.subscriptionStaleClaimMs
+ * (10 minutes by default) it is taken over and sent once more (attempts 2), never again after that.
  */
-export const STALE_CLAIM_MS = 10 * 60_000;
 
 /** Test seams: a fake renderer (Chromium is irrelevant to most tests). */
 export interface SubscriptionDeps {
@@ -137,7 +136,7 @@ export async function sendSubscription(ctx: AppContext, log: Logger, data: SendJ
       notifyType: sub.notifyType,
       content: `标题：${sub.notifyTitle}`,
       slot,
-    })) ?? (await takeOverStaleClaim(ctx.db, sub.id, slot, new Date(now.getTime() - STALE_CLAIM_MS)));
+    })) ?? (await takeOverStaleClaim(ctx.db, sub.id, slot, new Date(now.getTime() - ctx.config.subscriptionStaleClaimMs)));
   if (logId === undefined) {
     log.info({ subscriptionId: sub.id, slot: data.slot }, 'subscription slot already claimed');
     return 'skipped';
@@ -159,32 +158,36 @@ export async function sendSubscription(ctx: AppContext, log: Logger, data: SendJ
 }
 
 /**
- * The per-minute tick: enqueue every enabled subscription whose latest due time is new and at
- * most an hour old (catch-up after downtime), and re-enqueue claims a crash left pending.
- * The job is sent before last_slot moves: a crash in between re-sends a job whose claim fails.
+ * The tick (every minute, and once when a server starts): enqueue every enabled subscription
+ * whose latest due time is new and within the catch-up window (an hour by default: downtime),
+ * and re-enqueue claims a crash left pending. The job is sent before last_slot moves: a crash in
+ * between re-sends a job whose claim fails.
  */
 export async function runTick(ctx: AppContext, log: Logger, now = new Date()): Promise<number> {
   if (!ctx.jobs) return 0;
-  let sent = 0;
+  const { subscriptionCatchUpMs, subscriptionStaleClaimMs } = ctx.config;
+  let due = 0;
+  let retried = 0;
   const subs = await ctx.db
     .selectFrom('subscription')
     .select(['id', 'triggerPeriod', 'triggerHour', 'triggerWeekValue', 'triggerDayValue', 'lastSlot'])
     .where('enabled', '=', true)
     .execute();
   for (const sub of subs) {
-    const slot = dueSlot(sub, sub.lastSlot, now);
+    const slot = dueSlot(sub, sub.lastSlot, now, subscriptionCatchUpMs);
     if (!slot) continue;
     const data: SendJobData = { subscriptionId: sub.id, slot: slot.toISOString() };
     await ctx.jobs.send(SUBSCRIPTION_SEND_JOB, data, { singletonKey: `${sub.id}:${data.slot}` });
     await advanceLastSlot(ctx.db, sub.id, slot);
-    sent += 1;
+    due += 1;
   }
-  for (const stale of await findStaleClaims(ctx.db, new Date(now.getTime() - STALE_CLAIM_MS))) {
+  for (const stale of await findStaleClaims(ctx.db, new Date(now.getTime() - subscriptionStaleClaimMs))) {
     const data: SendJobData = { subscriptionId: stale.subscriptionId!, slot: new Date(stale.slot).toISOString() };
     await ctx.jobs.send(SUBSCRIPTION_SEND_JOB, data, { singletonKey: `${data.subscriptionId}:${data.slot}` });
     log.warn(data, 'retrying a subscription send a crash left pending');
-    sent += 1;
+    retried += 1;
   }
   if (now.getUTCMinutes() === 7) await removeOldSubscriptionFiles(ctx, now.getTime());
-  return sent;
+  log.info({ due, retried }, 'subscription tick');
+  return due + retried;
 }

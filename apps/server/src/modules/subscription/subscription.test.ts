@@ -72,7 +72,7 @@ describe.each(kinds)('subscriptions on %s', (kind) => {
     overrideSubscriptionDeps(server.ctx, { renderBoard: fakeRender });
     admin = await server.login();
     smtp = await startSmtpServer();
-    robots = await startRobotReceiver({ dingtalk: 'ding-secret', feishu: 'feishu-secret' });
+    robots = await startRobotReceiver({ dingtalk: 'ding-secret', feishu: 'feishu-secret', wecomKey: 'wecom-key' });
     const me = await call(server, 'GET', '/api/profile', { headers: admin });
     boardId = await createBoard(server.ctx, '销售大屏', me.body.data.id);
   });
@@ -203,6 +203,30 @@ describe.each(kinds)('subscriptions on %s', (kind) => {
     const otherLogs = await call(server, 'GET', '/api/subscription/logs', { headers: await server.login(other.account, other.password) });
     expect(otherLogs.body.data.total).toBe(0);
   });
+
+  it("sends to the WeCom group robot (text, then the page with its md5) and logs err_code 0; a revoked key is logged with WeCom's words", async () => {
+    await settings({ wecomWebhook: `${robots.url}/wecom/cgi-bin/webhook/send?key=wecom-key` });
+    const wecom = await save({ notifyType: 'qywechat' });
+    expect(wecom.status).toBe(200);
+    const received = () => robots.requests.filter((r) => r.path.startsWith('/wecom'));
+
+    expect(await sendSubscription(server.ctx, log, { subscriptionId: wecom.body.data.id, slot: '2026-03-12T01:00:00.000Z' })).toBe('sent');
+    expect(received().map((r) => [r.body.msgtype, r.signed])).toEqual([
+      ['markdown', true],
+      ['image', true],
+    ]);
+    expect((received()[0]!.body.markdown as { content: string }).content).toMatch(/^### 每日销售\n\n> 订阅内容：销售大屏/);
+    const image = received()[1]!.body.image as { base64: string; md5: string };
+    expect(Buffer.from(image.base64, 'base64').equals(FAKE_JPEG)).toBe(true);
+    const row = await lastLog();
+    expect(row).toMatchObject({ state: 'sent', errCode: 0, errMsg: null, notifyType: 'qywechat', content: '标题：每日销售；文件：销售大屏.jpg' });
+
+    await settings({ wecomWebhook: `${robots.url}/wecom/cgi-bin/webhook/send?key=revoked` });
+    expect(await sendSubscription(server.ctx, log, { subscriptionId: wecom.body.data.id, slot: '2026-03-13T01:00:00.000Z' })).toBe('failed');
+    const refused = await lastLog();
+    expect(refused).toMatchObject({ state: 'failed', errCode: 1, notifyType: 'qywechat' });
+    expect(refused.errMsg).toMatch(/^企业微信拒绝了消息（93000）：invalid webhook url/);
+  });
 });
 
 describe.each(kinds)('exactly once across a crash on %s', (kind) => {
@@ -219,15 +243,24 @@ describe.each(kinds)('exactly once across a crash on %s', (kind) => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** One life of the server: the store, the subscription jobs working, the given renderer. */
-  async function start(renderBoard: RenderBoard): Promise<{ ctx: AppContext; store: MetadataStore; jobs: Jobs }> {
+  /**
+   * One life of the server: the store, the subscription jobs working, the given renderer.
+   * `beforeJobs` runs on the store before the jobs start (time passing while it was down);
+   * `tickAtStart: false` leaves every tick to the test.
+   */
+  async function start(
+    renderBoard: RenderBoard,
+    { beforeJobs, tickAtStart = true }: { beforeJobs?: (ctx: AppContext) => Promise<void>; tickAtStart?: boolean } = {},
+  ): Promise<{ ctx: AppContext; store: MetadataStore; jobs: Jobs }> {
     const store = await data.open();
     await migrateToLatest(store.db);
     await seed(store.db);
     const config = { ...loadConfig({}), webDist: undefined, databaseUrl: undefined, secretKey: undefined, dataDir };
     const ctx: AppContext = { config, store, db: store.db, selfUrl: 'http://127.0.0.1:9' };
     overrideSubscriptionDeps(ctx, { renderBoard });
-    const jobs = await Jobs.start(store, log, subscriptionJobs(ctx, log), { work: true, pollingIntervalSeconds: 0.5 });
+    await beforeJobs?.(ctx);
+    const definitions = subscriptionJobs(ctx, log).map((d) => ({ ...d, runAtStart: d.runAtStart && tickAtStart }));
+    const jobs = await Jobs.start(store, log, definitions, { work: true, pollingIntervalSeconds: 0.5 });
     ctx.jobs = jobs;
     return { ctx, store, jobs };
   }
@@ -237,10 +270,13 @@ describe.each(kinds)('exactly once across a crash on %s', (kind) => {
     // First life: a subscription due now; the render hangs (the process dies mid-send).
     let rendering!: () => void;
     const renderStarted = new Promise<void>((resolve) => (rendering = resolve));
-    let life = await start(async () => {
-      rendering();
-      return new Promise(() => undefined);
-    });
+    let life = await start(
+      async () => {
+        rendering();
+        return new Promise(() => undefined);
+      },
+      { tickAtStart: false },
+    );
     const adminId = (await life.ctx.db.selectFrom('sysUser').select('id').executeTakeFirstOrThrow()).id;
     const boardId = await createBoard(life.ctx, '销售大屏', adminId);
     const { saveNotifySettings } = await import('../system/notify-settings.ts');
@@ -283,14 +319,17 @@ describe.each(kinds)('exactly once across a crash on %s', (kind) => {
     await life.jobs.boss.stop({ graceful: false, wait: false, close: false });
     await life.store.close();
 
-    // Second life, later than the stale-claim window (the row is aged instead of waiting ten minutes).
-    life = await start(fakeRender);
+    // Second life, later than the stale-claim window (the row is aged instead of waiting ten
+    // minutes): the tick a start runs picks the pending send up by itself.
+    life = await start(fakeRender, {
+      beforeJobs: async (ctx) => {
+        await ctx.db
+          .updateTable('subscriptionLog')
+          .set({ updateTime: new Date(Date.now() - 20 * 60_000) })
+          .execute();
+      },
+    });
     try {
-      await life.ctx.db
-        .updateTable('subscriptionLog')
-        .set({ updateTime: new Date(Date.now() - 20 * 60_000) })
-        .execute();
-      expect(await runTick(life.ctx, log)).toBe(1);
       const done = await eventually(async () => {
         const rows = await logRows(life.ctx);
         return rows[0]?.state === 'sent' ? rows : undefined;

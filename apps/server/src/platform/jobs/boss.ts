@@ -11,11 +11,19 @@ export interface JobDefinition<T extends object = object> {
    * singletonKey: a burst of requests for the same thing (a board's thumbnail) runs once.
    */
   policy?: 'standard' | 'short' | 'singleton' | 'stately';
+  /**
+   * Also run once when a process starts working (a cron job catching up at once after a restart,
+   * instead of at the next minute).
+   */
+  runAtStart?: boolean;
   handle(data: T): Promise<void>;
 }
 
 export interface JobsOptions {
-  /** Run handlers in this process (serve and worker roles); a pure API node only sends. */
+  /**
+   * Run handlers in this process from the start (worker role, tests). `serve` passes false and
+   * calls work() once it listens: a handler that renders the server's own pages needs its URL.
+   */
   work: boolean;
   pollingIntervalSeconds?: number;
 }
@@ -25,7 +33,14 @@ export interface JobsOptions {
  * (its `db` option); on PostgreSQL it opens its own small pool.
  */
 export class Jobs {
-  private constructor(readonly boss: PgBoss) {}
+  private working = false;
+
+  private constructor(
+    readonly boss: PgBoss,
+    private readonly log: Logger,
+    private readonly definitions: JobDefinition[],
+    private readonly pollingIntervalSeconds: number,
+  ) {}
 
   static async start(store: MetadataStore, log: Logger, definitions: JobDefinition[], options: JobsOptions): Promise<Jobs> {
     const boss = store.connectionString
@@ -36,17 +51,26 @@ export class Jobs {
     for (const def of definitions) {
       await boss.createQueue(def.name, def.policy ? { name: def.name, policy: def.policy } : undefined);
       if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: 'UTC' });
-      if (options.work) {
-        await boss.work(def.name, { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
-          for (const job of jobs) {
-            log.info({ job: def.name, id: job.id }, 'job started');
-            await def.handle(job.data as object);
-            log.info({ job: def.name, id: job.id }, 'job finished');
-          }
-        });
-      }
     }
-    return new Jobs(boss);
+    const jobs = new Jobs(boss, log, definitions, options.pollingIntervalSeconds ?? 2);
+    if (options.work) await jobs.work();
+    return jobs;
+  }
+
+  /** Starts running handlers in this process (once), then sends the jobs that run at start. */
+  async work(): Promise<void> {
+    if (this.working) return;
+    this.working = true;
+    for (const def of this.definitions) {
+      await this.boss.work(def.name, { pollingIntervalSeconds: this.pollingIntervalSeconds }, async (jobs) => {
+        for (const job of jobs) {
+          this.log.info({ job: def.name, id: job.id }, 'job started');
+          await def.handle(job.data as object);
+          this.log.info({ job: def.name, id: job.id }, 'job finished');
+        }
+      });
+    }
+    for (const def of this.definitions.filter((d) => d.runAtStart)) await this.boss.send(def.name, {});
   }
 
   send(name: string, data: object = {}, options: PgBoss.SendOptions = {}): Promise<string | null> {

@@ -65,6 +65,29 @@ describe.each(kinds)('jobs on %s', (kind) => {
       await store.close();
     }
   });
+  it('runs a start job once the process starts working, not before', async () => {
+    const runs: string[] = [];
+    const store = await data.open();
+    try {
+      await migrateToLatest(store.db);
+      const jobs = await Jobs.start(store, log, [{ name: 'test-at-start', runAtStart: true, handle: async () => void runs.push('ran') }], {
+        work: false,
+        pollingIntervalSeconds: 0.5,
+      });
+      try {
+        expect(runs).toEqual([]);
+        await jobs.work();
+        await jobs.work(); // a second call neither adds workers nor sends the start job again
+        await eventually(async () => (runs.length ? runs : undefined), 'the start job');
+        expect(runs).toEqual(['ran']);
+        expect(await jobs.boss.getQueueSize('test-at-start')).toBe(0);
+      } finally {
+        await jobs.stop();
+      }
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe.each(kinds)('housekeeping on %s', (kind) => {
