@@ -67,8 +67,10 @@ export async function postJson(channel: string, url: string, body: unknown, head
   }
   const text = await res.text();
   if (!res.ok) throw new NotifyError(notifyMessages.httpFailed(channel, res.status, text));
+  // A 2xx answer that is not a JSON object ("ok", null, an HTML page) carries no error code.
   try {
-    return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    const answer: unknown = text ? JSON.parse(text) : {};
+    return answer !== null && typeof answer === 'object' && !Array.isArray(answer) ? (answer as Record<string, unknown>) : {};
   } catch {
     return {};
   }

@@ -56,10 +56,13 @@ export async function fitForWecom(image: NotifyImage): Promise<Buffer> {
 
 export async function sendWecom(webhook: string, message: NotifyMessage): Promise<void> {
   const channel = CHANNEL_NAMES.qywechat;
+  // Every page is fitted before anything is sent: a page that cannot fit must not leave the
+  // group with the text and some of the pages while the log says the send failed.
+  const fitted: Buffer[] = [];
+  for (const image of message.images) fitted.push(await fitForWecom(image));
   const text = await postJson(channel, webhook, { msgtype: 'markdown', markdown: { content: markdownBody(message, false) } });
   expectZero(channel, text, 'errcode');
-  for (const image of message.images) {
-    const data = await fitForWecom(image);
+  for (const data of fitted) {
     const answer = await postJson(channel, webhook, {
       msgtype: 'image',
       image: { base64: data.toString('base64'), md5: createHash('md5').update(data).digest('hex') },
