@@ -3,7 +3,7 @@ import { optionalText, requiredText } from './common.ts';
 import { pageQuerySchema } from './envelope.ts';
 import { AGGREGATION_TYPES, TIME_UNITS, FILTER_FUNCTIONS, MAX_FILTER_VALUES } from './cube.ts';
 import { datasetFilterTreeSchema, filterTreeOutSchema } from './dataset.ts';
-import { cubePreviewResultSchema, globalParamValuesSchema } from './query.ts';
+import { cubeCellSchema, cubePreviewResultSchema, globalParamValuesSchema } from './query.ts';
 
 /**
  * Boards: big-screen dashboards ("visual") and self-service reports ("report") share one
@@ -218,7 +218,10 @@ export type ChartLink = z.infer<typeof chartLinkSchema>;
 export const chartExtSchema = z.object({
   filterList: z.array(chartLinkSchema).max(50).default([]),
   /** Filter controls: the default value (select: values; date: [from, to] as yyyy-MM-dd). */
-  defaultValue: z.array(z.union([z.string().max(200), z.number()])).max(1000).nullish(),
+  defaultValue: z
+    .array(z.union([z.string().max(200), z.number()]))
+    .max(1000)
+    .nullish(),
   /** Text chart: its text; image chart: its URL. */
   text: z.string().max(20000).nullish(),
   imageUrl: z.string().max(2000).nullish(),
@@ -403,7 +406,10 @@ export type GroupBoardAuthSave = z.input<typeof groupBoardAuthSaveSchema>;
 export const chartLinkValueSchema = z.object({
   fieldId,
   function: z.enum(FILTER_FUNCTIONS).default('in'),
-  values: z.array(z.union([z.string().max(10000), z.number()]).nullable()).max(MAX_FILTER_VALUES).default([]),
+  values: z
+    .array(z.union([z.string().max(10000), z.number()]).nullable())
+    .max(MAX_FILTER_VALUES)
+    .default([]),
 });
 export type ChartLinkValue = z.input<typeof chartLinkValueSchema>;
 
@@ -424,15 +430,45 @@ export const chartDataRequestSchema = z
     current: z.number().int().min(1).default(1),
     size: z.number().int().min(1).max(1000).nullish(),
     params: globalParamValuesSchema.default({}),
+    /**
+     * An editor's unsaved table or pivot shows 合计 (its style's showTotal): the answer carries
+     * `totals`. A saved chart's own saved style decides instead; this is then ignored.
+     */
+    showTotal: z.boolean().nullish(),
   })
   .refine((v) => (v.boardId && v.chartKey) || v.dataconfig, { message: boardMessages.chartNotFound });
 export type ChartDataRequest = z.input<typeof chartDataRequestSchema>;
 export type ChartDataRequestParsed = z.output<typeof chartDataRequestSchema>;
 
+/**
+ * 合计 of a table or pivot whose style shows it, computed by the query engine: each measure
+ * with its own aggregation (AVG, COUNT DISTINCT, MAX … are not sums of the rows) over every
+ * row the filters, links, parameters and the caller's permission filters let through,
+ * whatever the chart's row limit. Keys are the aliases of the answer's fieldDict.
+ */
+export const chartTotalsSchema = z.object({
+  /** The grand total: one value per measure alias (m0 …). */
+  grand: z.record(z.string(), cubeCellSchema),
+  /**
+   * A pivot with column dimensions: one row per column-dimension combination (the column
+   * dimensions' aliases and the measure aliases), i.e. the pivot's totals row. Else empty.
+   */
+  byColumn: z.array(z.record(z.string(), cubeCellSchema)),
+  /**
+   * A pivot with row and column dimensions: one row per row-dimension combination (the row
+   * dimensions' aliases and the measure aliases), i.e. the pivot's 合计 column. Else empty;
+   * absent in answers of servers that predate the 合计 column.
+   */
+  byRow: z.array(z.record(z.string(), cubeCellSchema)).optional(),
+});
+export type ChartTotals = z.infer<typeof chartTotalsSchema>;
+
 /** Chart data: the rows keyed by fieldDict aliases (d0… dimensions, m0… measures); total for detail tables. */
 export const chartDataResultSchema = cubePreviewResultSchema.extend({
   /** True when the answer came from the short result cache or a query another chart had in flight. */
   shared: z.boolean(),
+  /** Tables and pivots that show 合计 (aggregate mode) only. */
+  totals: chartTotalsSchema.optional(),
 });
 export type ChartDataResult = z.infer<typeof chartDataResultSchema>;
 

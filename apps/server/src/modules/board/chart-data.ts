@@ -17,7 +17,7 @@ import { findCube } from '../dataset/repo.ts';
 import type { Caller } from '../perm/permissions.ts';
 import { requireViewableBoard } from './access.ts';
 import { runChartQuery } from './chart-query.ts';
-import { parseDataConfig } from './model.ts';
+import { parseDataConfig, toChart } from './model.ts';
 import { findChart } from './repo.ts';
 
 /** The chart-data request, with the chart type an editor may name for a chart it has not saved yet. */
@@ -43,6 +43,8 @@ export async function chartData(ctx: AppContext, caller: Caller & MaybeScoped, b
   let dataconfig: ChartDataConfigParsed;
   /** A saved chart is read through the board's grant; an editor's chart through the dataset's. */
   let access: 'board' | 'dataset' = 'dataset';
+  /** 合计: a saved chart's saved style decides; an editor's chart says so in the request. */
+  let showTotal: boolean;
   if (body.boardId && body.chartKey) {
     access = 'board';
     const board = await requireViewableBoard(ctx, caller, body.boardId);
@@ -55,6 +57,7 @@ export async function chartData(ctx: AppContext, caller: Caller & MaybeScoped, b
     if (!saved) throw badRequest(formatMessage(boardMessages.chartNoDataset, { title }));
     if (!(await findCube(ctx.db, saved.cubeId))) throw notFound(datasetMessages.datasetNotFound);
     dataconfig = saved;
+    showTotal = toChart(chart).option.showTotal === true;
   } else if (body.dataconfig) {
     chartType = body.chartType ?? (body.mode === 'detail' ? 'detail' : body.mode === 'values' ? 'filterSelect' : 'table');
     title = '';
@@ -63,6 +66,7 @@ export async function chartData(ctx: AppContext, caller: Caller & MaybeScoped, b
     if (STATIC_CHART_TYPES.includes(chartType)) return EMPTY_RESULT;
     await requireViewable(ctx, caller, body.dataconfig.cubeId);
     dataconfig = body.dataconfig;
+    showTotal = body.showTotal === true;
   } else {
     throw notFound(boardMessages.chartNotFound);
   }
@@ -77,5 +81,6 @@ export async function chartData(ctx: AppContext, caller: Caller & MaybeScoped, b
     size: body.size,
     params: body.params,
     access,
+    showTotal,
   });
 }

@@ -7,6 +7,7 @@ import {
   type ChartDataResult,
   type ChartType,
   type CubePreviewResult,
+  type CubeQueryRequestParsed,
 } from '@shutu/contracts';
 import type { CompiledQuery } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
@@ -19,6 +20,7 @@ import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
 import { compilePreview, runPreview } from '../query/service.ts';
 import { buildChartRequest, normaliseSort, type ChartFieldInfo } from './chart-request.ts';
+import { chartTotals, totalsRequests } from './chart-totals.ts';
 
 /** What the chart-data route hands over once it knows which chart (saved or in an editor) is asked for. */
 export interface ChartQueryInput {
@@ -37,6 +39,8 @@ export interface ChartQueryInput {
    * right to read its dataset. Either way the caller's permission filters apply.
    */
   access?: 'dataset' | 'board';
+  /** The chart's style shows 合计 (tables and pivots): the answer carries `totals` (chart-totals.ts). */
+  showTotal?: boolean;
 }
 
 /**
@@ -49,6 +53,9 @@ export interface ChartQueryInput {
  * data source, the compiled SQL and its bound values (the caller's permission filters are
  * compiled into them, so users with different filters never share). The answer is kept for
  * CHART_CACHE_TTL_MS; failures are not kept. The cache lives per AppContext.
+ *
+ * A table or pivot that shows 合计 runs its totals queries (chart-totals.ts) beside its own,
+ * through the same read path and cache.
  */
 
 /** How long a chart's answer is kept. */
@@ -110,13 +117,31 @@ export async function runChartQuery(ctx: AppContext, caller: Caller, input: Char
 
   const datasourceId = read.cube.datasourceId;
   const driver = await getDataSourceDriver(ctx, datasourceId);
-  // Compiled once: its SQL and bound values are the key, and it is what runs.
-  const compiled = compilePreview(await driver.dialect(), { model: read.model, request, params: input.params }, read.permissions, new Date());
-  const answer = await cacheOf(ctx).run(chartKey(datasourceId, compiled), async () => {
-    const result = await runPreview(driver, compiled);
-    return { dataList: result.dataList, total: result.total, elapsedMs: result.elapsedMs };
-  });
-  return { ...answer.value, fieldDict: compiled.fields, shared: answer.shared };
+  const dialect = await driver.dialect();
+  const now = new Date();
+  // Compiled once: its SQL and bound values are the key, and it is what runs. Totals go the same
+  // way (same dataset, filters, permissions and parameters), so they share executions too.
+  const run = async (cubeRequest: CubeQueryRequestParsed) => {
+    const compiled = compilePreview(dialect, { model: read.model, request: cubeRequest, params: input.params }, read.permissions, now);
+    const answer = await cacheOf(ctx).run(chartKey(datasourceId, compiled), async () => {
+      const result = await runPreview(driver, compiled);
+      return { dataList: result.dataList, total: result.total, elapsedMs: result.elapsedMs };
+    });
+    return { answer, fields: compiled.fields };
+  };
+  const totals = input.showTotal && input.mode === 'aggregate' ? totalsRequests(input.chartType, request, input.dataconfig.rowParamList.length) : null;
+  const [main, grand, byColumn, byRow] = await Promise.all([
+    run(request),
+    totals ? run(totals.grand) : null,
+    totals?.byColumn ? run(totals.byColumn) : null,
+    totals?.byRow ? run(totals.byRow) : null,
+  ]);
+  const result: ChartDataResult = { ...main.answer.value, fieldDict: main.fields, shared: main.answer.shared };
+  if (grand) {
+    const rowsOf = (r: typeof grand) => ({ rows: r.answer.value.dataList, fields: r.fields });
+    result.totals = chartTotals(rowsOf(grand), byColumn && rowsOf(byColumn), main.fields, byRow && rowsOf(byRow));
+  }
+  return result;
 }
 
 /** sha256 of the data source, the SQL and its bound values (and those of the count query). */

@@ -34,14 +34,21 @@ const ordersWithTime = (workspaceId: number, datasourceId: number): DatasetSave 
 });
 
 /** The rows of the first sheet below its header, and the header. */
-async function readWorkbook(buffer: Buffer): Promise<{ header: string[]; rows: unknown[][]; frozen: boolean; bold: boolean }> {
+async function readWorkbook(buffer: Buffer): Promise<{ header: string[]; rows: unknown[][]; frozen: boolean; bold: boolean; lastBold: boolean }> {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
   const sheet = workbook.worksheets[0]!;
   const values: unknown[][] = [];
   sheet.eachRow((row) => values.push((row.values as unknown[]).slice(1)));
   const [header, ...rows] = values;
-  return { header: header as string[], rows, frozen: sheet.views[0]?.state === 'frozen', bold: sheet.getRow(1).font?.bold === true };
+  const last = sheet.getRow(sheet.rowCount);
+  return {
+    header: header as string[],
+    rows,
+    frozen: sheet.views[0]?.state === 'frozen',
+    bold: sheet.getRow(1).font?.bold === true,
+    lastBold: [1, 2, 3].every((i) => last.getCell(i).font?.bold === true),
+  };
 }
 
 describe.each(kinds)('table export on %s', (kind) => {
@@ -111,18 +118,32 @@ describe.each(kinds)('table export on %s', (kind) => {
     cubeId = (await w.save(admin, ordersWithTime(ws, w.warehouseId))).body.data as number;
     f = await fieldIds(w.server, admin, cubeId);
     categoryId = (await call(w.server, 'POST', '/api/board/categories', { headers: admin, payload: { kind: 'visual', categoryValue: '导出' } })).body.data.id;
-    const bar: ChartSave = { key: 'b1', name: 'bar', title: '各省金额', dataconfig: { cubeId, rowParamList: [{ fieldId: f['省份']! }], indexParamList: [{ fieldId: f['金额']! }] } };
+    const bar: ChartSave = {
+      key: 'b1',
+      name: 'bar',
+      title: '各省金额',
+      dataconfig: { cubeId, rowParamList: [{ fieldId: f['省份']! }], indexParamList: [{ fieldId: f['金额']! }] },
+    };
     const pivot: ChartSave = {
       key: 'p1',
       name: 'pivot',
       title: '省份汇总',
-      dataconfig: { cubeId, rowParamList: [{ fieldId: f['省份']! }], indexParamList: [{ fieldId: f['金额']!, aggregation: 'SUM' }], sortList: [{ fieldId: f['省份']!, direction: 'ASC' }] },
+      dataconfig: {
+        cubeId,
+        rowParamList: [{ fieldId: f['省份']! }],
+        indexParamList: [{ fieldId: f['金额']!, aggregation: 'SUM' }],
+        sortList: [{ fieldId: f['省份']!, direction: 'ASC' }],
+      },
     };
-    const saved = await call(w.server, 'POST', '/api/board/boards', { headers: admin, payload: board('订单大屏', [detailChart(cubeId), bar, pivot], { categoryId }) });
+    const saved = await call(w.server, 'POST', '/api/board/boards', {
+      headers: admin,
+      payload: board('订单大屏', [detailChart(cubeId), bar, pivot], { categoryId }),
+    });
     expect(saved.status, saved.raw.body).toBe(200);
     boardId = saved.body.data;
-    hiddenBoardId = (await call(w.server, 'POST', '/api/board/boards', { headers: admin, payload: board('内部大屏', [detailChart(cubeId)], { categoryId, publicStatus: 0 }) }))
-      .body.data;
+    hiddenBoardId = (
+      await call(w.server, 'POST', '/api/board/boards', { headers: admin, payload: board('内部大屏', [detailChart(cubeId)], { categoryId, publicStatus: 0 }) })
+    ).body.data;
 
     member = await w.member();
     outsider = await w.member();
@@ -134,7 +155,11 @@ describe.each(kinds)('table export on %s', (kind) => {
         cubeDataId: cubeId,
         dataPermId: group,
         cubePermName: '广东',
-        filterJson: { relation: 'AND', conditions: [{ cubeColumnId: f['省份'], connectType: 'and', conditions: [{ function: 'eq', values: ['广东'] }] }], filters: [] },
+        filterJson: {
+          relation: 'AND',
+          conditions: [{ cubeColumnId: f['省份'], connectType: 'and', conditions: [{ function: 'eq', values: ['广东'] }] }],
+          filters: [],
+        },
       },
     });
     expect(filter.status, filter.raw.body).toBe(200);
@@ -262,7 +287,9 @@ describe.each(kinds)('table export on %s', (kind) => {
     } finally {
       w.server.ctx.jobs = jobs;
     }
-    expect((await call(w.server, 'PUT', `/api/board/boards/${tempBoard}/auth`, { headers: admin, payload: { publicStatus: 0, dataPermIdList: [] } })).status).toBe(200);
+    expect(
+      (await call(w.server, 'PUT', `/api/board/boards/${tempBoard}/auth`, { headers: admin, payload: { publicStatus: 0, dataPermIdList: [] } })).status,
+    ).toBe(200);
     await jobs.send('chart-export', { taskId: id });
     const failed = await finished(member.headers, id);
     expect(failed).toMatchObject({ status: 'failed', errMsg: '没有此大屏权限' });
@@ -280,10 +307,71 @@ describe.each(kinds)('table export on %s', (kind) => {
     expect(await task(admin, done.id)).toBeUndefined();
     expect(fs.existsSync(file)).toBe(false);
   });
+
+  it('ends a table that shows 合计 with the query engine’s bold 合计 row, over the owner’s rows only', async () => {
+    const table: ChartSave = {
+      key: 't1',
+      name: 'table',
+      title: '各省均额',
+      option: { showTotal: true },
+      dataconfig: {
+        cubeId,
+        rowParamList: [{ fieldId: f['省份']! }],
+        indexParamList: [
+          { fieldId: f['金额']!, aggregation: 'AVG' },
+          { fieldId: f['金额']!, aggregation: 'SUM' },
+        ],
+        sortList: [{ fieldId: f['省份']!, direction: 'ASC' }],
+      },
+    };
+    const saved = await call(w.server, 'POST', '/api/board/boards', { headers: admin, payload: board('合计大屏', [table], { categoryId }) });
+    expect(saved.status, saved.raw.body).toBe(200);
+    const totalsBoard = saved.body.data as number;
+    /** Average and sum of every order amount the caller may read (the detail chart's rows). */
+    const expectedTotals = (orders: Row[]) => {
+      const amounts = orders
+        .map((r) => r.d3)
+        .filter((a) => a !== null && a !== undefined)
+        .map(Number);
+      const sum = amounts.reduce((s, a) => s + a, 0);
+      return { avg: sum / amounts.length, sum };
+    };
+    const exportOf = async (headers: Headers) => {
+      const done = await finished(headers, (await create(headers, { boardId: totalsBoard, chartKey: 't1' })).body.data.id);
+      expect(done.status, done.errMsg ?? '').toBe('done');
+      return { done, book: await readWorkbook((await download(headers, done.id)).rawPayload) };
+    };
+
+    const all = expectedTotals(await chartRows(admin));
+    const { done, book } = await exportOf(admin);
+    expect(book.header).toEqual(['省份', '金额', '金额']);
+    const dataRows = book.rows.slice(0, -1);
+    expect(done.rowCount).toBe(dataRows.length);
+    expect(dataRows.length).toBeGreaterThan(1);
+    const [label, avg, sum] = book.rows.at(-1)!;
+    expect(label).toBe('合计');
+    expect(book.lastBold).toBe(true);
+    // The AVG total is the average of all orders, not a sum (or an average) of the rows' averages.
+    expect(avg as number).toBeCloseTo(all.avg, 6);
+    expect(sum as number).toBeCloseTo(all.sum, 6);
+    const rowAverages = dataRows.map((r) => r[1] as number);
+    expect(Math.abs(rowAverages.reduce((s, a) => s + a, 0) - all.avg)).toBeGreaterThan(1);
+    expect(Math.abs(rowAverages.reduce((s, a) => s + a, 0) / rowAverages.length - all.avg)).toBeGreaterThan(1e-6);
+
+    // The member's permission filter keeps 广东: one data row, and the total of 广东 only.
+    const mine = expectedTotals(await chartRows(member.headers));
+    const theirs = await exportOf(member.headers);
+    expect(theirs.book.rows.map((r) => r[0])).toEqual(['广东', '合计']);
+    expect(theirs.book.rows[1]![1] as number).toBeCloseTo(mine.avg, 6);
+    expect(theirs.book.rows[1]![2] as number).toBeCloseTo(mine.sum, 6);
+    expect(mine.sum).toBeLessThan(all.sum);
+  });
 });
 
 describe('attachment header', () => {
   it('carries the UTF-8 name as filename* and an ASCII fallback', () => {
-    expect(attachmentHeader('销售(全部) it\'s.xlsx')).toBe(`attachment; filename="__(__) it's.xlsx"; filename*=UTF-8''%E9%94%80%E5%94%AE%28%E5%85%A8%E9%83%A8%29%20it%27s.xlsx`);
+    expect(attachmentHeader("销售(全部) it's.xlsx")).toBe(
+      `attachment; filename="__(__) it's.xlsx"; filename*=UTF-8''%E9%94%80%E5%94%AE%28%E5%85%A8%E9%83%A8%29%20it%27s.xlsx`,
+    );
   });
 });

@@ -12,24 +12,27 @@ import {
   type ChartDataConfigParsed,
   type ExportCreateParsed,
   type ChartType,
+  type CubeQueryRequestParsed,
   type ResultField,
 } from '@shutu/contracts';
-import { ConnectorError, type ParamValue } from '@shutu/connectors';
-import { compileCubeQuery, QueryError, type CompiledQuery } from '@shutu/query';
+import { collect, ConnectorError, type ParamValue } from '@shutu/connectors';
+import { QueryError, type CompiledQuery } from '@shutu/query';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import { buildChartRequest, normaliseSort } from '../board/chart-request.ts';
 import { chartFieldInfo } from '../board/chart-query.ts';
+import { chartTotals, totalsRequests } from '../board/chart-totals.ts';
 import { requireViewableBoard } from '../board/access.ts';
-import { parseDataConfig } from '../board/model.ts';
+import { parseDataConfig, toChart } from '../board/model.ts';
 import { findChart } from '../board/repo.ts';
 import { keyOf } from '../dataset/model.ts';
 import { openDatasetRead, savedOrder } from '../dataset/read.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { queryFailure } from '../query/service.ts';
+import { compileWithPermissions } from '../query/service.ts';
 import { claimTask, findTask, findUser, updateTask } from './repo.ts';
+import { ColumnCombinations, columnAliases, totalsSheetRows, type TotalsLayout } from './export-totals.ts';
 import { StreamingSheet, type SheetColumn } from './workbook.ts';
 
 /**
@@ -44,7 +47,9 @@ import { StreamingSheet, type SheetColumn } from './workbook.ts';
  * Detail tables export all their rows (up to EXPORT_MAX_ROWS) in the chart's order; summary
  * and pivot tables their aggregated rows (pivot: flattened, row then column dimensions, then
  * the measures), up to the chart's own limit or else EXPORT_MAX_ROWS. Rows stream from the
- * driver into the workbook; progress is written every PROGRESS_EVERY_ROWS rows.
+ * driver into the workbook; progress is written every PROGRESS_EVERY_ROWS rows. A table or
+ * pivot whose saved style shows 合计 ends with bold 合计 rows: the chart's totals queries
+ * (board/chart-totals.ts) compiled with the same permissions, links and parameters.
  */
 
 /** Rows between two progress updates. */
@@ -65,6 +70,8 @@ interface ExportPlan {
   columns: SheetColumn[];
   limit: number;
   datasourceId: number;
+  /** The 合计 queries and layout when the chart shows 合计, else null. */
+  totals: { grand: CompiledQuery; byColumn: CompiledQuery | null; layout: TotalsLayout } | null;
 }
 
 async function callerOf(ctx: AppContext, userId: number): Promise<Caller> {
@@ -108,27 +115,38 @@ export async function planExport(ctx: AppContext, caller: Caller, task: { boardI
   const parsed = cubeQueryRequestSchema.safeParse({ ...built, limit, offset: 0, withTotal: true });
   if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message);
   let cubeRequest = parsed.data;
-  if (cubeRequest.sort.length === 0) cubeRequest = { ...cubeRequest, sort: normaliseSort(savedOrder(read.cube.orderByJson, cubeRequest), fields, cubeRequest.detail) };
+  if (cubeRequest.sort.length === 0)
+    cubeRequest = { ...cubeRequest, sort: normaliseSort(savedOrder(read.cube.orderByJson, cubeRequest), fields, cubeRequest.detail) };
 
   const driver = await getDataSourceDriver(ctx, read.cube.datasourceId);
   const dialect = await driver.dialect();
-  let compiled: CompiledQuery;
-  try {
-    compiled = compileCubeQuery(read.model, cubeRequest, {
-      dialect,
-      now: new Date(),
-      rowFilters: read.permissions.rowFilters,
-      rowFilterAnyOf: read.permissions.rowFilterAnyOf,
-      excludedColumnIds: read.permissions.excludedColumnIds,
-      params: request.params,
-    });
-  } catch (error) {
-    if (error instanceof QueryError) throw queryFailure(error);
-    throw error;
-  }
+  const now = new Date();
+  // The export's query and its totals queries alike: the owner's permission filters, the links and parameters.
+  const compile = (query: CubeQueryRequestParsed): CompiledQuery => compileWithPermissions(dialect, read.model, query, read.permissions, request.params, now);
+  const compiled = compile(cubeRequest);
   const renamed = chartTitles(dataconfig);
-  const columns = compiled.fields.map((f: ResultField) => ({ alias: f.alias, title: renamed.get(keyOf(f.fieldId as number)) ?? f.title, type: f.viewDataType }));
-  return { compiled, columns, limit, datasourceId: read.cube.datasourceId };
+  const columns = compiled.fields.map((f: ResultField) => ({
+    alias: f.alias,
+    title: renamed.get(keyOf(f.fieldId as number)) ?? f.title,
+    type: f.viewDataType,
+  }));
+
+  const rowDimensionCount = dataconfig.rowParamList.length;
+  const showTotal = toChart(chart).option.showTotal === true;
+  const totalsQueries = showTotal ? totalsRequests(chartType, cubeRequest, rowDimensionCount) : null;
+  const totals = totalsQueries && {
+    grand: compile(totalsQueries.grand),
+    byColumn: totalsQueries.byColumn && compile(totalsQueries.byColumn),
+    layout: { fields: compiled.fields, rowDimensionCount, pivot: chartType === 'pivot' },
+  };
+  return { compiled, columns, limit, datasourceId: read.cube.datasourceId, totals };
+}
+
+/** Every row of a totals query (one for the grand total, one per column combination for a pivot's). */
+async function totalsRows(ctx: AppContext, datasourceId: number, compiled: CompiledQuery) {
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  const { rows } = await collect(driver.query(compiled.sql, compiled.params as ParamValue[], { timeoutMs: EXPORT_QUERY_TIMEOUT_MS }));
+  return { rows: rows as Parameters<typeof chartTotals>[0]['rows'], fields: compiled.fields };
 }
 
 /** A failure as the task shows it: the Chinese message of a refusal, else 导出失败. */
@@ -164,13 +182,23 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     const sheet = new StreamingSheet(file, plan.columns);
     const driver = await getDataSourceDriver(ctx, plan.datasourceId);
+    const written = new ColumnCombinations(plan.totals ? columnAliases(plan.totals.layout) : []);
     for await (const row of driver.query(plan.compiled.sql, plan.compiled.params as ParamValue[], { timeoutMs: EXPORT_QUERY_TIMEOUT_MS })) {
       if (sheet.rowCount >= plan.limit) break;
       sheet.add(row as Record<string, string | number | boolean | null>);
+      written.add(row);
       if (sheet.rowCount % PROGRESS_EVERY_ROWS === 0) {
         const progress = totalRows ? Math.min(99, Math.floor((sheet.rowCount / totalRows) * 100)) : 0;
         await updateTask(ctx.db, taskId, { rowCount: sheet.rowCount, progress });
       }
+    }
+    if (plan.totals && written.rows > 0) {
+      const [grand, byColumn] = await Promise.all([
+        totalsRows(ctx, plan.datasourceId, plan.totals.grand),
+        plan.totals.byColumn ? totalsRows(ctx, plan.datasourceId, plan.totals.byColumn) : null,
+      ]);
+      const totals = chartTotals(grand, byColumn, plan.compiled.fields);
+      for (const row of totalsSheetRows(totals, plan.totals.layout, written)) sheet.addTotal(row);
     }
     await sheet.finish();
     if (!(await findTask(ctx.db, taskId))) {

@@ -56,7 +56,8 @@ function textWidth(text: string): number {
 export class StreamingSheet {
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
   private readonly sheet: ExcelJS.Worksheet;
-  private sample: SheetRow[] | null = [];
+  private sample: { row: SheetRow; bold: boolean }[] | null = [];
+  /** Data rows added (合计 rows not counted). */
   rowCount = 0;
 
   constructor(
@@ -71,12 +72,12 @@ export class StreamingSheet {
 
   add(row: SheetRow): void {
     this.rowCount += 1;
-    if (this.sample) {
-      this.sample.push(row);
-      if (this.sample.length >= SAMPLE_ROWS) this.flushSample();
-      return;
-    }
-    this.write(row);
+    this.append(row, false);
+  }
+
+  /** A bold 合计 row after the data rows. */
+  addTotal(row: SheetRow): void {
+    this.append(row, true);
   }
 
   /** Writes what is held back and closes the file. */
@@ -86,11 +87,20 @@ export class StreamingSheet {
     await this.workbook.commit();
   }
 
+  private append(row: SheetRow, bold: boolean): void {
+    if (this.sample) {
+      this.sample.push({ row, bold });
+      if (this.sample.length >= SAMPLE_ROWS) this.flushSample();
+      return;
+    }
+    this.write(row, bold);
+  }
+
   private flushSample(): void {
     const sample = this.sample ?? [];
     this.sample = null;
     this.sheet.columns = this.columns.map((c) => {
-      const widest = sample.reduce((max, row) => Math.max(max, this.cellWidth(row[c.alias], c.type)), textWidth(c.title));
+      const widest = sample.reduce((max, { row }) => Math.max(max, this.cellWidth(row[c.alias], c.type)), textWidth(c.title));
       return { header: c.title, key: c.alias, width: Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest + 2)) };
     });
     const header = this.sheet.getRow(1);
@@ -98,7 +108,7 @@ export class StreamingSheet {
     header.alignment = { vertical: 'middle' };
     header.fill = { type: 'pattern', pattern: 'solid', fgColor: { argb: 'FFF2F3F5' } };
     header.commit();
-    for (const row of sample) this.write(row);
+    for (const { row, bold } of sample) this.write(row, bold);
   }
 
   private cellWidth(value: Cell, type: SheetColumn['type']): number {
@@ -108,13 +118,14 @@ export class StreamingSheet {
     return textWidth(String(value));
   }
 
-  private write(row: SheetRow): void {
+  private write(row: SheetRow, bold: boolean): void {
     const added = this.sheet.addRow(this.columns.map(() => null));
     this.columns.forEach((c, i) => {
       const { value, format } = excelValue(row[c.alias], c.type);
       const cell = added.getCell(i + 1);
       cell.value = value;
       if (format) cell.numFmt = format;
+      if (bold) cell.font = { bold: true };
     });
     added.commit();
   }

@@ -108,21 +108,32 @@ export function compilePreview(
   now: Date,
 ): CompiledPreview {
   const limit = previewLimit(body.request.limit);
-  const compiled = refusing(() =>
-    compileCubeQuery(
-      body.model,
-      { ...body.request, limit },
-      {
-        dialect,
-        now,
-        rowFilters: permissions.rowFilters,
-        rowFilterAnyOf: permissions.rowFilterAnyOf,
-        excludedColumnIds: permissions.excludedColumnIds,
-        params: body.params,
-      },
-    ),
+  return { ...compileWithPermissions(dialect, body.model, { ...body.request, limit }, permissions, body.params, now), limit };
+}
+
+/**
+ * Compiles a request with the reader's permission filters and the formulas' parameters, as
+ * every read of data does (previews, charts, exports); a refusal of the compiler becomes its
+ * Chinese message (400).
+ */
+export function compileWithPermissions(
+  dialect: Dialect,
+  model: CubePreviewParsed['model'],
+  request: CubePreviewParsed['request'],
+  permissions: QueryPermissions,
+  params: CubePreviewParsed['params'],
+  now: Date,
+): CompiledQuery {
+  return refusing(() =>
+    compileCubeQuery(model, request, {
+      dialect,
+      now,
+      rowFilters: permissions.rowFilters,
+      rowFilterAnyOf: permissions.rowFilterAnyOf,
+      excludedColumnIds: permissions.excludedColumnIds,
+      params,
+    }),
   );
-  return { ...compiled, limit };
 }
 
 /** Runs a compiled preview: its rows and, beside them, its count query. */

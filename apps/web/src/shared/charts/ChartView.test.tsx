@@ -47,10 +47,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const barData = makeData([salesFields[0]!, salesFields[2]!], [
-  { d0: '华东', m0: 10 },
-  { d0: '华北', m0: 20 },
-]);
+const barData = makeData(
+  [salesFields[0]!, salesFields[2]!],
+  [
+    { d0: '华东', m0: 10 },
+    { d0: '华北', m0: 20 },
+  ],
+);
 
 describe('ChartView states', () => {
   it('loading: 拼命加载中, not yet rendered', () => {
@@ -169,6 +172,30 @@ describe('card and tables', () => {
     expect(onPointClick).toHaveBeenCalledWith(['华东']);
   });
 
+  it("summary table with 合计: the server's totals in a bold last row, not clickable", () => {
+    const onPointClick = vi.fn();
+    const data = {
+      ...makeData(
+        [salesFields[0]!, salesFields[2]!],
+        [
+          { d0: '华东', m0: 100 },
+          { d0: '华北', m0: 300 },
+        ],
+      ),
+      totals: { grand: { m0: 250 }, byColumn: [] },
+    };
+    const { container } = render(
+      <ChartView chart={makeChart('table', { option: { showTotal: true } })} data={data} loading={false} onPointClick={onPointClick} />,
+    );
+    const rows = container.querySelectorAll('.ant-table-tbody tr.ant-table-row');
+    expect(rows).toHaveLength(3);
+    const total = rows[2] as HTMLElement;
+    expect(total.textContent).toBe('合计250');
+    expect(total.style.fontWeight).toBe('600');
+    fireEvent.click(within(total).getByText('合计'));
+    expect(onPointClick).not.toHaveBeenCalled();
+  });
+
   it('detail table pages through onPage', () => {
     const onPage = vi.fn();
     const rows = Array.from({ length: 10 }, (_, i) => ({ d0: `订单${i}` }));
@@ -200,6 +227,41 @@ describe('card and tables', () => {
     await waitFor(() => expect(container.querySelector('.ant-table-tbody')!.textContent).not.toContain('华北'));
     expect(container.querySelector('.ant-table-tbody')!.textContent).toContain('华东');
     expect(tupleKey(['华北'])).toBe('["华北"]');
+  });
+
+  it("pivot with 合计: a bold 合计 column of the server's row totals, the grand total in its corner", () => {
+    const fields = [dim('d0', '区域', 1), dim('d1', '产品', 10), measure('m0', '金额', 100)];
+    const data = {
+      ...makeData(fields, [
+        { d0: '华东', d1: 'A', m0: 10 },
+        { d0: '华东', d1: 'B', m0: 30 },
+        { d0: '华北', d1: 'A', m0: 40 },
+      ]),
+      // Averages over every order: not the sums (or averages) of the cells shown.
+      totals: {
+        grand: { m0: 27.5 },
+        byColumn: [
+          { d1: 'A', m0: 25 },
+          { d1: 'B', m0: 30 },
+        ],
+        byRow: [
+          { d0: '华东', m0: 22 },
+          { d0: '华北', m0: 40 },
+        ],
+      },
+    };
+    const { container } = render(<ChartView chart={makeChart('pivot', { cols: 1, option: { showTotal: true } })} data={data} loading={false} />);
+    const header = container.querySelector('thead tr') as HTMLElement;
+    expect([...header.querySelectorAll('th')].map((th) => th.textContent)).toEqual(['区域', 'A', 'B', '合计']);
+    const rows = [...container.querySelectorAll('.ant-table-tbody tr.ant-table-row')] as HTMLElement[];
+    const cells = rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent));
+    expect(cells).toEqual([
+      ['华东', '10', '30', '22'],
+      ['华北', '40', '', '40'],
+      ['合计', '25', '30', '27.5'],
+    ]);
+    const totalCell = rows[0]!.querySelectorAll('td')[3] as HTMLElement;
+    expect(totalCell.style.fontWeight).toBe('600');
   });
 
   it('pivot: no structure filter when closed', () => {
@@ -256,6 +318,19 @@ describe('useChartData', () => {
     // An editor's unsaved chart tells its type; a saved chart's type is on the board.
     expect(chartDataBody({ dataconfig: { cubeId: 9 }, chartType: 'pie' })).toEqual({ dataconfig: { cubeId: 9 }, chartType: 'pie', mode: 'aggregate' });
     expect(chartDataBody({ boardId: 3, chartKey: 'a', chartType: 'pie' })).toEqual({ boardId: 3, chartKey: 'a', mode: 'aggregate' });
+    // An editor's chart says whether it shows 合计; a saved chart's style is read on the server.
+    expect(chartDataBody({ dataconfig: { cubeId: 9 }, chartType: 'table', showTotal: true })).toEqual({
+      dataconfig: { cubeId: 9 },
+      chartType: 'table',
+      mode: 'aggregate',
+      showTotal: true,
+    });
+    expect(chartDataBody({ dataconfig: { cubeId: 9 }, chartType: 'table', showTotal: false })).toEqual({
+      dataconfig: { cubeId: 9 },
+      chartType: 'table',
+      mode: 'aggregate',
+    });
+    expect(chartDataBody({ boardId: 3, chartKey: 'a', showTotal: true })).toEqual({ boardId: 3, chartKey: 'a', mode: 'aggregate' });
   });
 
   it('identical requests share one call', async () => {

@@ -16,6 +16,7 @@ export function toAntColumns(specs: readonly TableColumnSpec[]): TableColumnsTyp
           title: s.title,
           dataIndex: s.dataIndex,
           align: s.align,
+          onCell: s.total ? () => ({ style: { fontWeight: 600 } }) : undefined,
           render: (value: TableRow[string]) => cellText(s, value),
         },
   );

@@ -18,19 +18,29 @@ import { dim, makeChart, makeData, measure, salesFields, salesRows } from './tes
 const titles = (cols: TableColumnSpec[]): unknown[] => cols.map((c) => (c.children ? { [c.title]: titles(c.children) } : c.title));
 
 describe('summary and detail tables', () => {
-  it('summary: dimension columns then measure columns, optional totals', () => {
+  it("summary: dimension columns then measure columns, the server's 合计", () => {
     const chart = makeChart('table', { cols: 1, option: { showTotal: true, formats: { '100': '#,##0.00' } } });
-    const { columns, rows } = buildSummaryTable(chart, makeData(salesFields, salesRows));
+    // The server's totals (e.g. an average and a distinct count over every row), not the sums of the rows shown.
+    const data = { ...makeData(salesFields, salesRows), totals: { grand: { m0: '650.125', m1: 2 }, byColumn: [] } };
+    const { columns, rows } = buildSummaryTable(chart, data);
     expect(titles(columns)).toEqual(['区域', '产品', '金额', '数量']);
     expect(columns.map((c) => c.align)).toEqual(['left', 'left', 'right', 'right']);
     expect(rows).toHaveLength(5);
     const total = rows[4]!;
     expect(total.key).toBe(TOTAL_ROW_KEY);
     expect(total.d0).toBe('合计');
-    expect(total.m0).toBe(2600.5);
-    expect(total.m1).toBe(6);
-    expect(cellText(columns[2]!, total.m0)).toBe('2,600.50');
+    expect(cellText(columns[2]!, total.m0)).toBe('650.13');
+    expect(cellText(columns[3]!, total.m1)).toBe('2');
     expect(cellText(columns[0]!, rows[3]!.d0)).toBe('(空)');
+  });
+
+  it('summary: no 合计 row unless the style shows it and the server sent totals', () => {
+    const totals = { grand: { m0: 1, m1: 1 }, byColumn: [] };
+    const rowsOf = (option: Record<string, unknown>, withTotals: boolean) =>
+      buildSummaryTable(makeChart('table', { cols: 1, option }), { ...makeData(salesFields, salesRows), ...(withTotals ? { totals } : {}) }).rows;
+    expect(rowsOf({}, true)).toHaveLength(4);
+    expect(rowsOf({ showTotal: true }, false)).toHaveLength(4);
+    expect(rowsOf({ showTotal: true }, true)).toHaveLength(5);
   });
 
   it('detail: every column, NUMBER columns formatted', () => {
@@ -45,7 +55,7 @@ describe('summary and detail tables', () => {
 });
 
 describe('field titles', () => {
-  it('the chart\'s own titles replace the dataset\'s', () => {
+  it("the chart's own titles replace the dataset's", () => {
     const chart = makeChart('table');
     chart.dataconfig!.rowParamList[0]!.title = '大区';
     chart.dataconfig!.indexParamList[0]!.title = '销售额';
@@ -69,11 +79,7 @@ describe('pivot table', () => {
 
   it('nests the column dimensions as header groups with the measures under each leaf', () => {
     const model = buildPivotTable(chart, data);
-    expect(titles(model.columns)).toEqual([
-      '区域',
-      { '2023': [{ A: ['金额', '数量'] }, { B: ['金额', '数量'] }] },
-      { '2024': [{ A: ['金额', '数量'] }] },
-    ]);
+    expect(titles(model.columns)).toEqual(['区域', { '2023': [{ A: ['金额', '数量'] }, { B: ['金额', '数量'] }] }, { '2024': [{ A: ['金额', '数量'] }] }]);
     expect(model.rows).toHaveLength(2);
     const leaves = leafColumns(model.columns);
     expect(leaves).toHaveLength(7);
@@ -84,25 +90,132 @@ describe('pivot table', () => {
   });
 
   it('a single measure sits in the leaf header itself', () => {
-    const one = makeData(fields.filter((f) => f.alias !== 'm1'), rows);
+    const one = makeData(
+      fields.filter((f) => f.alias !== 'm1'),
+      rows,
+    );
     const model = buildPivotTable(chart, one);
     expect(titles(model.columns)).toEqual(['区域', { '2023': ['A', 'B'] }, { '2024': ['A'] }]);
   });
 
   it('without column dimensions it is a table of the row dimensions and measures', () => {
-    const flat = makeData([fields[0]!, fields[3]!], [{ d0: '华东', m0: 1 }, { d0: '华北', m0: 2 }]);
+    const flat = makeData(
+      [fields[0]!, fields[3]!],
+      [
+        { d0: '华东', m0: 1 },
+        { d0: '华北', m0: 2 },
+      ],
+    );
     const model = buildPivotTable(makeChart('pivot'), flat);
     expect(titles(model.columns)).toEqual(['区域', '金额']);
     expect(model.rows.map((r) => r.m0)).toEqual([1, 2]);
   });
 
-  it('totals row sums the visible cells', () => {
-    const model = buildPivotTable(makeChart('pivot', { cols: 2, option: { showTotal: true } }), data);
+  // The server's totals per column combination (keyed as the rows), e.g. averages: not the sums of the cells.
+  const totals = {
+    grand: { m0: 25, m1: 4 },
+    byColumn: [
+      { d1: 2024, d2: 'A', m0: 35, m1: 2 },
+      { d1: 2023, d2: 'A', m0: 10, m1: 1 },
+      { d1: 2023, d2: 'B', m0: 20, m1: 1 },
+    ],
+  };
+
+  it("the 合计 row shows the server's total under each column", () => {
+    const model = buildPivotTable(makeChart('pivot', { cols: 2, option: { showTotal: true } }), { ...data, totals });
     const total = model.rows.at(-1)!;
     expect(total.key).toBe(TOTAL_ROW_KEY);
     expect(total.d0).toBe('合计');
     const leaves = leafColumns(model.columns);
-    expect(leaves.slice(1).map((c) => total[c.dataIndex!])).toEqual([10, 1, 20, 2, 70, 7]);
+    expect(leaves.slice(1).map((c) => total[c.dataIndex!])).toEqual([10, 1, 20, 1, 35, 2]);
+  });
+
+  it('the 合计 row keeps the totals of the visible columns; hidden rows do not change it', () => {
+    const model = buildPivotTable(
+      makeChart('pivot', { cols: 2, option: { showTotal: true } }),
+      { ...data, totals },
+      {
+        hiddenRows: [tupleKey(['华北'])],
+        hiddenColumns: [tupleKey([2023, 'B'])],
+      },
+    );
+    const total = model.rows.at(-1)!;
+    expect(model.rows.map((r) => r.d0)).toEqual(['华东', '合计']);
+    expect(
+      leafColumns(model.columns)
+        .slice(1)
+        .map((c) => total[c.dataIndex!]),
+    ).toEqual([10, 1, 35, 2]);
+  });
+
+  // The server's totals per row across every column (keyed as the rows), e.g. averages: not the sums of the cells.
+  const byRow = [
+    { d0: '华北', m0: 40, m1: 4 },
+    { d0: '华东', m0: 18, m1: 6 },
+  ];
+  const pivotWithTotals = (option: Record<string, unknown> = { showTotal: true }) => makeChart('pivot', { cols: 2, option });
+
+  it("the 合计 column: each row's server total per measure, the grand total where it meets the 合计 row", () => {
+    const model = buildPivotTable(pivotWithTotals(), { ...data, totals: { ...totals, byRow } });
+    expect(titles(model.columns)).toEqual([
+      '区域',
+      { '2023': [{ A: ['金额', '数量'] }, { B: ['金额', '数量'] }] },
+      { '2024': [{ A: ['金额', '数量'] }] },
+      { 合计: ['金额', '数量'] },
+    ]);
+    const totalLeaves = leafColumns(model.columns).slice(-2);
+    expect(totalLeaves.every((c) => c.total && c.kind === 'measure')).toBe(true);
+    const cells = model.rows.map((r) => [r.d0, ...totalLeaves.map((c) => r[c.dataIndex!])]);
+    expect(cells).toEqual([
+      ['华东', 18, 6],
+      ['华北', 40, 4],
+      ['合计', 25, 4],
+    ]);
+  });
+
+  it("the 合计 column keeps each row's total over every column, hidden ones included; one measure: a single 合计 leaf", () => {
+    const model = buildPivotTable(pivotWithTotals(), { ...data, totals: { ...totals, byRow } }, { hiddenRows: [], hiddenColumns: [tupleKey([2023, 'B'])] });
+    const east = model.rows[0]!;
+    expect(
+      leafColumns(model.columns)
+        .slice(-2)
+        .map((c) => east[c.dataIndex!]),
+    ).toEqual([18, 6]);
+
+    const one = makeData(
+      fields.filter((f) => f.alias !== 'm1'),
+      rows,
+    );
+    const single = buildPivotTable(pivotWithTotals(), { ...one, totals: { ...totals, byRow } });
+    expect(titles(single.columns).at(-1)).toBe('合计');
+    expect(single.rows.map((r) => r[leafColumns(single.columns).at(-1)!.dataIndex!])).toEqual([18, 40, 25]);
+  });
+
+  it('no 合计 column unless the style shows it, the pivot has column dimensions and the server totalled its rows', () => {
+    const lastTitle = (model: { columns: TableColumnSpec[] }) => titles(model.columns).at(-1);
+    expect(lastTitle(buildPivotTable(pivotWithTotals({}), { ...data, totals: { ...totals, byRow } }))).toEqual({ '2024': [{ A: ['金额', '数量'] }] });
+    expect(lastTitle(buildPivotTable(pivotWithTotals(), { ...data, totals }))).toEqual({ '2024': [{ A: ['金额', '数量'] }] });
+    expect(lastTitle(buildPivotTable(pivotWithTotals(), data))).toEqual({ '2024': [{ A: ['金额', '数量'] }] });
+    const flat = makeData([fields[0]!, fields[3]!], [{ d0: '华东', m0: 1 }]);
+    const flatModel = buildPivotTable(makeChart('pivot', { option: { showTotal: true } }), { ...flat, totals: { grand: { m0: 1 }, byColumn: [], byRow: [] } });
+    expect(titles(flatModel.columns)).toEqual(['区域', '金额']);
+  });
+
+  it('without column dimensions the 合计 row is the grand total; without server totals there is none', () => {
+    const flat = makeData(
+      [fields[0]!, fields[3]!],
+      [
+        { d0: '华东', m0: 1 },
+        { d0: '华北', m0: 2 },
+      ],
+    );
+    const chart = makeChart('pivot', { option: { showTotal: true } });
+    expect(buildPivotTable(chart, { ...flat, totals: { grand: { m0: 1.5 }, byColumn: [] } }).rows.map((r) => [r.d0, r.m0])).toEqual([
+      ['华东', 1],
+      ['华北', 2],
+      ['合计', 1.5],
+    ]);
+    expect(buildPivotTable(chart, flat).rows).toHaveLength(2);
   });
 
   it('member trees for the structure filter', () => {

@@ -23,6 +23,8 @@ export interface TableColumnSpec {
   format?: string;
   /** The date truncation of a dimension column. */
   granularity?: TimeUnit | null;
+  /** A cell of the pivot's 合计 column (drawn bold). */
+  total?: boolean;
   children?: TableColumnSpec[];
 }
 
@@ -34,6 +36,8 @@ export interface TableModel {
 }
 
 export const TOTAL_ROW_KEY = '__total';
+/** The key of the pivot's 合计 column group. */
+export const TOTAL_COLUMN_KEY = '__totalColumn';
 
 /** The text of a cell of `column`. */
 export function cellText(column: TableColumnSpec, value: CubeCell | undefined): string {
@@ -50,18 +54,15 @@ function measureColumn(f: ResultField, options: ChartDisplayOptions, dataIndex =
   return { key: dataIndex, title, dataIndex, align: 'right', kind: 'measure', format: formatOf(options, f) };
 }
 
-/** A totals row: the sum of every measure property over `rows`; the first dimension column reads 合计. */
-function totalsRow(rows: readonly TableRow[], measureKeys: readonly string[], labelKey: string | undefined): TableRow {
-  const total: TableRow = { key: TOTAL_ROW_KEY };
-  if (labelKey) total[labelKey] = chartMessages.total;
-  for (const k of measureKeys) {
-    let sum: number | null = null;
-    for (const r of rows) {
-      const n = toNumber(r[k] ?? null);
-      if (n !== null) sum = (sum ?? 0) + n;
-    }
-    total[k] = sum;
-  }
+/**
+ * The 合计 row from the server's totals (each measure's own aggregation over every row the
+ * query matches, computed by the query engine): `cells` maps a property of the row to the
+ * measure alias it shows. No totals from the server: no row (adding up the received rows is
+ * wrong for averages, distinct counts, maxima and limited results).
+ */
+function totalsRow(values: Readonly<Record<string, CubeCell>> | undefined, cells: readonly [string, string][], labelKey: string): TableRow {
+  const total: TableRow = { key: TOTAL_ROW_KEY, [labelKey]: chartMessages.total };
+  for (const [property, alias] of cells) total[property] = values?.[alias] ?? null;
   return total;
 }
 
@@ -72,8 +73,15 @@ export function buildSummaryTable(chart: Chart, data: ChartDataResult): TableMod
   const dims = [...rowDims, ...colDims];
   const columns = [...dims.map(dimColumn), ...measures.map((m) => measureColumn(m, options))];
   const rows: TableRow[] = data.dataList.map((r, i) => ({ ...r, key: String(i) }));
-  if (options.showTotal && rows.length > 0) {
-    rows.push(totalsRow(rows, measures.map((m) => m.alias), dims[0]?.alias));
+  // Only with a dimension: without one the single row is the total already.
+  if (options.showTotal && data.totals && rows.length > 0 && dims[0]) {
+    rows.push(
+      totalsRow(
+        data.totals.grand,
+        measures.map((m) => [m.alias, m.alias]),
+        dims[0].alias,
+      ),
+    );
   }
   return { columns, rows };
 }
@@ -164,9 +172,65 @@ function columnGroups(
 }
 
 /**
+ * The pivot's 合计 row: under each visible column the server's total of that column-dimension
+ * combination (over all rows, those the structure filter hides included); without column
+ * dimensions the grand total.
+ */
+function pivotTotalsRow(
+  totals: NonNullable<ChartDataResult['totals']>,
+  visibleCols: readonly { key: string; index: number }[],
+  colDims: readonly ResultField[],
+  measures: readonly ResultField[],
+  labelKey: string,
+): TableRow {
+  if (colDims.length === 0)
+    return totalsRow(
+      totals.grand,
+      measures.map((m) => [m.alias, m.alias]),
+      labelKey,
+    );
+  const byColumn = new Map(totals.byColumn.map((r) => [tupleKey(tupleOf(r, colDims)), r]));
+  const total = totalsRow(undefined, [], labelKey);
+  for (const c of visibleCols) {
+    const values = byColumn.get(c.key);
+    for (const m of measures) total[`c${c.index}_${m.alias}`] = values?.[m.alias] ?? null;
+  }
+  return total;
+}
+
+/** The row property of a measure's cell in the pivot's 合计 column. */
+const totalColumnProperty = (m: ResultField) => `total_${m.alias}`;
+
+/** The pivot's trailing 合计 column group: one bold sub-column per measure (a single measure: the leaf itself). */
+function totalColumnGroup(measures: readonly ResultField[], options: ChartDisplayOptions): TableColumnSpec {
+  const leaf = (m: ResultField, title?: string) => ({ ...measureColumn(m, options, totalColumnProperty(m), title), total: true });
+  if (measures.length === 1) return { ...leaf(measures[0]!, chartMessages.total), key: TOTAL_COLUMN_KEY };
+  return { key: TOTAL_COLUMN_KEY, title: chartMessages.total, children: measures.map((m) => leaf(m)) };
+}
+
+/**
+ * Fills the pivot's 合计 column: each row's server total across every column (its measures
+ * grouped by the row dimensions only; hidden columns count, as in the 合计 row), the 合计 row's
+ * cell the grand total. Without row dimensions the single row's total is the grand total.
+ */
+function fillTotalColumn(
+  rows: readonly TableRow[],
+  totals: NonNullable<ChartDataResult['totals']>,
+  rowDims: readonly ResultField[],
+  measures: readonly ResultField[],
+): void {
+  const byRow = new Map((totals.byRow ?? []).map((r) => [tupleKey(tupleOf(r, rowDims)), r]));
+  for (const row of rows) {
+    const values = row.key === TOTAL_ROW_KEY || rowDims.length === 0 ? totals.grand : byRow.get(tupleKey(tupleOf(row, rowDims)));
+    for (const m of measures) row[totalColumnProperty(m)] = values?.[m.alias] ?? null;
+  }
+}
+
+/**
  * Pivot table: the row dimensions as rows, the column dimensions as nested column headers
- * (one level per column dimension) with the measures under each leaf; an optional totals
- * row; `filter` hides the members the structure filter unticked.
+ * (one level per column dimension) with the measures under each leaf; the 合计 row and, with
+ * column dimensions, the 合计 column from the server's totals when the style shows it;
+ * `filter` hides the members the structure filter unticked.
  */
 export function buildPivotTable(chart: Chart, data: ChartDataResult, filter: StructureFilterState = SHOW_ALL): PivotModel {
   const options = readOptions(chart);
@@ -197,20 +261,29 @@ export function buildPivotTable(chart: Chart, data: ChartDataResult, filter: Str
   }
 
   const visibleCols = colTuples.map((c, index) => ({ ...c, index })).filter((c) => !hiddenCols.has(c.key));
-  const measureCols =
-    colDims.length > 0 ? columnGroups(visibleCols, colDims, 0, measures, options) : measures.map((m) => measureColumn(m, options));
+  const measureCols = colDims.length > 0 ? columnGroups(visibleCols, colDims, 0, measures, options) : measures.map((m) => measureColumn(m, options));
   const columns = [...rowDims.map(dimColumn), ...measureCols];
 
   const rows = [...rowsByKey.values()];
-  if (options.showTotal && rows.length > 0) {
-    const keys = colDims.length > 0 ? visibleCols.flatMap((c) => measures.map((m) => `c${c.index}_${m.alias}`)) : measures.map((m) => m.alias);
-    rows.push(totalsRow(rows, keys, rowDims[0]?.alias));
+  if (options.showTotal && data.totals && rows.length > 0 && rowDims[0]) {
+    rows.push(pivotTotalsRow(data.totals, visibleCols, colDims, measures, rowDims[0].alias));
+  }
+  // Only from a server that totals rows (byRow present): never a client-side sum.
+  if (options.showTotal && data.totals?.byRow && rows.length > 0 && colDims.length > 0) {
+    columns.push(totalColumnGroup(measures, options));
+    fillTotalColumn(rows, data.totals, rowDims, measures);
   }
   return {
     columns,
     rows,
-    rowMembers: memberTree(rowTuples.map((t) => t.values), rowDims),
-    columnMembers: memberTree(colTuples.map((t) => t.values), colDims),
+    rowMembers: memberTree(
+      rowTuples.map((t) => t.values),
+      rowDims,
+    ),
+    columnMembers: memberTree(
+      colTuples.map((t) => t.values),
+      colDims,
+    ),
     rowKeys: rowTuples.map((t) => t.key),
     columnKeys: colTuples.map((t) => t.key),
   };
@@ -273,4 +346,3 @@ export function filterOptions(data: ChartDataResult | null): { label: string; va
   }
   return out;
 }
-

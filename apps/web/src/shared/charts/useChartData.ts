@@ -33,6 +33,8 @@ export function chartDataBody(input: ChartDataBody): ChartDataBody {
   const body: ChartDataBody = input.dataconfig ? { dataconfig: input.dataconfig } : { boardId: input.boardId, chartKey: input.chartKey };
   // An unsaved chart's type tells the server how to read it (a saved chart's type is on the board).
   if (input.dataconfig && input.chartType) body.chartType = input.chartType;
+  // So does its style's 合计 (a saved chart's saved style decides on the server).
+  if (input.dataconfig && input.showTotal) body.showTotal = true;
   body.mode = input.mode ?? 'aggregate';
   if (input.links && input.links.length > 0) body.links = input.links;
   if (body.mode === 'detail') {

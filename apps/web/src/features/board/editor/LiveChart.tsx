@@ -29,7 +29,13 @@ export const LiveChart = memo(function LiveChart({ chart }: { chart: ChartDraft 
   const input: ChartDataBody | null =
     hint || !mode || !config
       ? null
-      : { dataconfig: config as ChartDataBody['dataconfig'], mode, chartType: chart.name, ...(mode === 'detail' ? { size: config.pageSize ?? EDITOR_DETAIL_SIZE } : {}) };
+      : {
+          dataconfig: config as ChartDataBody['dataconfig'],
+          mode,
+          chartType: chart.name,
+          showTotal: chart.option.showTotal === true,
+          ...(mode === 'detail' ? { size: config.pageSize ?? EDITOR_DETAIL_SIZE } : {}),
+        };
   const { data, loading, error } = useChartData(input);
   if (hint) {
     return (

@@ -198,6 +198,15 @@ describe('chart config panel', () => {
     expect('colors' in last().option).toBe(false);
   });
 
+  it('a table offers 显示合计 (computed by the server) but not 结构筛选, which is the pivot’s', async () => {
+    const table = configChart('table', { dataconfig: { ...emptyConfig(7), rowParamList: [{ fieldId: 1 }], indexParamList: [{ fieldId: 3 }] } });
+    const { last } = mount(table);
+    tab('样式');
+    expect(document.querySelector('[data-testid="ccp-structure"]')).toBeNull();
+    fireEvent.click(byTestId('ccp-total'));
+    expect(last().option.showTotal).toBe(true);
+  });
+
   it('a text chart has no data tab and edits its text, size and alignment; quick boards have no 固定', async () => {
     const { last } = mount(configChart('text'), [], { boardType: 'quick' });
     expect([...document.querySelectorAll('.ant-tabs-tab')].map((t) => t.textContent)).toEqual(['样式', '联动']);

@@ -104,7 +104,7 @@ export function StyleTab({ chart, boardType, onChange }: StyleTabProps) {
         </Section>
       )}
 
-      {(SERIES_TYPES.includes(type) || type === 'pivot') && (
+      {(SERIES_TYPES.includes(type) || type === 'pivot' || type === 'table') && (
         <Section title={cm.sectionChart} testId="ccp-style-chart" onClear={() => option(unset(CHART_OPTION_KEYS))}>
           {SERIES_TYPES.includes(type) && (
             <>
@@ -126,9 +126,9 @@ export function StyleTab({ chart, boardType, onChange }: StyleTabProps) {
               </Row>
             </>
           )}
+          {(type === 'pivot' || type === 'table') && <Toggle label={cm.showTotal} checked={o.showTotal} onChange={(v) => option({ showTotal: v })} testId="ccp-total" />}
           {type === 'pivot' && (
             <>
-              <Toggle label={cm.showTotal} checked={o.showTotal} onChange={(v) => option({ showTotal: v })} testId="ccp-total" />
               <Toggle label={cm.structureFilter} checked={o.structureFilter} onChange={(v) => option({ structureFilter: v })} testId="ccp-structure" />
             </>
           )}
