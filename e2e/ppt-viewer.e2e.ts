@@ -8,7 +8,8 @@ import { apiCall, apiLogin, ARTIFACTS, launchBrowser, loginThroughPage, newPage,
 /**
  * The slideshow viewer (spec 1 §2.10, §4, §5, §9) over two demo boards: paging with keys and
  * buttons with the warnings at both ends, auto-play in the full-screen form, and a two-page PDF
- * rendered by the server with the 保密 watermark, downloaded through the dialog.
+ * rendered by the server with the 保密 watermark, downloaded through the dialog; the 订阅幻灯片
+ * dialog (an unconfigured channel blocks saving; DingTalk, once configured, saves a 'ppt' subscription).
  */
 describe('slideshow viewer', () => {
   let app: E2EApp;
@@ -32,7 +33,9 @@ describe('slideshow viewer', () => {
     expect(boards.every(Boolean)).toBe(true);
     const visualIds = boards.map((b) => b.id);
     pptId = (await apiCall<{ id: number }>(app, token, 'POST', '/api/ppt/slideshows', { ppName: '月度经营汇报', visualIds })).id;
-    autoPptId = (await apiCall<{ id: number }>(app, token, 'POST', '/api/ppt/slideshows', { ppName: '自动播放', visualIds, settings: { autoPlay: true, interval: 3 } })).id;
+    autoPptId = (
+      await apiCall<{ id: number }>(app, token, 'POST', '/api/ppt/slideshows', { ppName: '自动播放', visualIds, settings: { autoPlay: true, interval: 3 } })
+    ).id;
     browser = await launchBrowser();
     page = await newPage(browser);
     await loginThroughPage(page, app);
@@ -95,6 +98,43 @@ describe('slideshow viewer', () => {
     execFileSync('pdftoppm', ['-png', '-r', '40', pdfPath, path.join(ARTIFACTS, 'ppt-export-page')]);
     expect(fs.readdirSync(ARTIFACTS).filter((f) => /^ppt-export-page-\d+\.png$/.test(f))).toHaveLength(2);
     await page.keyboard.press('Escape');
+  });
+
+  it('subscribes to the slideshow from the viewer: name by default, an unconfigured email blocks 保存, DingTalk saves', async () => {
+    await page.goto(`${app.url}/newbi/ppt/view/${pptId}`);
+    await waitReady();
+    await page.getByTestId('ppt-subscribe').click();
+    const dialog = page.locator('.ant-modal').filter({ has: page.getByTestId('subscription-subtitle') });
+    await dialog.waitFor();
+    expect(await dialog.locator('.ant-modal-title').textContent()).toBe('月度经营汇报');
+    expect(await dialog.getByTestId('subscription-title').inputValue()).toBe('月度经营汇报');
+    const save = dialog.getByTestId('subscription-save');
+    // Email is the default method and no mail server is configured: red message, 保存 disabled.
+    const unusable = dialog.getByTestId('subscription-unusable');
+    await unusable.getByText('未配置邮件服务器，请联系管理员').waitFor();
+    type Styles = { getComputedStyle(el: unknown): { color: string } };
+    expect(await unusable.evaluate((el) => (globalThis as unknown as Styles).getComputedStyle(el).color)).toBe('rgb(255, 77, 79)');
+    expect(await save.isDisabled()).toBe(true);
+
+    // The administrator configures a DingTalk robot (nothing is sent: the check only needs its address).
+    await apiCall(app, token, 'PUT', '/api/system/notify', { dingtalkWebhook: 'http://127.0.0.1:9/robot/send?access_token=e2e' });
+    await dialog.getByTestId('subscription-notify-type').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="钉钉"]').click();
+    await expect.poll(() => save.isEnabled(), { timeout: 20_000 }).toBe(true);
+    expect(await dialog.getByTestId('subscription-unusable').count()).toBe(0);
+    await save.click();
+    await page.getByText('已订阅').first().waitFor();
+    await dialog.waitFor({ state: 'detached' });
+
+    const mine = await apiCall<{ records: { dataType: string; dataId: number; notifyType: string; notifyTitle: string; subTitle: string }[] }>(
+      app,
+      token,
+      'GET',
+      '/api/subscription/subscriptions',
+    );
+    expect(mine.records).toEqual([
+      expect.objectContaining({ dataType: 'ppt', dataId: pptId, notifyType: 'dingtalk', notifyTitle: '月度经营汇报', subTitle: '月度经营汇报' }),
+    ]);
   });
 
   it('auto-plays in the full-screen form: the next dashboard after the interval, wrapping to the first', async () => {

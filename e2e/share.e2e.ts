@@ -1,19 +1,21 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { apiCall, apiLogin, eventually, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
 
 /**
  * Share links (spec 1 §3 "Share link", §7 "Shares"; docs/shares.md): a member whose group sees
  * 浙江 rows only shares a board through the preview's 分享 dialog as a login-free link with a
  * password; a fresh browser without any session opens it, is refused a wrong password, and
- * then sees the board with the member's rows only. An expired link shows 链接已过期.
+ * then sees the board with the member's rows only. A shared slideshow opens in the slideshow
+ * viewer and pages with the keys. An expired link shows 链接已过期.
  */
 describe('share links', () => {
   let app: E2EApp;
   let browser: Browser;
   let page: Page;
   let boardId: number;
+  let pptId: number;
   let memberToken: string;
   let shareUrl: string;
   const member = { account: 'zhejiang', password: 'zhejiang1' };
@@ -64,21 +66,25 @@ describe('share links', () => {
       },
     });
     const category = await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'visual', categoryValue: '区域' });
-    boardId = await apiCall<number>(app, token, 'POST', '/api/board/boards', {
-      title: '区域销售看板',
-      categoryId: category.id,
-      content: { type: 'quick', layout: [{ i: 't1', x: 0, y: 0, w: 12, h: 6 }] },
-      charts: [
-        {
-          key: 't1',
-          name: 'table',
-          title: '各省销售额',
-          dataconfig: { cubeId, rowParamList: [{ fieldId: f['省份'] }], indexParamList: [{ fieldId: f['金额'], aggregation: 'SUM' }] },
-        },
-      ],
-      publicStatus: 0,
-      dataPermIdList: [group.id],
-    });
+    const saveBoard = (title: string) =>
+      apiCall<number>(app, token, 'POST', '/api/board/boards', {
+        title,
+        categoryId: category.id,
+        content: { type: 'quick', layout: [{ i: 't1', x: 0, y: 0, w: 12, h: 6 }] },
+        charts: [
+          {
+            key: 't1',
+            name: 'table',
+            title: '各省销售额',
+            dataconfig: { cubeId, rowParamList: [{ fieldId: f['省份'] }], indexParamList: [{ fieldId: f['金额'], aggregation: 'SUM' }] },
+          },
+        ],
+        publicStatus: 0,
+        dataPermIdList: [group.id],
+      });
+    boardId = await saveBoard('区域销售看板');
+    const detailBoardId = await saveBoard('区域销售明细');
+    pptId = (await apiCall<{ id: number }>(app, token, 'POST', '/api/ppt/slideshows', { ppName: '区域月报', visualIds: [boardId, detailBoardId] })).id;
     memberToken = await apiLogin(app, member.account, member.password);
     browser = await launchBrowser();
     page = await newPage(browser);
@@ -136,20 +142,53 @@ describe('share links', () => {
     }
   });
 
+  it('a shared slideshow opens in the slideshow viewer without login: ArrowRight pages, 已经是最后一个了 at the end', async () => {
+    const link = await apiCall<{ code: string }>(app, memberToken, 'POST', '/api/share/links', { dataType: 'ppt', dataId: pptId });
+    const visitor = await newPage(browser);
+    try {
+      await visitor.goto(`${app.url}/share/${link.code}`);
+      await visitor.getByTestId('ppt-viewer').waitFor({ timeout: 30_000 });
+      const ready = () => visitor.locator('html[data-board-state="ready"]').waitFor({ state: 'attached', timeout: 60_000 });
+      const currentTitle = () => visitor.getByTestId('ppt-current-title').textContent();
+      await ready();
+      await expect(visitor.getByTestId('ppt-name').textContent()).resolves.toBe('区域月报');
+      await expect(currentTitle()).resolves.toBe('区域销售看板');
+      // A visitor without a session: no 订阅 / 导出pdf / 收藏 / 归档.
+      for (const id of ['ppt-subscribe', 'ppt-export-pdf', 'ppt-favourite', 'ppt-archive']) expect(await visitor.getByTestId(id).count()).toBe(0);
+
+      await visitor.keyboard.press('ArrowRight');
+      await expect.poll(currentTitle, { timeout: 20_000 }).toBe('区域销售明细');
+      await ready();
+      const chart = visitor.locator('[data-ppt-current="true"] [data-testid="board-chart"][data-chart-key="t1"]');
+      await expect.poll(() => chart.getAttribute('data-row-count'), { timeout: 30_000 }).toBe('1');
+      const text = (await chart.textContent()) ?? '';
+      expect(text).toContain('浙江');
+      expect(text).not.toContain('广东');
+      await screenshot(visitor, 'share-ppt');
+
+      await visitor.keyboard.press('ArrowRight');
+      await visitor.getByText('已经是最后一个了').waitFor();
+      await expect(currentTitle()).resolves.toBe('区域销售明细');
+    } finally {
+      await visitor.context().close();
+    }
+  });
+
   it('an expired link shows 链接已过期', async () => {
     const link = await apiCall<{ code: string }>(app, memberToken, 'POST', '/api/share/links', {
       dataType: 'visual',
       dataId: boardId,
       expireTime: new Date(Date.now() + 2000).toISOString(),
     });
-    // Wait (on the server's answer, with a deadline) until the link has expired.
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const res = await fetch(`${app.url}/api/share/open/${link.code}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
-      if (res.status === 410) break;
-      if (Date.now() > deadline) throw new Error(`link still answers ${res.status}`);
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    // Wait (on the server's answer) until the link has expired.
+    await eventually(
+      async () => {
+        const res = await fetch(`${app.url}/api/share/open/${link.code}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+        return res.status === 410 ? true : undefined;
+      },
+      'the link to expire',
+      20_000,
+    );
     const visitor = await newPage(browser);
     try {
       await visitor.goto(`${app.url}/share/${link.code}`);

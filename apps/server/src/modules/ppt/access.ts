@@ -55,11 +55,18 @@ export async function requirePpt(ctx: AppContext, caller: Caller & MaybeScoped, 
 
 /**
  * For the viewer, the PDF export and subscriptions: the record the caller may see and the
- * ids of its boards the caller may see, in the slideshow's order.
+ * ids of its boards the caller may see, in the slideshow's order. A share link's token sees
+ * only the boards of its scope (those of the slideshow when the link was opened).
  */
-export async function requireViewablePpt(ctx: AppContext, caller: Caller, id: number): Promise<{ ppt: PptRow; boardIds: number[]; visuals: PptVisual[] }> {
+export async function requireViewablePpt(
+  ctx: AppContext,
+  caller: Caller & MaybeScoped,
+  id: number,
+): Promise<{ ppt: PptRow; boardIds: number[]; visuals: PptVisual[] }> {
   const ppt = await requirePpt(ctx, caller, id);
-  const visuals = await viewableVisuals(ctx, caller, parseVisualIds(ppt.visualIds));
+  const scope = caller.scope;
+  const ids = parseVisualIds(ppt.visualIds);
+  const visuals = await viewableVisuals(ctx, caller, scope ? ids.filter((boardId) => scope.boards.includes(boardId)) : ids);
   return { ppt, boardIds: visuals.map((v) => v.id), visuals };
 }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { formatMessage, PPT_VISUAL_TYPES, pptMessages, type Page, type Ppt, type PptDetail, type pptListQuerySchema, type pptSaveSchema } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
+import type { MaybeScoped } from '../../platform/auth/scope.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { mayViewBoard } from '../board/access.ts';
@@ -49,7 +50,7 @@ export async function listPpts(ctx: AppContext, caller: Caller, query: PptListBo
 }
 
 /** Slideshow info: the record and its boards the caller may see, in order (deleted ones left out). */
-export async function getPptDetail(ctx: AppContext, caller: Caller, id: number): Promise<PptDetail> {
+export async function getPptDetail(ctx: AppContext, caller: Caller & MaybeScoped, id: number): Promise<PptDetail> {
   const { ppt, visuals } = await requireViewablePpt(ctx, caller, id);
   return { detail: toPpt(ppt, caller), visualList: visuals };
 }

@@ -240,6 +240,22 @@ describe.each(kinds)('share links on %s', (kind) => {
     expect([info.status, info.body.data?.visualList.map((v: { id: number }) => v.id)]).toEqual([200, [boardId, otherBoardId]]);
     expect((await call(w.server, 'GET', `/api/ppt/slideshows/${other.body.data.id}`, { headers: token })).status).toBe(403);
     expect((await provinces(token, otherBoardId)).provinces).toEqual(['浙江']);
+
+    // A board added after the link was opened is not listed to its token (it could not read it).
+    const narrow = await call(w.server, 'POST', '/api/ppt/slideshows', { headers: admin, payload: { ppName: '单页幻灯片', visualIds: [boardId] } });
+    const narrowId = narrow.body.data.id as number;
+    const narrowToken = bearer(
+      (await open(codeOf(await call(w.server, 'POST', '/api/share/links', { headers: owner.headers, payload: { dataType: 'ppt', dataId: narrowId } })))).body
+        .data.token,
+    );
+    const grown = await call(w.server, 'POST', '/api/ppt/slideshows', {
+      headers: admin,
+      payload: { id: narrowId, ppName: '单页幻灯片', visualIds: [boardId, otherBoardId] },
+    });
+    expect(grown.status, grown.raw.body).toBe(200);
+    const narrowInfo = await call(w.server, 'GET', `/api/ppt/slideshows/${narrowId}`, { headers: narrowToken });
+    expect(narrowInfo.body.data.visualList.map((v: { id: number }) => v.id)).toEqual([boardId]);
+    expect((await call(w.server, 'GET', `/api/ppt/slideshows/${narrowId}`, { headers: owner.headers })).body.data.visualList).toHaveLength(2);
   });
 
   it('lists my links (administrators: all), filtered by title; only content I may see can be shared', async () => {

@@ -1,15 +1,18 @@
-import { useEffect, useRef, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
-import { App, Button, Card, Input, Result, Space, Spin, Tooltip } from 'antd';
-import { LeftOutlined, LockOutlined, RightOutlined } from '@ant-design/icons';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Button, Card, Input, Result, Space, Spin, Tooltip } from 'antd';
+import { LockOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { pptMessages, type ShareOpenRefusal, type ShareOpenResult } from '@shutu/contracts';
+import type { ShareOpenRefusal, ShareOpenResult } from '@shutu/contracts';
 import { ApiError, clearToken, getToken, loginPath, setTokenOverride } from '../../app/api.ts';
 import { BoardStatePanel } from '../board/preview/BoardStatePanel.tsx';
 import { useBoardView } from '../board/preview/useBoardView.ts';
 import { AnchorNav } from '../board/runtime/AnchorNav.tsx';
 import { BoardView } from '../board/runtime/BoardView.tsx';
 import { ClearLinkageButton, DialogChartButtons } from '../board/runtime/ControlButtons.tsx';
+import { PptViewer } from '../ppt/viewer/PptViewer.tsx';
+import { SHARED_PATH_RULES, viewerFlags } from '../ppt/viewer/viewer-rules.ts';
+import { pptKeys } from '../ppt/api.ts';
 import { openShareLink } from './api.ts';
 import { sm } from './messages.ts';
 import './share.css';
@@ -65,7 +68,7 @@ function PasswordForm({ error, pending, onSubmit }: { error: string | null; pend
 }
 
 /** One shared board, read-only, through the link's token (set as the API's token override before it renders). */
-function SharedBoard({ boardId, pager }: { boardId: number; pager?: React.ReactNode }) {
+function SharedBoard({ boardId }: { boardId: number }) {
   const { board, failure, onReady, retry } = useBoardView(boardId);
   useEffect(() => {
     if (board) document.title = board.title;
@@ -93,31 +96,29 @@ function SharedBoard({ boardId, pager }: { boardId: number; pager?: React.ReactN
           </div>
         )}
       />
-      {pager}
     </div>
   );
 }
 
-/** A shared slideshow: its boards one at a time with 上一页 / 下一页 (the full viewer needs a session of its own). */
-function SharedBoards({ boardIds }: { boardIds: number[] }) {
-  const { message } = App.useApp();
-  const [index, setIndex] = useState(0);
-  const go = (step: number) => {
-    const next = index + step;
-    if (next < 0) return void message.warning(pptMessages.first);
-    if (next >= boardIds.length) return void message.warning(pptMessages.last);
-    setIndex(next);
-  };
-  if (boardIds.length === 0) return <BoardStatePanel failure="forbidden" />;
-  const pager =
-    boardIds.length > 1 ? (
-      <Space className="share-pager" data-testid="share-pager">
-        <Button type="text" icon={<LeftOutlined />} onClick={() => go(-1)} aria-label={sm.prev} />
-        <span>{sm.pageOf(index + 1, boardIds.length)}</span>
-        <Button type="text" icon={<RightOutlined />} onClick={() => go(1)} aria-label={sm.next} />
-      </Space>
-    ) : null;
-  return <SharedBoard key={boardIds[index]} boardId={boardIds[index]!} pager={pager} />;
+/**
+ * A shared slideshow in the full slideshow viewer, through the link's token: paging, keys,
+ * auto-play and the watermark (?watermark=1&text=…) work; what needs a session of one's own
+ * (订阅, 导出pdf, 收藏, 归档, chart tools) is left out. Only the boards the token may read are shown.
+ */
+function SharedSlideshow({ opened }: { opened: ShareOpenResult }) {
+  const [search] = useSearchParams();
+  return (
+    <PptViewer
+      ppid={opened.dataId}
+      initialId={0}
+      full={false}
+      rules={SHARED_PATH_RULES}
+      flags={viewerFlags(search)}
+      token={opened.token}
+      shared
+      boardIds={opened.boardIds}
+    />
+  );
 }
 
 /**
@@ -137,19 +138,25 @@ export default function ShareOpenPage() {
 
   // The open call itself goes out with the stored session (an account-matching link needs it).
   useState(() => setTokenOverride(null));
+  // What is read through the link's token must not be shown to the stored session later, nor
+  // the other way round: boards and slideshows are cached for long (the viewer loads each once).
+  const dropContentCache = useCallback(() => {
+    queryClient.removeQueries({ queryKey: ['board'] });
+    queryClient.removeQueries({ queryKey: pptKeys.all });
+  }, [queryClient]);
   useEffect(
     () => () => {
       setTokenOverride(null);
-      // What was read through the link's token must not be shown to the stored session later.
-      queryClient.removeQueries({ queryKey: ['board'] });
+      dropContentCache();
     },
-    [queryClient],
+    [dropContentCache],
   );
 
   const open = useMutation({
     mutationFn: (password?: string) => openShareLink(code, password),
     meta: { silent: true },
     onSuccess: (result) => {
+      dropContentCache();
       setTokenOverride(result.token);
       setOpened(result);
     },
@@ -173,7 +180,7 @@ export default function ShareOpenPage() {
   }, [open]);
 
   if (opened) {
-    return opened.dataType === 'ppt' ? <SharedBoards boardIds={opened.boardIds} /> : <SharedBoard boardId={opened.dataId} />;
+    return opened.dataType === 'ppt' ? <SharedSlideshow opened={opened} /> : <SharedBoard boardId={opened.dataId} />;
   }
   if (refusal === 'password' || refusal === 'passwordWrong' || refusal === 'tooMany') {
     return <PasswordForm pending={open.isPending} error={refusal === 'password' ? null : message} onSubmit={(password) => open.mutate(password)} />;

@@ -72,9 +72,6 @@ export const sm = {
   retry: '重试',
   sessionOver: '访问已超时，请刷新页面重新打开',
   reopen: '重新打开',
-  pageOf: (n: number, total: number) => `${n} / ${total}`,
-  prev: '上一页',
-  next: '下一页',
   // 第三方链接 tab
   grantTitle: (group: string) => `权限组「${group}」可使用的账号匹配链接`,
   grantHint: '勾选的账号匹配链接只对已授权权限组的成员开放；未授权给任何权限组的账号匹配链接，对所有能查看该内容的账号开放。免登录链接不受此限制，不在此列出。',

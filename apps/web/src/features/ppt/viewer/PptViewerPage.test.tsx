@@ -6,7 +6,9 @@ import { BOARD_STATE_ATTRIBUTE, type Ppt, type PptDetail, type PptPdfTask } from
 import { mockFetch, ok, type Call } from '../../../test/fetch-mock.ts';
 import { renderWithApp } from '../../../test/render.tsx';
 import { chartAt, makeBoard, salesData } from '../../board/runtime/test-fixtures.ts';
+import { PptViewer } from './PptViewer.tsx';
 import PptViewerPage from './PptViewerPage.tsx';
+import { SHARED_PATH_RULES, viewerFlags } from './viewer-rules.ts';
 
 // antd renders slowly on a loaded machine: wait on conditions for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
@@ -185,6 +187,40 @@ describe('slideshow viewer', () => {
     expect(calls.every((c) => c.headers.Authorization === 'Bearer view-token')).toBe(true);
   });
 
+  it('the viewer component for a share link: only the token’s boards, no signed-in actions, 全屏 toggles the document, the address untouched', async () => {
+    serve();
+    const requestFullscreen = vi.fn(async () => undefined);
+    document.documentElement.requestFullscreen = requestFullscreen;
+    const openWindow = vi.spyOn(window, 'open').mockImplementation(() => null);
+    renderWithApp(
+      <>
+        <PptViewer
+          ppid={3}
+          initialId={0}
+          full={false}
+          rules={SHARED_PATH_RULES}
+          flags={viewerFlags(new URLSearchParams())}
+          token="scoped"
+          shared
+          boardIds={[6, 7]}
+        />
+        <Where />
+      </>,
+      { path: '/share/abc', info: null },
+    );
+    await waitFor(() => expect(currentTitle()).toBe('订单明细'));
+    expect(screen.getAllByTestId('ppt-number').map((b) => b.textContent)).toEqual(['1', '2']);
+    for (const id of ['ppt-subscribe', 'ppt-export-pdf', 'ppt-favourite', 'ppt-archive']) expect(screen.queryByTestId(id)).toBeNull();
+    key(39);
+    await waitFor(() => expect(currentTitle()).toBe('产品分析'));
+    expect(screen.getByTestId('where').textContent).toBe('/share/abc');
+    fireEvent.click(screen.getByTestId('ppt-fullscreen'));
+    expect(requestFullscreen).toHaveBeenCalled();
+    expect(openWindow).not.toHaveBeenCalled();
+    openWindow.mockRestore();
+    Reflect.deleteProperty(document.documentElement, 'requestFullscreen');
+  });
+
   it('/fullpowerpoint without a token or a session goes to the login page', async () => {
     serve();
     renderWithApp(<Pages />, { path: '/fullpowerpoint/3/6', info: null });
@@ -193,7 +229,15 @@ describe('slideshow viewer', () => {
 
   it('export: 请选择导出类型！ without a choice, then the estimate, the elapsed counter and the server failure', async () => {
     const calls = serve({
-      pdfTask: { id: 'a1b2', status: 'failed', pages: 3, rendered: 3, fileName: '月度经营幻灯片.pdf', errMsg: '暂无可用于导出的数据，请检查报表图片是否存在！', createTime: '2026-05-01T00:00:00.000Z' },
+      pdfTask: {
+        id: 'a1b2',
+        status: 'failed',
+        pages: 3,
+        rendered: 3,
+        fileName: '月度经营幻灯片.pdf',
+        errMsg: '暂无可用于导出的数据，请检查报表图片是否存在！',
+        createTime: '2026-05-01T00:00:00.000Z',
+      },
     });
     renderWithApp(<Pages />, { path: '/newbi/ppt/view/3/5' });
     fireEvent.click(await screen.findByTestId('ppt-export-pdf'));
@@ -214,7 +258,9 @@ describe('slideshow viewer', () => {
   });
 
   it('export progress: 预计 half–full 秒 at 10 s a page and the elapsed seconds', async () => {
-    serve({ pdfTask: { id: 'c3d4', status: 'running', pages: 3, rendered: 1, fileName: '月度经营幻灯片.pdf', errMsg: null, createTime: '2026-05-01T00:00:00.000Z' } });
+    serve({
+      pdfTask: { id: 'c3d4', status: 'running', pages: 3, rendered: 1, fileName: '月度经营幻灯片.pdf', errMsg: null, createTime: '2026-05-01T00:00:00.000Z' },
+    });
     renderWithApp(<Pages />, { path: '/newbi/ppt/view/3/5' });
     fireEvent.click(await screen.findByTestId('ppt-export-pdf'));
     fireEvent.click(await screen.findByText('全部'));

@@ -16,6 +16,8 @@ export interface SlideProps {
   renderControls: (board: Board, controls: BoardControls) => ReactNode;
   onReady: (id: number) => void;
   onFailure: (id: number, failure: BoardFailure) => void;
+  /** Chart tools (导出, 查看数据); off for a share link's visitor, who has no session for them. */
+  tools?: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface SlideProps {
  * another one shows): each dashboard loads its board and chart data once, and coming back only
  * shows it again (spec 1 §4).
  */
-export function Slide({ visual, current, controlsSlot, renderControls, onReady, onFailure }: SlideProps) {
+export function Slide({ visual, current, controlsSlot, renderControls, onReady, onFailure, tools = true }: SlideProps) {
   const { id } = visual;
   const query = useQuery({
     queryKey: boardViewKeys.board(id),
@@ -40,10 +42,17 @@ export function Slide({ visual, current, controlsSlot, renderControls, onReady, 
 
   const board = query.data;
   return (
-    <div className="pptv-slide" data-ppt-slide={id} data-ppt-current={current ? 'true' : 'false'} aria-hidden={!current} style={{ visibility: current ? 'visible' : 'hidden' }}>
+    <div
+      className="pptv-slide"
+      data-ppt-slide={id}
+      data-ppt-current={current ? 'true' : 'false'}
+      aria-hidden={!current}
+      style={{ visibility: current ? 'visible' : 'hidden' }}
+    >
       {board ? (
         <BoardView
           board={board}
+          tools={tools}
           onReady={() => onReady(id)}
           header={(controls) => (current && controlsSlot ? createPortal(renderControls(board, controls), controlsSlot) : null)}
         />

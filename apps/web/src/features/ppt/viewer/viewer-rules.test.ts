@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAutoPlay } from './autoplay.ts';
-import { keyStep, nextWrapping, pathRules, pdfEstimate, slideIndex, step, viewerFlags, visibleButtons } from './viewer-rules.ts';
+import { keyStep, nextWrapping, pathRules, pdfEstimate, SHARED_PATH_RULES, slideIndex, step, viewerFlags, visibleButtons } from './viewer-rules.ts';
 
 const flags = (query: string) => viewerFlags(new URLSearchParams(query));
 
@@ -21,11 +21,29 @@ describe('path rules and query flags', () => {
 
   it('hides 收藏 for mine or archived, 归档 for archived, everything under report1 or print', () => {
     const normal = pathRules('/newbi/ppt/view/1');
-    expect(visibleButtons(normal, flags(''))).toEqual({ subscribe: true, exportPdf: true, fullscreen: true, favourite: true, archive: true });
+    expect(visibleButtons(normal, flags(''))).toEqual({
+      subscribe: true,
+      exportPdf: true,
+      fullscreen: true,
+      favourite: true,
+      archive: true,
+      boardControls: true,
+    });
     expect(visibleButtons(normal, flags('mine=1'))).toMatchObject({ favourite: false, archive: true });
     expect(visibleButtons(normal, flags('archive=1'))).toMatchObject({ favourite: false, archive: false, exportPdf: true });
-    expect(Object.values(visibleButtons(pathRules('/report1/x'), flags('')))).toEqual([false, false, false, false, false]);
-    expect(Object.values(visibleButtons(normal, flags('print=1')))).toEqual([false, false, false, false, false]);
+    expect(Object.values(visibleButtons(pathRules('/report1/x'), flags('')))).toEqual([false, false, false, false, false, false]);
+    expect(Object.values(visibleButtons(normal, flags('print=1')))).toEqual([false, false, false, false, false, false]);
+  });
+
+  it('leaves a share link’s visitor 全屏 and the dashboard’s controls only', () => {
+    expect(visibleButtons(SHARED_PATH_RULES, flags(''), true)).toEqual({
+      subscribe: false,
+      exportPdf: false,
+      fullscreen: true,
+      favourite: false,
+      archive: false,
+      boardControls: true,
+    });
   });
 });
 

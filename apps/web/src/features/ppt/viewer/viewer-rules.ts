@@ -44,15 +44,25 @@ export function viewerFlags(search: URLSearchParams): ViewerFlags {
   };
 }
 
-/** Which buttons the viewer offers (spec 1 §2.10 Buttons) under its path rules and flags. */
-export function visibleButtons(rules: PathRules, flags: ViewerFlags) {
+/** The rules of a slideshow opened through a share link: its address (/share/{code}) says nothing of the viewer's form. */
+export const SHARED_PATH_RULES: PathRules = { mobile: false, hideTopBar: false, hideButtons: false };
+
+/**
+ * Which buttons the viewer offers (spec 1 §2.10 Buttons) under its path rules and flags.
+ * `shared` (a share link's visitor, no session): 订阅, 导出pdf, 收藏 and 归档 act for a
+ * signed-in user, so they are left out; 全屏 and the dashboard's own controls stay.
+ */
+export function visibleButtons(rules: PathRules, flags: ViewerFlags, shared = false) {
   const any = !rules.hideButtons && !flags.print;
+  const signedIn = any && !shared;
   return {
-    subscribe: any,
-    exportPdf: any,
+    subscribe: signedIn,
+    exportPdf: signedIn,
     fullscreen: any,
-    favourite: any && !flags.mine && !flags.archive,
-    archive: any && !flags.archive,
+    favourite: signedIn && !flags.mine && !flags.archive,
+    archive: signedIn && !flags.archive,
+    /** The current dashboard's 导航, 清除联动 and dialog-chart buttons. */
+    boardControls: any,
   };
 }
 
