@@ -230,6 +230,35 @@ describe('permission groups', () => {
     await page.getByText('尚未授权数据源，点击「添加数据源」开始授权').waitFor();
   });
 
+  it('grants a demo dashboard on the 可视化大屏 tab: the category tree, the cards, 保存 replaces the category’s selection', async () => {
+    const tab = () => page.getByTestId('board-grant-visual');
+    const boardCard = (title: string) => tab().locator(`[data-testid="grant-board"][data-title="${title}"]`);
+    await page.getByRole('tab', { name: '可视化大屏' }).click();
+    await boardCard('销售概览').waitFor();
+    expect(await boardCard('销售概览').getByRole('checkbox').isChecked()).toBe(false);
+    await boardCard('销售概览').click();
+    await tab()
+      .getByTestId('grant-board-count')
+      .getByText(/^已选 1 \/ 共 \d+$/)
+      .waitFor();
+    const [saved] = await Promise.all([
+      page.waitForResponse((r) => /\/api\/board\/auth\/\d+$/.test(r.url()) && r.request().method() === 'PUT'),
+      tab().getByRole('button', { name: '保存' }).click(),
+    ]);
+    expect(saved.status()).toBe(200);
+    const body = saved.request().postDataJSON() as { kind: string; selfReportIdList: number[] };
+    expect(body.kind).toBe('visual');
+    expect(body.selfReportIdList).toHaveLength(1);
+    await toast(/成功/).waitFor();
+    await screenshot(page, 'perm-board-granted');
+
+    await page.reload();
+    await page.getByRole('tab', { name: '可视化大屏' }).click();
+    await boardCard('销售概览').waitFor();
+    await expect.poll(() => boardCard('销售概览').getByRole('checkbox').isChecked()).toBe(true);
+    await page.getByRole('tab', { name: '数据源' }).click();
+  });
+
   it('deletes the groups, refusing to delete a type still in use', async () => {
     await page.getByRole('button', { name: '返回权限组列表' }).click();
     await page.waitForURL('**/system/authGroup');

@@ -1,19 +1,15 @@
-import { useState } from 'react';
-import { Button, Card, Checkbox, Empty, Input, Space, Spin, Tag, Typography } from 'antd';
-import { DesktopOutlined, LayoutOutlined, SaveOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Checkbox, Tag, Typography } from 'antd';
+import { DesktopOutlined, LayoutOutlined } from '@ant-design/icons';
 import type { BoardCategory, BoardKind, BoardListItem } from '@shutu/contracts';
-import { notifySuccess } from '../../app/notify.ts';
+import { CategoryGrantLayout, GrantChecklist } from '../perm/grant-scaffold.tsx';
 import type { GrantTabProps } from '../perm/grant-tabs.tsx';
 import { boardKeys, fetchAllBoards, fetchBoardCategories, fetchGroupBoardAuth, saveGroupBoardAuth } from './api.ts';
 import { CategoryMenu } from './categories.tsx';
 import { bm, bt } from './messages.ts';
 import './board.css';
 
-/** The category the tab opens on: the first top-level one (grants are saved per category). */
-export function firstCategory(categories: readonly BoardCategory[]): number | null {
-  return categories.find((c) => c.parentId === 0)?.id ?? null;
-}
+// The category the tab opens on is the scaffold's (the first top-level one).
+export { firstCategory } from '../perm/grant-scaffold.tsx';
 
 function GrantCard({ board, checked, onToggle }: { board: BoardListItem; checked: boolean; onToggle: (on: boolean) => void }) {
   const Placeholder = board.type === 'quick' ? LayoutOutlined : DesktopOutlined;
@@ -39,70 +35,29 @@ function GrantCard({ board, checked, onToggle }: { board: BoardListItem; checked
 
 /** The boards of one category with the group's grants ticked: filter, 全选, 清空, 保存 (replaces the grants within the category). */
 function BoardChecklist({ kind, groupId, categoryId, categoryName }: { kind: BoardKind; groupId: number; categoryId: number; categoryName: string }) {
-  const queryClient = useQueryClient();
-  const [filter, setFilter] = useState('');
-  const boards = useQuery({ queryKey: boardKeys.listInCategory(kind, categoryId), queryFn: () => fetchAllBoards(kind, categoryId), staleTime: 0 });
-  const granted = useQuery({ queryKey: boardKeys.groupAuth(kind, groupId, categoryId), queryFn: () => fetchGroupBoardAuth(kind, groupId, categoryId), staleTime: 0 });
-  const [checked, setChecked] = useState<Set<number> | null>(null);
-  // Untouched, the ticks are the saved grants; the first click copies them.
-  const ticks = checked ?? new Set(granted.data ?? []);
-  const all = boards.data ?? [];
-  const keyword = filter.trim().toLowerCase();
-  const visible = all.filter((b) => !keyword || b.title.toLowerCase().includes(keyword));
-  const ticked = all.filter((b) => ticks.has(b.id)).map((b) => b.id);
-
-  const save = useMutation({
-    mutationFn: () => saveGroupBoardAuth(kind, groupId, categoryId, ticked),
-    onSuccess: async (res) => {
-      notifySuccess(res.msg || bm.saveSuccess);
-      setChecked(null);
-      await queryClient.invalidateQueries({ queryKey: boardKeys.groupAuthAll });
-    },
-  });
-
-  const toggle = (id: number, on: boolean) => {
-    const next = new Set(ticks);
-    if (on) next.add(id);
-    else next.delete(id);
-    setChecked(next);
-  };
-
   return (
-    <Card
-      size="small"
+    <GrantChecklist<BoardListItem>
       title={bt.grantBoards(kind, categoryName)}
-      extra={
-        <Typography.Text type="secondary" data-testid="grant-board-count">
-          {bt.grantCount(ticked.length, all.length)}
-        </Typography.Text>
-      }
-    >
-      <div className="grant-toolbar">
-        <Input.Search className="grant-table-search" placeholder={bt.grantSearch} aria-label={bt.grantSearch} allowClear onChange={(e) => setFilter(e.target.value)} />
-        <Space>
-          <Button onClick={() => setChecked(new Set([...ticks, ...visible.map((v) => v.id)]))} disabled={visible.length === 0}>
-            {bt.selectAll}
-          </Button>
-          <Button onClick={() => setChecked(new Set())} disabled={ticked.length === 0}>
-            {bt.clear}
-          </Button>
-          <Button type="primary" icon={<SaveOutlined />} loading={save.isPending} disabled={!granted.isSuccess || !boards.isSuccess} onClick={() => save.mutate()}>
-            {bt.save}
-          </Button>
-        </Space>
-      </div>
-      <Spin spinning={boards.isFetching || granted.isFetching}>
-        {visible.length === 0 ? (
-          <Empty className="board-empty" image={Empty.PRESENTED_IMAGE_SIMPLE} description={boards.isFetching ? bm.loading : bt.grantNoBoards} />
-        ) : (
-          <div className="board-grant-grid" data-testid="grant-board-list">
-            {visible.map((b) => (
-              <GrantCard key={b.id} board={b} checked={ticks.has(b.id)} onToggle={(on) => toggle(b.id, on)} />
-            ))}
-          </div>
-        )}
-      </Spin>
-    </Card>
+      count={bt.grantCount}
+      texts={{
+        search: bt.grantSearch,
+        selectAll: bt.selectAll,
+        clear: bt.clear,
+        save: bt.save,
+        saved: bm.saveSuccess,
+        empty: bt.grantNoBoards,
+        loading: bm.loading,
+      }}
+      testIds={{ count: 'grant-board-count', list: 'grant-board-list' }}
+      items={{ queryKey: boardKeys.listInCategory(kind, categoryId), queryFn: () => fetchAllBoards(kind, categoryId) }}
+      granted={{ queryKey: boardKeys.groupAuth(kind, groupId, categoryId), queryFn: () => fetchGroupBoardAuth(kind, groupId, categoryId) }}
+      matches={(b, keyword) => b.title.toLowerCase().includes(keyword)}
+      save={(ids) => saveGroupBoardAuth(kind, groupId, categoryId, ids)}
+      invalidate={boardKeys.groupAuthAll}
+      emptyClassName="board-empty"
+      listClassName="board-grant-grid"
+      renderItem={(b, checked, onToggle) => <GrantCard board={b} checked={checked} onToggle={onToggle} />}
+    />
   );
 }
 
@@ -111,31 +66,20 @@ function BoardChecklist({ kind, groupId, categoryId, categoryName }: { kind: Boa
  * §2.7): a filterable category tree on the left, the category's boards as cards on the right.
  */
 export function BoardGrantTab({ kind, groupId }: GrantTabProps & { kind: BoardKind }) {
-  const categories = useQuery({ queryKey: boardKeys.categories(kind), queryFn: () => fetchBoardCategories(kind), staleTime: 0 });
-  const [picked, setPicked] = useState<number | null>(null);
-  const list = categories.data ?? [];
-  const selected = list.some((c) => c.id === picked) ? picked : firstCategory(list);
-  const name = list.find((c) => c.id === selected)?.categoryValue ?? '';
-
   return (
-    <div className="split-layout grant-layout" data-testid={`board-grant-${kind}`}>
-      <Card size="small" className="split-side board-side" title={bt.categories(kind)}>
-        {categories.isSuccess && list.length === 0 ? (
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={bt.grantNoCategories(kind)} />
-        ) : (
-          <CategoryMenu categories={list} loading={categories.isFetching} value={selected ?? -1} onChange={setPicked} withAll={false} />
-        )}
-      </Card>
-      <div className="split-main">
-        {selected === null ? (
-          <Card size="small">
-            <Empty className="board-empty" image={Empty.PRESENTED_IMAGE_SIMPLE} description={bt.grantPickCategory} />
-          </Card>
-        ) : (
-          <BoardChecklist key={`${kind}:${selected}`} kind={kind} groupId={groupId} categoryId={selected} categoryName={name} />
-        )}
-      </div>
-    </div>
+    <CategoryGrantLayout<BoardCategory>
+      testId={`board-grant-${kind}`}
+      sideClassName="board-side"
+      title={bt.categories(kind)}
+      categories={{ queryKey: boardKeys.categories(kind), queryFn: () => fetchBoardCategories(kind) }}
+      nameOf={(c) => c.categoryValue}
+      texts={{ noCategories: bt.grantNoCategories(kind), pickCategory: bt.grantPickCategory }}
+      emptyClassName="board-empty"
+      renderPicker={(picker) => <CategoryMenu {...picker} withAll={false} />}
+      renderChecklist={(categoryId, categoryName) => (
+        <BoardChecklist key={`${kind}:${categoryId}`} kind={kind} groupId={groupId} categoryId={categoryId} categoryName={categoryName} />
+      )}
+    />
   );
 }
 

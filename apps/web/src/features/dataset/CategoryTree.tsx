@@ -1,16 +1,37 @@
-import { useMemo, useState, type MouseEvent } from 'react';
-import { App, Button, Form, Input, InputNumber, Modal, Select, Spin, Tooltip, Tree } from 'antd';
-import { AppstoreOutlined, DeleteOutlined, EditOutlined, FolderOutlined, PlusOutlined } from '@ant-design/icons';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { CATEGORY_NAME_MAX_LENGTH, CATEGORY_ROOT, categoryTree, datasetMessages, type CubeCategory } from '@shutu/contracts';
+import { useState } from 'react';
+import { Button, Spin } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { CATEGORY_NAME_MAX_LENGTH, CATEGORY_ROOT, datasetMessages, type CubeCategory } from '@shutu/contracts';
 import { msg, t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
-import { applyFieldErrors } from '../../shared/form-errors.ts';
+import {
+  CategoryFormModal as SharedCategoryFormModal,
+  type CategoryFormTexts,
+  type CategoryTarget as SharedCategoryTarget,
+} from '../../shared/categories/CategoryFormModal.tsx';
+import { CategoryTreeView, useCategoryRemoval } from '../../shared/categories/CategoryTreeView.tsx';
+import { mayChangeCategory, parentChoices as sharedParentChoices } from '../../shared/categories/tree.ts';
 import { useUserInfo } from '../auth/hooks.ts';
 import { datasetKeys, deleteCategory, saveCategory } from './api.ts';
 
 /** 全部 is the entry with id 0 (the list then shows every category). */
 export const ALL_CATEGORIES = 0;
+
+const nameOf = (c: CubeCategory) => c.wsName;
+const ALL_ENTRY = { id: ALL_CATEGORIES, label: t.dsetAllCategories };
+
+const FORM_TEXTS: CategoryFormTexts = {
+  add: t.dsetAddCategory,
+  edit: t.dsetEditCategory,
+  name: t.dsetCategoryName,
+  nameRequired: datasetMessages.categoryNameRequired,
+  parent: t.dsetCategoryParent,
+  parentHint: t.dsetCategoryParentHint,
+  top: t.dsetCategoryTop,
+  sort: t.dsetCategorySort,
+  save: t.save,
+  cancel: t.cancel,
+  saved: msg.saved,
+};
 
 /**
  * The parents a category may take (spec 2 §5: top level or another category, never itself;
@@ -18,9 +39,7 @@ export const ALL_CATEGORIES = 0;
  * category that has sub-categories stays top level.
  */
 export function parentChoices(categories: readonly CubeCategory[], editing?: CubeCategory): { value: number; label: string }[] {
-  const top = { value: CATEGORY_ROOT, label: t.dsetCategoryTop };
-  if (editing && categories.some((c) => c.parentId === editing.id)) return [top];
-  return [top, ...categories.filter((c) => c.parentId === CATEGORY_ROOT && c.id !== editing?.id).map((c) => ({ value: c.id, label: c.wsName }))];
+  return sharedParentChoices(categories, nameOf, t.dsetCategoryTop, editing);
 }
 
 /** The name of a category, for the dialogs (全部 for 0). */
@@ -29,62 +48,23 @@ export function categoryName(categories: readonly CubeCategory[], id: number): s
   return categories.find((c) => c.id === id)?.wsName ?? '';
 }
 
-interface CategoryValues {
-  wsName: string;
-  parentId: number;
-  sortNum?: number | null;
-}
-
-export interface CategoryTarget {
-  record?: CubeCategory;
-  /** A new category's parent (the selected top-level category). */
-  parentId?: number;
-}
+export type CategoryTarget = SharedCategoryTarget<CubeCategory>;
 
 /** Adds a category, or edits one (`record`). */
 export function CategoryFormModal({ target, categories, onClose }: { target: CategoryTarget | null; categories: CubeCategory[]; onClose: () => void }) {
-  const [form] = Form.useForm<CategoryValues>();
-  const queryClient = useQueryClient();
-  const record = target?.record;
-  const save = useMutation({
-    mutationFn: (v: CategoryValues) => saveCategory({ id: record?.id ?? null, wsName: v.wsName.trim(), parentId: v.parentId, sortNum: v.sortNum ?? null }),
-    onSuccess: async (res) => {
-      notifySuccess(res.msg || msg.saved);
-      onClose();
-      await queryClient.invalidateQueries({ queryKey: datasetKeys.categories });
-    },
-    onError: (e) => applyFieldErrors(form, e),
-  });
-  const choices = parentChoices(categories, record);
-  const initial: Partial<CategoryValues> = record
-    ? { wsName: record.wsName, parentId: record.parentId, sortNum: record.sortNum }
-    : { parentId: choices.some((c) => c.value === target?.parentId) ? target?.parentId : CATEGORY_ROOT };
   return (
-    <Modal
-      open={target !== null}
-      title={record ? t.dsetEditCategory : t.dsetAddCategory}
-      width={440}
-      destroyOnHidden
-      okText={t.save}
-      cancelText={t.cancel}
-      onCancel={onClose}
-      okButtonProps={{ htmlType: 'submit', loading: save.isPending }}
-      modalRender={(dom) => (
-        <Form<CategoryValues> form={form} layout="vertical" clearOnDestroy initialValues={initial} onFinish={(v) => save.mutate(v)}>
-          {dom}
-        </Form>
-      )}
-    >
-      <Form.Item label={t.dsetCategoryName} name="wsName" rules={[{ required: true, whitespace: true, message: datasetMessages.categoryNameRequired }]}>
-        <Input placeholder={datasetMessages.categoryNameRequired} maxLength={CATEGORY_NAME_MAX_LENGTH} autoComplete="off" />
-      </Form.Item>
-      <Form.Item label={t.dsetCategoryParent} name="parentId" extra={t.dsetCategoryParentHint}>
-        <Select options={choices} data-testid="category-parent" />
-      </Form.Item>
-      <Form.Item label={t.dsetCategorySort} name="sortNum">
-        <InputNumber min={0} max={100000} precision={0} className="full-width" />
-      </Form.Item>
-    </Modal>
+    <SharedCategoryFormModal
+      target={target}
+      categories={categories}
+      onClose={onClose}
+      nameOf={nameOf}
+      nameField="wsName"
+      nameMaxLength={CATEGORY_NAME_MAX_LENGTH}
+      parentTestId="category-parent"
+      texts={FORM_TEXTS}
+      save={(v) => saveCategory({ id: v.id, wsName: v.name, parentId: v.parentId, sortNum: v.sortNum })}
+      invalidate={datasetKeys.categories}
+    />
   );
 }
 
@@ -101,44 +81,17 @@ interface Props {
 
 /** The two-level category tree: 全部 first, then the top-level categories with their sub-categories. */
 export function CategoryTree({ categories, loading, value, onChange, editable, withAll = true }: Props) {
-  const { modal } = App.useApp();
-  const queryClient = useQueryClient();
   const me = useUserInfo().data;
   const [target, setTarget] = useState<CategoryTarget | null>(null);
-
   // A refusal (409: sub-categories or datasets left) is shown by the global handler with the server's message.
-  const remove = useMutation({
-    mutationFn: deleteCategory,
-    onSuccess: async (res, id) => {
-      notifySuccess(res.msg || msg.deleted);
+  const confirmRemove = useCategoryRemoval({
+    remove: deleteCategory,
+    invalidate: datasetKeys.categories,
+    onDeleted: (id) => {
       if (value === id) onChange(ALL_CATEGORIES);
-      await queryClient.invalidateQueries({ queryKey: datasetKeys.categories });
     },
+    texts: { confirmTitle: t.confirmTitle, confirmDelete: t.confirmDelete, confirm: t.confirm, cancel: t.cancel },
   });
-
-  const confirmRemove = (c: CubeCategory) =>
-    modal.confirm({
-      title: t.confirmTitle,
-      content: t.confirmDelete,
-      okText: t.confirm,
-      cancelText: t.cancel,
-      okButtonProps: { danger: true },
-      onOk: () => remove.mutateAsync(c.id).catch(() => undefined),
-    });
-
-  const mayChange = (c: CubeCategory) => editable && (me?.isAdministrator || (me != null && c.createUserId === me.id));
-  const stop = (fn: () => void) => (e: MouseEvent) => {
-    e.stopPropagation();
-    fn();
-  };
-
-  const treeData = useMemo(() => {
-    const node = (c: CubeCategory, isLeaf: boolean) => ({ key: c.id, title: c.wsName, category: c, isLeaf });
-    return [
-      ...(withAll ? [{ key: ALL_CATEGORIES, title: t.dsetAllCategories, category: null, isLeaf: true }] : []),
-      ...categoryTree(categories).map((root) => ({ ...node(root, root.children.length === 0), children: root.children.map((c) => node(c, true)) })),
-    ];
-  }, [categories, withAll]);
 
   const selected = categories.find((c) => c.id === value);
   const addParent = selected ? (selected.parentId === CATEGORY_ROOT ? selected.id : selected.parentId) : CATEGORY_ROOT;
@@ -151,38 +104,25 @@ export function CategoryTree({ categories, loading, value, onChange, editable, w
         </Button>
       )}
       <Spin spinning={loading}>
-        <Tree
-          blockNode
-          defaultExpandAll
-          key={categories.length}
-          className="dset-category-tree"
-          treeData={treeData}
-          selectedKeys={[value]}
-          onSelect={(_, { node }) => onChange(Number(node.key))}
-          titleRender={(n) => (
-            <span className="dset-category-node" data-testid="dset-category" data-id={n.key}>
-              {n.key === ALL_CATEGORIES ? <AppstoreOutlined /> : <FolderOutlined />}
-              <span className="dset-category-name" title={String(n.title)}>
-                {String(n.title)}
-              </span>
-              {n.category && mayChange(n.category) && (
-                <span className="dset-category-actions">
-                  <Tooltip title={t.dsetEditCategory}>
-                    <Button
-                      type="text"
-                      size="small"
-                      icon={<EditOutlined />}
-                      aria-label={t.dsetEditCategory}
-                      onClick={stop(() => setTarget({ record: n.category! }))}
-                    />
-                  </Tooltip>
-                  <Tooltip title={t.delete}>
-                    <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={t.delete} onClick={stop(() => confirmRemove(n.category!))} />
-                  </Tooltip>
-                </span>
-              )}
-            </span>
-          )}
+        <CategoryTreeView
+          categories={categories}
+          nameOf={nameOf}
+          classPrefix="dset"
+          nodeTestId="dset-category"
+          all={withAll ? ALL_ENTRY : undefined}
+          value={value}
+          onChange={onChange}
+          actions={
+            editable
+              ? {
+                  mayChange: (c) => mayChangeCategory(me, c),
+                  editLabel: t.dsetEditCategory,
+                  deleteLabel: t.delete,
+                  onEdit: (c) => setTarget({ record: c }),
+                  onDelete: confirmRemove,
+                }
+              : undefined
+          }
         />
       </Spin>
       {editable && <CategoryFormModal target={target} categories={categories} onClose={() => setTarget(null)} />}
