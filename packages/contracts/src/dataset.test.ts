@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  categoryTree,
   cubeCategorySaveSchema,
   cubePermFilterSaveSchema,
   datasetFieldSaveSchema,
@@ -69,16 +68,7 @@ describe('dataset contracts', () => {
     expect(firstMessage(cubePermFilterSaveSchema.safeParse({ ...base, dataPermId: undefined }))).toBe('请选择权限组');
   });
 
-  it('builds the two-level category tree', () => {
+  it('asks for a category name', () => {
     expect(firstMessage(cubeCategorySaveSchema.safeParse({ wsName: ' ' }))).toBe('请填写分类名');
-    const list = [
-      { id: 1, wsName: '经营', parentId: 0, sortNum: 1, createUserId: null },
-      { id: 2, wsName: '营销', parentId: 0, sortNum: 2, createUserId: null },
-      { id: 3, wsName: '日报', parentId: 1, sortNum: 1, createUserId: null },
-    ];
-    expect(categoryTree(list).map((c) => [c.wsName, c.children.map((x) => x.wsName)])).toEqual([
-      ['经营', ['日报']],
-      ['营销', []],
-    ]);
   });
 });

@@ -200,18 +200,6 @@ export const cubeCategorySaveSchema = z.object({
 });
 export type CubeCategorySave = z.input<typeof cubeCategorySaveSchema>;
 
-export interface CubeCategoryNode extends CubeCategory {
-  children: CubeCategory[];
-}
-
-/** The two-level tree of a flat category list, in list order (the list is sorted by sortNum). */
-export function categoryTree(list: readonly CubeCategory[]): CubeCategoryNode[] {
-  const roots = list.filter((c) => c.parentId === CATEGORY_ROOT).map((c) => ({ ...c, children: [] as CubeCategory[] }));
-  const byId = new Map(roots.map((r) => [r.id, r]));
-  for (const c of list) if (c.parentId !== CATEGORY_ROOT) byId.get(c.parentId)?.children.push(c);
-  return roots;
-}
-
 // ---------------------------------------------------------------------------------------
 // Filter trees as the editor keeps them (global filter, permission filters)
 

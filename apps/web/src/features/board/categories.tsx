@@ -71,7 +71,6 @@ export function CategoryMenu({ categories, loading, value, onChange, withAll = t
         <CategoryTreeView
           categories={categories}
           nameOf={nameOf}
-          classPrefix="board"
           nodeTestId="board-category"
           all={withAll ? ALL_ENTRY : undefined}
           keyword={keyword}
@@ -155,7 +154,6 @@ export function CategoryListModal({
             <CategoryTreeView
               categories={categories}
               nameOf={nameOf}
-              classPrefix="board"
               nodeTestId="board-category-item"
               actions={{
                 mayChange: (c) => mayChangeCategory(me, c),

@@ -107,7 +107,6 @@ export function CategoryTree({ categories, loading, value, onChange, editable, w
         <CategoryTreeView
           categories={categories}
           nameOf={nameOf}
-          classPrefix="dset"
           nodeTestId="dset-category"
           all={withAll ? ALL_ENTRY : undefined}
           value={value}

@@ -1,7 +1,8 @@
 import { useMemo } from 'react';
 import { Alert, Form, Modal, Select, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { CATEGORY_ROOT, categoryTree, type CubeCategory } from '@shutu/contracts';
+import { CATEGORY_ROOT, type CubeCategory } from '@shutu/contracts';
+import { categoryTree } from '../../shared/categories/tree.ts';
 import { useNavigate } from 'react-router';
 import { t } from '../../app/messages.ts';
 import { datasetKeys, editorPath, fetchUsableSources } from './api.ts';

@@ -5,6 +5,7 @@ import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-quer
 import { msg } from '../../app/messages.ts';
 import { notifySuccess } from '../../app/notify.ts';
 import { categoryTree, filterCategoryTree, type TreeCategory } from './tree.ts';
+import './categories.css';
 
 /** Edit and delete on the categories the user may change. */
 export interface CategoryNodeActions<C> {
@@ -19,8 +20,6 @@ export interface CategoryTreeViewProps<C extends TreeCategory> {
   categories: readonly C[];
   /** Keep it stable (a module-level function): the tree is rebuilt when it changes. */
   nameOf: (c: C) => string;
-  /** The feature stylesheet's prefix: `${classPrefix}-category-tree`, `-node`, `-name`, `-actions`, `-none`. */
-  classPrefix: string;
   nodeTestId: string;
   /** A 全部 entry first, with its id. */
   all?: { id: number; label: string };
@@ -38,7 +37,6 @@ export interface CategoryTreeViewProps<C extends TreeCategory> {
 export function CategoryTreeView<C extends TreeCategory>({
   categories,
   nameOf,
-  classPrefix,
   nodeTestId,
   all,
   keyword,
@@ -64,7 +62,6 @@ export function CategoryTreeView<C extends TreeCategory>({
     e.stopPropagation();
     fn();
   };
-  const p = classPrefix;
 
   return (
     <>
@@ -73,17 +70,17 @@ export function CategoryTreeView<C extends TreeCategory>({
         defaultExpandAll
         // Re-expand when the list or the filter changes what is shown.
         key={`${categories.length}:${keyword ?? ''}`}
-        className={`${p}-category-tree`}
+        className="category-tree"
         treeData={treeData}
         {...selection}
         titleRender={(n) => (
-          <span className={`${p}-category-node`} data-testid={nodeTestId} data-id={n.key}>
+          <span className="category-node" data-testid={nodeTestId} data-id={n.key}>
             {n.key === allId ? <AppstoreOutlined /> : <FolderOutlined />}
-            <span className={`${p}-category-name`} title={String(n.title)}>
+            <span className="category-name" title={String(n.title)}>
               {String(n.title)}
             </span>
             {actions && n.category && actions.mayChange(n.category) && (
-              <span className={`${p}-category-actions`}>
+              <span className="category-actions">
                 <Tooltip title={actions.editLabel}>
                   <Button type="text" size="small" icon={<EditOutlined />} aria-label={actions.editLabel} onClick={stop(() => actions.onEdit(n.category!))} />
                 </Tooltip>
@@ -102,7 +99,7 @@ export function CategoryTreeView<C extends TreeCategory>({
           </span>
         )}
       />
-      {nothing && <div className={`${p}-category-none`}>{noMatch}</div>}
+      {nothing && <div className="category-none">{noMatch}</div>}
     </>
   );
 }

@@ -4,7 +4,7 @@ import { Button, Cascader, Empty, Form, Input, Spin, Tabs, Tooltip } from 'antd'
 import { DatabaseOutlined, EditOutlined, FileExcelOutlined, PlusOutlined, TableOutlined, UploadOutlined } from '@ant-design/icons';
 import type { FormInstance } from 'antd';
 import type { CubeCategory, SqlView } from '@shutu/contracts';
-import { categoryTree } from '@shutu/contracts';
+import { categoryTree } from '../../../shared/categories/tree.ts';
 import { editorKeys, fetchCategories, fetchFileTables, fetchSourceTables, fetchSqlViews } from './api.ts';
 import { em } from './messages.ts';
 import { sm } from './source-messages.ts';
