@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS } from '../apps/server/src/platform/render/pool.ts';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const ARTIFACTS = path.join(REPO_ROOT, 'e2e', 'artifacts');
@@ -25,7 +26,8 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    // The server renderer's flags: what the tests see is what subscriptions and PDFs render.
+    args: CHROMIUM_ARGS,
   });
 }
 

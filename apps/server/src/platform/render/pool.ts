@@ -4,7 +4,7 @@ import { BOARD_STATE_ATTRIBUTE, formatMessage } from '@shutu/contracts';
 import { AppError } from '../http/errors.ts';
 import { renderMessages } from './messages.ts';
 
-/** The flags the e2e browser uses too: no sandbox (containers), nothing phoning home, no GPU. */
+/** Also the e2e browser's flags (e2e/harness.ts): no sandbox (containers), nothing phoning home, no GPU. */
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-background-networking',
