@@ -30,6 +30,7 @@ const ordersWithTime = (workspaceId: number, datasourceId: number): DatasetSave 
     { id: 'orderId', columnName: 'order_id', columnTitle: '订单编号', tableAliasName: 'o', columnAttr: 'NORMAL', viewDataType: 'NUMBER' },
     { id: 'orderTime', columnName: 'order_time', columnTitle: '订购时间', tableAliasName: 'o', columnAttr: 'NORMAL', viewDataType: 'DATETIME' },
     { id: 'amount', columnName: 'amount', columnTitle: '金额', tableAliasName: 'o', columnAttr: 'NORMAL', viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' },
+    { id: 'status', columnName: 'status', columnTitle: '状态', tableAliasName: 'o', columnAttr: 'NORMAL' },
   ],
 });
 
@@ -365,6 +366,44 @@ describe.each(kinds)('table export on %s', (kind) => {
     expect(theirs.book.rows[1]![1] as number).toBeCloseTo(mine.avg, 6);
     expect(theirs.book.rows[1]![2] as number).toBeCloseTo(mine.sum, 6);
     expect(mine.sum).toBeLessThan(all.sum);
+  });
+
+  it('ends a pivot with column dimensions with one 合计 row per column value, each the query engine’s own aggregate', async () => {
+    const pivot: ChartSave = {
+      key: 'p2',
+      name: 'pivot',
+      title: '各省各状态均额',
+      option: { showTotal: true },
+      dataconfig: {
+        cubeId,
+        rowParamList: [{ fieldId: f['省份']! }],
+        columnParamList: [{ fieldId: f['状态']! }],
+        indexParamList: [{ fieldId: f['金额']!, aggregation: 'AVG' }],
+        sortList: [{ fieldId: f['省份']!, direction: 'ASC' }],
+      },
+    };
+    const saved = await call(w.server, 'POST', '/api/board/boards', { headers: admin, payload: board('状态合计大屏', [pivot], { categoryId }) });
+    expect(saved.status, saved.raw.body).toBe(200);
+    const done = await finished(admin, (await create(admin, { boardId: saved.body.data, chartKey: 'p2' })).body.data.id);
+    expect(done.status, done.errMsg ?? '').toBe('done');
+    const book = await readWorkbook((await download(admin, done.id)).rawPayload);
+    expect(book.header).toEqual(['省份', '状态', '金额']);
+
+    const expected = await w.direct('SELECT status, avg(amount) AS a FROM orders GROUP BY status');
+    const totals = book.rows.filter((r) => r[0] === '合计');
+    const data = book.rows.filter((r) => r[0] !== '合计');
+    // 合计 rows come last, one per status, not counted as exported rows.
+    expect(book.rows.slice(-totals.length)).toEqual(totals);
+    expect(done.rowCount).toBe(data.length);
+    expect(new Set(totals.map((r) => r[1]))).toEqual(new Set(expected.map((r) => r.status)));
+    for (const row of expected) {
+      const total = totals.find((r) => r[1] === row.status)!;
+      expect(total[2] as number).toBeCloseTo(Number(row.a), 6);
+    }
+    // Each column's total is not the average of its rows' averages.
+    const first = expected[0]!;
+    const averages = data.filter((r) => r[1] === first.status).map((r) => r[2] as number);
+    expect(Math.abs(averages.reduce((s, a) => s + a, 0) / averages.length - Number(first.a))).toBeGreaterThan(1e-6);
   });
 });
 
