@@ -10,5 +10,9 @@ export default defineConfig({
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
+    // Before every file (also when files share a worker's modules): jsdom's missing browser APIs.
+    setupFiles: ['src/test/setup.ts'],
+    // Rendering antd in jsdom is slow on a small CI machine.
+    testTimeout: 30_000,
   },
 });

@@ -1,4 +1,3 @@
-import '../test/setup.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen } from '@testing-library/react';
 import { renderWithApp, user } from '../test/render.tsx';

@@ -1,5 +1,6 @@
-/** jsdom lacks a few browser APIs antd relies on. Import first in component tests. */
+/** jsdom lacks a few browser APIs antd relies on (setupFiles: runs before every web test file). */
 import { vi } from 'vitest';
+import { installFastStyles } from './fast-styles.ts';
 
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
@@ -26,9 +27,6 @@ if (!('ResizeObserver' in window)) {
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserver });
 }
 
-// antd measures scrollbars through getComputedStyle with a pseudo element, which jsdom rejects.
-const original = window.getComputedStyle.bind(window);
-window.getComputedStyle = (el: Element) => original(el);
-
-// Rendering antd in jsdom is slow on a small CI machine.
-vi.setConfig({ testTimeout: 30_000 });
+// antd measures scrollbars through getComputedStyle with a pseudo element, which jsdom rejects
+// (the pseudo element is dropped); single properties take a fast path (fast-styles.ts).
+installFastStyles(window);

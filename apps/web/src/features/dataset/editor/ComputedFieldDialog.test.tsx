@@ -1,4 +1,3 @@
-import '../../../test/setup.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { DataSourceColumn, FunctionList, GlobalParam } from '@shutu/contracts';
