@@ -87,8 +87,9 @@ describe('board list', () => {
 
   it('reorders cards by dragging and keeps the order after a reload', async () => {
     await openCategory(page);
+    // The grid swaps from 全部 to the category's boards once its list arrives.
+    await expect.poll(async () => (await cardTitles(page)).sort()).toEqual([...titles].sort());
     const before = await cardTitles(page);
-    expect([...before].sort()).toEqual([...titles].sort());
     const cards = page.locator('[data-testid="board-card"]');
     const [sorted] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith('/api/board/sort') && r.request().method() === 'PUT'),
