@@ -4,7 +4,15 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { CHROMIUM_ARGS } from '../apps/server/src/platform/render/pool.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** An empty, migrated PGlite directory each fresh app start copies (global-setup.ts). */
+    storeTemplate: string;
+  }
+}
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const ARTIFACTS = path.join(REPO_ROOT, 'e2e', 'artifacts');
@@ -53,6 +61,13 @@ export interface E2EApp {
   kill(): Promise<void>;
 }
 
+/** A new data directory holding the migrated store global-setup.ts made: the server opens it instead of creating a cluster. */
+function freshDataDir(): string {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-e2e-'));
+  fs.cpSync(inject('storeTemplate'), path.join(dataDir, 'metadata'), { recursive: true });
+  return dataDir;
+}
+
 /**
  * The real server (`main.ts serve`) on a free port with a fresh data directory (or `dataDir`,
  * to start again on what a stopped or killed server left), serving the built web app. The web
@@ -62,7 +77,7 @@ export async function startApp(env: Record<string, string> = {}, options: { data
   const webDist = path.join(REPO_ROOT, 'apps/web/dist');
   if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error('apps/web/dist is missing: run `npm run build` first');
   const port = await freePort();
-  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-e2e-'));
+  const dataDir = options.dataDir ?? freshDataDir();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
     cwd: REPO_ROOT,
     // Thumbnails off unless a test asks for them: each would render boards in the server's own Chromium beside the test's.
