@@ -33,8 +33,8 @@ export default defineConfig({
           isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // On CI: installs Chromium and CJK fonts for the renderer suites when missing.
-          globalSetup: ['apps/server/src/platform/render/chromium-setup.ts'],
+          // On CI: installs the Debian packages the suites spawn (Chromium, CJK fonts, poppler-utils).
+          globalSetup: ['apps/server/test/system-packages.ts'],
         },
       },
       { ...web, test: { ...web.test, name: 'web', isolate: false, exclude: webMocking } },

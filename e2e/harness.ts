@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { CHROMIUM_ARGS } from '../apps/server/src/platform/render/pool.ts';
+import { ensureSystemPackages } from '../apps/server/test/system-packages.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,15 +20,9 @@ export const ARTIFACTS = path.join(REPO_ROOT, 'e2e', 'artifacts');
 export const CHROMIUM = '/usr/bin/chromium';
 export const ADMIN = { account: 'admin', password: 'admin123' } as const;
 
-/** Debian's Chromium and CJK fonts (no tofu boxes); installed with apt-get when missing. */
+/** Debian's Chromium, CJK fonts (no tofu boxes) and poppler-utils; installed with apt-get when missing. */
 export function ensureChromium(): void {
-  const fontsPresent = spawnSync('dpkg', ['-s', 'fonts-noto-cjk'], { stdio: 'ignore' }).status === 0;
-  if (fs.existsSync(CHROMIUM) && fontsPresent) return;
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['update', '-qq'], ['install', '-y', '-qq', 'chromium', 'fonts-noto-cjk']]) {
-    const r = spawnSync('apt-get', args, { stdio: 'inherit', env });
-    if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed`);
-  }
+  ensureSystemPackages();
 }
 
 export function launchBrowser(): Promise<Browser> {

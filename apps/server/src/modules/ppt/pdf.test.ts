@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOARD_STATE_ATTRIBUTE, type BoardSave } from '@shutu/contracts';
 import { createTestServer, type TestServer } from '../../../test/harness.ts';
 import { call, createUser } from '../../../test/fixtures.ts';
+import { hasCommand } from '../../../test/system-packages.ts';
 import { hashToken } from '../../platform/auth/tokens.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { closeRenderer, isRendererAvailable } from '../../platform/render/renderer.ts';
@@ -19,7 +20,7 @@ import { closeRenderer, isRendererAvailable } from '../../platform/render/render
  * watermark as real text. Run on the embedded store only: the rendering is what is tested, and
  * one Chromium run per CI is enough.
  */
-const runnable = isRendererAvailable(loadConfig({}).chromiumPath) || process.env.CI === 'true';
+const runnable = (isRendererAvailable(loadConfig({}).chromiumPath) && hasCommand('pdfinfo')) || process.env.CI === 'true';
 type Headers = Record<string, string>;
 
 /** Polls until `check` gives a value (no fixed sleeps). */
