@@ -34,6 +34,7 @@ export const boardMessages = {
   chartNeedsFields: '图表【{title}】请至少选择一个维度或指标',
   chartKeyDuplicate: '图表编号【{key}】重复',
   chartFieldUnknown: '图表【{title}】使用的字段【{id}】不在数据集中',
+  chartFieldExcluded: '图表【{title}】使用了你无权查看的字段【{name}】',
   sortIdsInvalid: '排序须为逗号分隔的报表编号',
   confirmDelete: '确定删除该报表?',
   confirmCopy: '确定复制该报表?',

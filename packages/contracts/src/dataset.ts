@@ -56,6 +56,8 @@ export const datasetMessages = {
   datasetNotFound: '数据集不存在',
   datasetNotOwned: '只能修改或删除自己创建的数据集',
   datasetForbidden: '没有数据集【{name}】的使用权限，请联系管理员授权',
+  /** What a board, slideshow or link shows is limited by its author too: one who can no longer see the dataset no longer publishes it. */
+  ownerLostDataset: '图表作者已无权查看数据集【{name}】，请联系作者或管理员',
   datasetNotInCategory: '数据集【{id}】不存在或不在该分类下',
   fieldNotFound: '字段不存在',
   fieldTitleDuplicate: cubeMessages.fieldTitleDuplicate,

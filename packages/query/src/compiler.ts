@@ -28,11 +28,13 @@ export interface CompileOptions {
   /** Permission row filters and global filters: each is ANDed into the WHERE clause. */
   rowFilters?: readonly FilterGroup[];
   /**
-   * Row filters of which any one suffices: compiled as `(f1) OR (f2) …` and ANDed with the
-   * rest (a user in several permission groups sees the union of their groups' rows). An empty
-   * filter among them lets every row through; an empty list adds nothing.
+   * Sets of row filters, one set per subject whose restriction applies (the viewer, and the
+   * owner of the board or link that shows the data). Within a set any one filter suffices:
+   * `(f1) OR (f2) …` (a user in several permission groups sees the union of their groups'
+   * rows); every set is ANDed with the rest (nobody sees more than each subject may). An empty
+   * filter in a set lets every row through for that set; an empty set adds nothing.
    */
-  rowFilterAnyOf?: readonly FilterGroup[];
+  rowFilterSets?: readonly (readonly FilterGroup[])[];
   /** Columns the user may not read: a request touching one, even through a formula, is refused. */
   excludedColumnIds?: readonly FieldId[];
   /**
@@ -71,7 +73,7 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
     return r.data;
   };
   const rowFilters = (options.rowFilters ?? []).map(parseFilter);
-  const rowFilterAnyOf = (options.rowFilterAnyOf ?? []).map(parseFilter);
+  const rowFilterSets = (options.rowFilterSets ?? []).map((set) => set.map(parseFilter));
   if (Number.isNaN(options.now.getTime())) throw new Error('compile: options.now is not a valid date');
 
   const excluded = new Set((options.excludedColumnIds ?? []).map(fieldKey));
@@ -133,12 +135,12 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
     onRead,
   });
   // Row filters are the administrator's: they may read columns the user may not.
-  const alternatives = rowFilterAnyOf.map((f) => compileFilterTree(f, filterContext('where', null)));
+  const alternativeSets = rowFilterSets.map((set) => set.map((f) => compileFilterTree(f, filterContext('where', null))));
   const where = allOf([
     compileFilterTree(request.where, filterContext('where', read)),
     ...rowFilters.map((f) => compileFilterTree(f, filterContext('where', null))),
-    // One empty alternative admits every row; the others are still validated above.
-    alternatives.includes(null) ? null : anyOf(alternatives),
+    // One empty alternative admits every row of its set; the others are still validated above.
+    ...alternativeSets.map((alternatives) => (alternatives.includes(null) ? null : anyOf(alternatives))),
   ]);
   const having = compileFilterTree(request.having, filterContext('having', read));
 

@@ -114,7 +114,7 @@ describe('excluded columns', () => {
   });
 });
 
-describe('row filters of which any one suffices (rowFilterAnyOf)', () => {
+describe('row filters of which any one suffices (rowFilterSets)', () => {
   /** Two permission groups: 上海 rows with a phone, or every 北京 / 广州 row. */
   const anyOf: FilterGroup[] = [
     {
@@ -144,7 +144,7 @@ describe('row filters of which any one suffices (rowFilterAnyOf)', () => {
     ],
   };
   it.each(Object.keys(DIALECTS) as QueryDialect[])('are ORed together and ANDed after the request and the other row filters (%s)', (dialect) => {
-    const compiled = compileAll(request, { rowFilters: [where(4, 'notnull')], rowFilterAnyOf: anyOf, excludedColumnIds: [1, 3] })[dialect];
+    const compiled = compileAll(request, { rowFilters: [where(4, 'notnull')], rowFilterSets: [anyOf], excludedColumnIds: [1, 3] })[dialect];
     const [sql, params = []] = expected[dialect];
     expect([compiled.sql, compiled.params]).toEqual([sql, params]);
   });
@@ -154,7 +154,7 @@ describe('row filters of which any one suffices (rowFilterAnyOf)', () => {
       dimensions: [{ fieldId: 1 }],
       where: { relation: 'OR', conditions: [where(2, 'eq', ['app']).conditions![0]!, where(2, 'eq', ['web']).conditions![0]!] },
     };
-    const { sql } = compileCubeQuery(singleTableModel, orRequest, { dialect: 'postgres', now: NOW, rowFilterAnyOf: anyOf });
+    const { sql } = compileCubeQuery(singleTableModel, orRequest, { dialect: 'postgres', now: NOW, rowFilterSets: [anyOf] });
     expect(sql).toBe(
       'SELECT "o"."province" AS "d0" FROM "ods_order" AS "o" WHERE ("o"."channel" = $1 OR "o"."channel" = $2) AND (("o"."province" = $3 AND "o"."user_phone" IS NOT NULL) OR "o"."province" IN ($4, $5)) GROUP BY 1',
     );
@@ -164,7 +164,7 @@ describe('row filters of which any one suffices (rowFilterAnyOf)', () => {
     const { sql } = compileCubeQuery(
       singleTableModel,
       { dimensions: [{ fieldId: 2 }], where: where(2, 'eq', ['app']) },
-      { dialect: 'postgres', now: NOW, rowFilterAnyOf: [rowFilters[0]!] },
+      { dialect: 'postgres', now: NOW, rowFilterSets: [[rowFilters[0]!]] },
     );
     expect(sql).toBe(
       'SELECT "o"."channel" AS "d0" FROM "ods_order" AS "o" WHERE "o"."channel" = $1 AND ("o"."province" = $2 OR "o"."province" = $3) GROUP BY 1',
@@ -174,14 +174,34 @@ describe('row filters of which any one suffices (rowFilterAnyOf)', () => {
   it('admit every row when one alternative is empty, and add nothing when there are none', () => {
     const plain = compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }] }, { dialect: 'postgres', now: NOW }).sql;
     expect(
-      compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }] }, { dialect: 'postgres', now: NOW, rowFilterAnyOf: [anyOf[0]!, { conditions: [] }] })
+      compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }] }, { dialect: 'postgres', now: NOW, rowFilterSets: [[anyOf[0]!, { conditions: [] }]] })
         .sql,
     ).toBe(plain);
-    expect(compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }] }, { dialect: 'postgres', now: NOW, rowFilterAnyOf: [] }).sql).toBe(plain);
+    expect(compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }] }, { dialect: 'postgres', now: NOW, rowFilterSets: [[]] }).sql).toBe(plain);
+  });
+
+  it('of several subjects (a viewer and a board owner) must each hold: their sets are ANDed', () => {
+    const owner: FilterGroup[] = [{ conditions: [{ cubeColumnId: 2, conditions: [{ function: 'eq', values: ['app'] }] }] }];
+    const { sql, params } = compileCubeQuery(
+      singleTableModel,
+      { dimensions: [{ fieldId: 1 }] },
+      { dialect: 'postgres', now: NOW, rowFilterSets: [anyOf, owner] },
+    );
+    expect(sql).toBe(
+      'SELECT "o"."province" AS "d0" FROM "ods_order" AS "o" WHERE (("o"."province" = $1 AND "o"."user_phone" IS NOT NULL) OR "o"."province" IN ($2, $3)) AND "o"."channel" = $4 GROUP BY 1',
+    );
+    expect(params).toEqual(['上海', '北京', '广州', 'app']);
+    // An unrestricted viewer (an empty filter) does not lift the owner's restriction.
+    const viewerOpen = compileCubeQuery(
+      singleTableModel,
+      { dimensions: [{ fieldId: 1 }] },
+      { dialect: 'postgres', now: NOW, rowFilterSets: [[{ conditions: [] }], owner] },
+    );
+    expect(viewerOpen.sql).toBe('SELECT "o"."province" AS "d0" FROM "ods_order" AS "o" WHERE "o"."channel" = $1 GROUP BY 1');
   });
 
   it('apply to the count query and to every audience operand', () => {
-    const options: CompileOptions = { dialect: 'postgres', now: NOW, rowFilterAnyOf: anyOf };
+    const options: CompileOptions = { dialect: 'postgres', now: NOW, rowFilterSets: [anyOf] };
     const compiled = compileCubeQuery(singleTableModel, { dimensions: [{ fieldId: 1 }], withTotal: true }, options);
     expect(compiled.count!.sql).toContain('WHERE ("o"."province" = $1 AND "o"."user_phone" IS NOT NULL) OR "o"."province" IN ($2, $3) GROUP BY 1');
     const plan = planCubeQuery(singleTableModel, { dimensions: [{ fieldId: 3 }] }, options);
@@ -197,7 +217,7 @@ describe('row filters of which any one suffices (rowFilterAnyOf)', () => {
       compileCubeQuery(
         singleTableModel,
         { dimensions: [{ fieldId: 1 }] },
-        { dialect: 'duckdb', now: NOW, rowFilterAnyOf: [{ conditions: [] }, where(404, 'eq', ['x'])] },
+        { dialect: 'duckdb', now: NOW, rowFilterSets: [[{ conditions: [] }, where(404, 'eq', ['x'])]] },
       ),
     );
     expect(error.message).toBe('字段【404】不存在');

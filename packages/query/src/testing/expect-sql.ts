@@ -13,7 +13,7 @@ export type PerDialect = Record<QueryDialect, Expected>;
 export interface CaseOptions {
   model?: CubeModelInput;
   rowFilters?: FilterGroup[];
-  rowFilterAnyOf?: FilterGroup[];
+  rowFilterSets?: FilterGroup[][];
   excludedColumnIds?: FieldId[];
   now?: Date;
   /** Global parameter values for formulas' `${key}` references. */
@@ -28,7 +28,7 @@ export function compileAll(request: CubeQueryRequest, options: CaseOptions = {})
       dialect: d,
       now: options.now ?? NOW,
       rowFilters: options.rowFilters,
-      rowFilterAnyOf: options.rowFilterAnyOf,
+      rowFilterSets: options.rowFilterSets,
       excludedColumnIds: options.excludedColumnIds,
       params: options.params,
     });

@@ -43,11 +43,14 @@ export async function chartData(ctx: AppContext, caller: Caller & MaybeScoped, b
   let dataconfig: ChartDataConfigParsed;
   /** A saved chart is read through the board's grant; an editor's chart through the dataset's. */
   let access: 'board' | 'dataset' = 'dataset';
+  /** Whose restriction applies beside the caller's: the creator of the board showing a saved chart. */
+  let ownerId: number | null | undefined;
   /** 合计: a saved chart's saved style decides; an editor's chart says so in the request. */
   let showTotal: boolean;
   if (body.boardId && body.chartKey) {
     access = 'board';
     const board = await requireViewableBoard(ctx, caller, body.boardId);
+    ownerId = board.createUserId;
     const chart = await findChart(ctx.db, board.id, body.chartKey);
     if (!chart) throw notFound(boardMessages.chartNotFound);
     chartType = chart.name as ChartType;
@@ -81,6 +84,7 @@ export async function chartData(ctx: AppContext, caller: Caller & MaybeScoped, b
     size: body.size,
     params: body.params,
     access,
+    ownerId,
     showTotal,
   });
 }

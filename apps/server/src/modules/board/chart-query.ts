@@ -8,6 +8,7 @@ import {
   type ChartType,
   type CubePreviewResult,
   type CubeQueryRequestParsed,
+  type FieldId,
 } from '@shutu/contracts';
 import type { CompiledQuery } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
@@ -39,6 +40,8 @@ export interface ChartQueryInput {
    * right to read its dataset. Either way the caller's permission filters apply.
    */
   access?: 'dataset' | 'board';
+  /** The creator of the board showing a saved chart: their restriction applies too (dataset/read.ts). */
+  ownerId?: number | null;
   /** The chart's style shows 合计 (tables and pivots): the answer carries `totals` (chart-totals.ts). */
   showTotal?: boolean;
 }
@@ -106,9 +109,11 @@ export async function runChartQuery(ctx: AppContext, caller: Caller, input: Char
   if (STATIC_CHART_TYPES.includes(input.chartType)) return EMPTY;
   const read = await openDatasetRead(ctx, caller, input.dataconfig.cubeId, input.params, {
     access: input.access === 'board' ? 'granted' : 'dataset',
+    ownerId: input.ownerId,
   });
   const fields = chartFieldInfo(read.fields);
-  const built = cubeQueryRequestSchema.safeParse(buildChartRequest(input, fields));
+  const dataconfig = input.mode === 'detail' ? withoutExcludedColumns(input.dataconfig, read.permissions.excludedColumnIds) : input.dataconfig;
+  const built = cubeQueryRequestSchema.safeParse(buildChartRequest({ ...input, dataconfig }, fields));
   if (!built.success) throw badRequest(built.error.issues[0]?.message);
   let request = built.data;
   if (request.sort.length === 0 && input.mode !== 'values') {
@@ -142,6 +147,22 @@ export async function runChartQuery(ctx: AppContext, caller: Caller, input: Char
     result.totals = chartTotals(rowsOf(grand), byColumn && rowsOf(byColumn), main.fields, byRow && rowsOf(byRow));
   }
   return result;
+}
+
+/**
+ * A detail table's columns (its row dimensions and measures' fields) without those the
+ * reader may not see: the table shows the rest (as a member's dataset preview does). Only columns read directly are dropped; a computed
+ * column reading a hidden one, a filter or a sort on one is still refused by the compiler.
+ * Nothing left to show is refused like any hidden column (403).
+ */
+export function withoutExcludedColumns(dataconfig: ChartDataConfigParsed, excluded: readonly FieldId[]): ChartDataConfigParsed {
+  if (excluded.length === 0) return dataconfig;
+  const hidden = new Set(excluded.map(keyOf));
+  const shown = <T extends { fieldId: FieldId }>(list: readonly T[]) => list.filter((entry) => !hidden.has(keyOf(entry.fieldId)));
+  const rowParamList = shown(dataconfig.rowParamList);
+  const indexParamList = shown(dataconfig.indexParamList);
+  if (rowParamList.length + indexParamList.length === 0) return dataconfig;
+  return { ...dataconfig, rowParamList, indexParamList, sortList: shown(dataconfig.sortList) };
 }
 
 /** sha256 of the data source, the SQL and its bound values (and those of the count query). */

@@ -10,11 +10,12 @@ import {
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
 import { requireViewable } from '../dataset/access.ts';
-import { keyOf, treeFieldKeys } from '../dataset/model.ts';
+import { keyOf } from '../dataset/model.ts';
 import { listFields } from '../dataset/repo.ts';
 import { checkGrantableGroups, setGroupsOf } from '../perm/grants-service.ts';
 import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
 import { requireEditableBoard } from './access.ts';
+import { assertNoHiddenColumns, fieldKeysReadBy } from './hidden-columns.ts';
 import { chartValues } from './model.ts';
 import { categoryExistsForShare, findBoardForUpdate, findCategory, insertBoard, replaceCharts, updateBoard } from './repo.ts';
 import { requestThumbnail } from './thumbnail.ts';
@@ -23,7 +24,8 @@ import { requestThumbnail } from './thumbnail.ts';
  * Editor save (spec 1 §7 "Reports"): adds a board, or with `id` updates it, its charts
  * replaced by the saved ones in one transaction. Checked before anything is written:
  * the category (of the board's kind), chart keys unique, every data chart bound to a
- * dataset the caller may read and naming only that dataset's fields, links and layout
+ * dataset the caller may read and naming only that dataset's fields, none of them hidden
+ * from the caller (hidden-columns.ts), links and layout
  * entries naming charts of the board, and on add the groups (the caller's own unless
  * administrator). Returns the board's id.
  */
@@ -95,16 +97,9 @@ async function checkCharts(ctx: AppContext, caller: Caller, charts: readonly Cha
       throw fieldError('charts', formatMessage(boardMessages.chartNeedsFields, { title }));
     }
     const known = await datasetFields(config.cubeId);
-    const used = [
-      ...config.rowParamList.map((d) => keyOf(d.fieldId)),
-      ...config.columnParamList.map((d) => keyOf(d.fieldId)),
-      ...config.indexParamList.map((m) => keyOf(m.fieldId)),
-      ...config.sortList.map((s) => keyOf(s.fieldId)),
-      ...treeFieldKeys(config.filter),
-      ...chart.ext.filterList.map((l) => keyOf(l.linkKey)),
-    ];
-    const unknown = used.find((key) => !known.has(key));
+    const unknown = fieldKeysReadBy(chart).find((key) => !known.has(key));
     if (unknown !== undefined) throw fieldError('charts', formatMessage(boardMessages.chartFieldUnknown, { title, id: unknown }));
   }
+  await assertNoHiddenColumns(ctx, caller, charts);
 }
 

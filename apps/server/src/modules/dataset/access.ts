@@ -1,7 +1,7 @@
 import { datasetMessages, formatMessage, type FieldId, type FilterGroup } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors.ts';
-import { grantedIds, groupIdsOf, mayView, type Caller } from '../perm/permissions.ts';
+import { grantedIds, groupIdsOf, mayView, ownerCaller, type Caller } from '../perm/permissions.ts';
 import { UNRESTRICTED, type QueryPermissions } from '../query/service.ts';
 import { listPermFilters } from './filter-repo.ts';
 import { keyOf, parseFilterTree, parseIdList, treeFieldKeys } from './model.ts';
@@ -78,7 +78,43 @@ export async function cubeRestriction(ctx: AppContext, caller: Caller, cubeId: n
   });
   const [first, ...rest] = rows.map((row) => new Set(parseIdList(row.excludeColumnIds)));
   const excluded = [...first!].filter((id) => rest.every((set) => set.has(id)));
-  return { filters, permissions: { rowFilters: [], rowFilterAnyOf: filters.map((f) => f.tree), excludedColumnIds: excluded } };
+  return { filters, permissions: { rowFilters: [], rowFilterSets: [filters.map((f) => f.tree)], excludedColumnIds: excluded } };
+}
+
+/**
+ * What a read shows when it is made for a viewer on behalf of an owner — the creator of the
+ * board that shows the chart (and so of the share link, subscription, slideshow or export
+ * that reads that board): rows pass every subject's filters, a column is hidden when any
+ * subject hides it. Nobody publishes more than they can see, and nobody sees more than they
+ * may. The owner must still be allowed to see the dataset (403 otherwise); an owner of null
+ * is the system (demo content) and adds nothing.
+ */
+export async function readRestriction(
+  ctx: AppContext,
+  viewer: Caller,
+  cube: CubeAccessFacts & Pick<CubeRow, 'cubeName'>,
+  ownerId: number | null | undefined,
+): Promise<QueryPermissions> {
+  const subjects = [viewer];
+  if (ownerId !== null && ownerId !== undefined && ownerId !== viewer.userId) {
+    const owner = await ownerCaller(ctx, ownerId);
+    if (!(await mayViewCube(ctx, owner, cube))) throw forbidden(formatMessage(datasetMessages.ownerLostDataset, { name: cube.cubeName }));
+    subjects.push(owner);
+  }
+  const restrictions = await Promise.all(subjects.map(async (subject) => (await cubeRestriction(ctx, subject, cube.id)).permissions));
+  return intersectPermissions(restrictions);
+}
+
+/** Every restriction at once: all row filters and filter sets, the union of hidden columns. */
+export function intersectPermissions(all: readonly QueryPermissions[]): QueryPermissions {
+  if (all.length === 1) return all[0]!;
+  const excluded = new Map<string, FieldId>();
+  for (const p of all) for (const id of p.excludedColumnIds) excluded.set(keyOf(id), id);
+  return {
+    rowFilters: all.flatMap((p) => p.rowFilters),
+    rowFilterSets: all.flatMap((p) => p.rowFilterSets ?? []),
+    excludedColumnIds: [...excluded.values()],
+  };
 }
 
 /**

@@ -10,7 +10,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import type { Caller } from '../perm/permissions.ts';
 import type { QueryPermissions } from '../query/service.ts';
-import { cubeRestriction, requireViewable } from './access.ts';
+import { readRestriction, requireViewable } from './access.ts';
 import { keyOf, parseFilterTree, parseJoins, parseSorts, parseTables, resolveParams, storedModel, treeIsEmpty } from './model.ts';
 import { findCube, listFields, type CubeRow, type FieldRow } from './repo.ts';
 
@@ -19,7 +19,8 @@ import { findCube, listFields, type CubeRow, type FieldRow } from './repo.ts';
  * caller is granted (the dataset grant, or the grant of what shows it, is the right to read
  * it); the global filter ANDed into every read (administrators included; its parameters from
  * `params`); and the caller's permission filters (access.ts: union of rows, intersection of
- * hidden columns; administrators unrestricted).
+ * hidden columns; administrators unrestricted), and those of the owner the caller reads
+ * through (a board's creator) at the same time.
  */
 export interface DatasetRead {
   cube: CubeRow;
@@ -36,6 +37,12 @@ export interface DatasetReadOptions {
    * a board the caller may see shows a chart of the dataset); the dataset must exist.
    */
   access?: 'dataset' | 'granted';
+  /**
+   * Who publishes what is read (the creator of the board showing the chart): their
+   * restriction applies too (access.ts readRestriction). Undefined: the caller reads for
+   * themself (the dataset preview, an editor's chart).
+   */
+  ownerId?: number | null;
 }
 
 export async function openDatasetRead(
@@ -49,10 +56,10 @@ export async function openDatasetRead(
   if (!cube) throw notFound(datasetMessages.datasetNotFound);
   const fields = await listFields(ctx.db, cube.id);
   const model = cubeModelSchema.parse(storedModel(parseTables(cube.cubeTableNames), parseJoins(cube.linksJoin), fields));
-  const restriction = await cubeRestriction(ctx, caller, cube.id);
+  const restriction = await readRestriction(ctx, caller, cube, options.ownerId);
   const globalFilter = parseFilterTree(cube.filterJson);
   const rowFilters = globalFilter && !treeIsEmpty(globalFilter) ? [resolveParams(globalFilter, params)] : [];
-  return { cube, fields, model, permissions: { ...restriction.permissions, rowFilters } };
+  return { cube, fields, model, permissions: { ...restriction, rowFilters: [...restriction.rowFilters, ...rowFilters] } };
 }
 
 /** The dataset's saved order (orderByList), for the entries the request selects. */

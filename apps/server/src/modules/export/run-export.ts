@@ -21,7 +21,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import { buildChartRequest, normaliseSort } from '../board/chart-request.ts';
-import { chartFieldInfo } from '../board/chart-query.ts';
+import { chartFieldInfo, withoutExcludedColumns } from '../board/chart-query.ts';
 import { chartTotals, totalsRequests } from '../board/chart-totals.ts';
 import { requireViewableBoard } from '../board/access.ts';
 import { parseDataConfig, toChart } from '../board/model.ts';
@@ -98,15 +98,17 @@ export async function planExport(ctx: AppContext, caller: Caller, task: { boardI
   const chartType = chart.name as ChartType;
   if (!EXPORTABLE_CHART_TYPES.includes(chartType)) throw badRequest(exportMessages.chartNotExportable);
   const title = chart.title || chart.chartKey;
-  const dataconfig = parseDataConfig(chart.dataconfig);
-  if (!dataconfig) throw badRequest(formatMessage(boardMessages.chartNoDataset, { title }));
+  const saved = parseDataConfig(chart.dataconfig);
+  if (!saved) throw badRequest(formatMessage(boardMessages.chartNoDataset, { title }));
 
-  const read = await openDatasetRead(ctx, caller, dataconfig.cubeId, request.params, { access: 'granted' }).catch((error: unknown) => {
+  // The task owner's restriction and the board creator's, as for the chart on screen.
+  const read = await openDatasetRead(ctx, caller, saved.cubeId, request.params, { access: 'granted', ownerId: board.createUserId }).catch((error: unknown) => {
     if (error instanceof AppError && error.status === 404) throw notFound(datasetMessages.datasetNotFound);
     throw error;
   });
   const fields = chartFieldInfo(read.fields);
   const detail = chartType === 'detail';
+  const dataconfig = detail ? withoutExcludedColumns(saved, read.permissions.excludedColumnIds) : saved;
   const limit = detail ? EXPORT_MAX_ROWS : (dataconfig.limit ?? EXPORT_MAX_ROWS);
   const built = buildChartRequest(
     { title, dataconfig, mode: detail ? 'detail' : 'aggregate', links: request.links, current: 1, size: limit, params: request.params },

@@ -20,6 +20,7 @@ import { page } from '../../platform/http/envelope.ts';
 import { requireViewableBoard } from '../board/access.ts';
 import { findChart } from '../board/repo.ts';
 import type { Caller } from '../perm/permissions.ts';
+import { planExport } from './run-export.ts';
 import { deleteTask, deleteTasks, failStaleRunning, findTask, findTaskPage, findTasksCreatedBefore, insertTask, type ExportTaskRow, type TaskFilter } from './repo.ts';
 
 /** Rules of export tasks (docs/exports.md); the workbook itself is run-export.ts. */
@@ -56,6 +57,8 @@ export async function createExport(ctx: AppContext, caller: Caller, body: Export
   const chart = await findChart(ctx.db, board.id, body.chartKey);
   if (!chart) throw notFound(boardMessages.chartNotFound);
   if (!EXPORTABLE_CHART_TYPES.includes(chart.name as ChartType)) throw badRequest(exportMessages.chartNotExportable);
+  // What the job would refuse is refused now (a column hidden from the caller or the board's creator, …).
+  await planExport(ctx, caller, { boardId: board.id, chartKey: chart.chartKey }, { links: body.links, params: body.params });
   const jobs = ctx.jobs;
   if (!jobs) throw new AppError(503, exportMessages.jobsOff);
   const id = await insertTask(ctx.db, {

@@ -33,6 +33,12 @@ export async function findUserFacts(db: Db, userId: number): Promise<UserFacts |
   return { userId, deptId: user.deptId, roleIds: roles.map((r) => r.roleId) };
 }
 
+/** Whether a user is an administrator; undefined when there is no such user. */
+export async function findUserRole(db: Db, userId: number): Promise<{ userId: number; isAdministrator: boolean } | undefined> {
+  const user = await db.selectFrom('sysUser').select(['id', 'isAdministrator']).where('id', '=', userId).executeTakeFirst();
+  return user && { userId: user.id, isAdministrator: user.isAdministrator };
+}
+
 /** Tables granted to any of the groups, per data source. */
 export async function listTableGrantsOfGroups(db: Db, permIds: readonly number[]): Promise<Map<number, TableRef[]>> {
   const bySource = new Map<number, TableRef[]>();

@@ -1,7 +1,7 @@
 import type { TableRef, GrantKind } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Session } from '../../platform/auth/session.ts';
-import { findUserFacts, listDeptParents, listGrantedIdsOfGroups, listGroupMembers, listTableGrantsOfGroups } from './access-repo.ts';
+import { findUserFacts, findUserRole, listDeptParents, listGrantedIdsOfGroups, listGroupMembers, listTableGrantsOfGroups } from './access-repo.ts';
 import { groupsOfUser, type GroupMembers } from './membership.ts';
 
 /**
@@ -26,6 +26,8 @@ interface Snapshot {
   expiresAt: number;
   groups: Promise<{ groups: GroupMembers[]; parentOf: Map<number, number> }>;
   memberships: Map<number, Promise<number[]>>;
+  /** Users read on behalf of (the owners of boards, links and jobs), by id. */
+  owners: Map<number, Promise<Caller>>;
   /** Keyed by the sorted group ids of a caller: members of the same groups share one answer. */
   tableGrants: Map<string, Promise<Map<number, TableRef[]>>>;
   kindGrants: Map<string, Promise<Set<number>>>;
@@ -40,6 +42,7 @@ function snapshotOf(ctx: AppContext): Snapshot {
     expiresAt: Date.now() + SNAPSHOT_TTL_MS,
     groups: Promise.all([listGroupMembers(ctx.db), listDeptParents(ctx.db)]).then(([groups, parentOf]) => ({ groups, parentOf })),
     memberships: new Map(),
+    owners: new Map(),
     tableGrants: new Map(),
     kindGrants: new Map(),
   };
@@ -72,6 +75,15 @@ export function groupIdsOf(ctx: AppContext, userId: number): Promise<number[]> {
     const [{ groups, parentOf }, facts] = await Promise.all([snapshot.groups, findUserFacts(ctx.db, userId)]);
     return facts ? groupsOfUser(groups, facts, parentOf) : [];
   });
+}
+
+/**
+ * The caller a read is made on behalf of: the owner of a board, slideshow, share link or job.
+ * An owner whose account no longer exists is an ordinary user without groups (never an
+ * administrator: nobody vouches for what they published).
+ */
+export function ownerCaller(ctx: AppContext, userId: number): Promise<Caller> {
+  return memo(snapshotOf(ctx).owners, userId, async () => (await findUserRole(ctx.db, userId)) ?? { userId, isAdministrator: false });
 }
 
 async function groupKey(ctx: AppContext, caller: Caller): Promise<{ ids: number[]; key: string }> {

@@ -5,6 +5,7 @@ import type { MaybeScoped } from '../../platform/auth/scope.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { mayViewBoard } from '../board/access.ts';
+import { assertBoardsShowNoHiddenColumns } from '../board/hidden-columns.ts';
 import { removeGrantsOf } from '../perm/grants-service.ts';
 import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
 import { pptVisibilityOf, requireEditablePpt, requirePpt, requireViewablePpt } from './access.ts';
@@ -70,6 +71,12 @@ async function checkedVisualIds(ctx: AppContext, caller: Caller, requested: read
     if (!board) throw notFound(formatMessage(pptMessages.visualMissing, { id }));
     if (!(await mayViewBoard(ctx, caller, board))) throw forbidden(formatMessage(pptMessages.visualForbidden, { title: board.title }));
   }
+  // Nobody publishes a column they may not see: a board added with a chart reading one is refused.
+  await assertBoardsShowNoHiddenColumns(
+    ctx,
+    caller,
+    ids.filter((id) => !keep.has(id)),
+  );
   return ids;
 }
 

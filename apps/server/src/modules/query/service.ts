@@ -55,11 +55,12 @@ import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
  */
 export interface QueryPermissions {
   readonly rowFilters: readonly FilterGroup[];
-  readonly rowFilterAnyOf?: readonly FilterGroup[];
+  /** One set per subject read for (the viewer, an owner): any filter of a set suffices, every set must hold. */
+  readonly rowFilterSets?: readonly (readonly FilterGroup[])[];
   readonly excludedColumnIds: readonly FieldId[];
 }
 
-export const UNRESTRICTED: QueryPermissions = Object.freeze({ rowFilters: [], rowFilterAnyOf: [], excludedColumnIds: [] });
+export const UNRESTRICTED: QueryPermissions = Object.freeze({ rowFilters: [], rowFilterSets: [], excludedColumnIds: [] });
 
 /**
  * A refusal of the query engine as the response: its status (400; 403 for an excluded
@@ -129,7 +130,7 @@ export function compileWithPermissions(
       dialect,
       now,
       rowFilters: permissions.rowFilters,
-      rowFilterAnyOf: permissions.rowFilterAnyOf,
+      rowFilterSets: permissions.rowFilterSets,
       excludedColumnIds: permissions.excludedColumnIds,
       params,
     }),

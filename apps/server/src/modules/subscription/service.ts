@@ -21,6 +21,7 @@ import type { Caller } from '../perm/permissions.ts';
 import { loadNotifySettings } from '../system/notify-settings.ts';
 import { findSubscription, selectSubscriptions, type SubscriptionLogRow, type SubscriptionRow } from './repo.ts';
 import { latestSlot, nextSlot } from './schedule.ts';
+import { assertBoardsShowNoHiddenColumns } from '../board/hidden-columns.ts';
 import { requireSubscriptionTarget } from './targets.ts';
 
 type SubscriptionSaveParsed = z.output<typeof subscriptionSaveSchema>;
@@ -97,7 +98,9 @@ async function requireOwnSubscription(ctx: AppContext, caller: Caller, id: numbe
 export async function saveSubscription(ctx: AppContext, caller: Caller, input: SubscriptionSaveParsed, now = new Date()): Promise<Subscription> {
   const existing = input.id ? await requireOwnSubscription(ctx, caller, input.id) : undefined;
   const ownerId = existing?.userId ?? caller.userId;
-  await requireSubscriptionTarget(ctx, caller, input.dataType, input.dataId);
+  const target = await requireSubscriptionTarget(ctx, caller, input.dataType, input.dataId);
+  // What is sent is what the subscriber may see: a chart reading a column hidden from them is refused here.
+  await assertBoardsShowNoHiddenColumns(ctx, caller, target.boardIds);
   const reason = unusableReason(await loadNotifySettings(ctx), input.notifyType, await userEmail(ctx.db, ownerId));
   if (reason) throw badRequest(reason, [{ field: 'notifyType', message: reason }]);
   const values = {
