@@ -1,4 +1,5 @@
-import { expect, it, vi } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDriver } from './factory.ts';
 import { collect } from './stream.ts';
 import { driverSuite, LOAD_COLUMNS, LOAD_ROWS, LOADED, rejection } from './testing/driver-suite.ts';
@@ -42,4 +43,90 @@ it("cannot read the server's files, even through a plain SELECT", async () => {
     expect(error.detail ?? '', sql).toMatch(/file system operations are disabled|Permission Error/);
   }
   await memory.close();
+});
+
+describe.skipIf(handle === null)('DuckDB lockdown (enable_external_access=false, lock_configuration=true)', () => {
+  it("cannot be switched back on from any connection of a driver's instance", async () => {
+    const h = handle!;
+    const driver = openDriver(h.config);
+    try {
+      await collect(driver.query('SELECT 1')); // the driver opens its instance (shared through the instance cache)
+      for (const sql of [
+        'SET enable_external_access = true',
+        'SET GLOBAL enable_external_access = true',
+        'SET SESSION enable_external_access = true',
+        "SET enable_external_access = 'true'",
+        'SET lock_configuration = false',
+        'SET GLOBAL lock_configuration = false',
+        'RESET enable_external_access',
+        'RESET GLOBAL enable_external_access',
+        'RESET lock_configuration',
+        'PRAGMA enable_external_access = true',
+        'PRAGMA lock_configuration = false',
+        "SET allowed_directories = ['/']",
+        "SET allowed_paths = ['/etc/passwd']",
+      ]) {
+        await expect(h.admin(sql), sql).rejects.toThrow(/configuration has been locked/);
+      }
+      // Through the driver itself such statements never run (not a SELECT).
+      for (const sql of ['SET enable_external_access = true', 'RESET lock_configuration', 'PRAGMA enable_external_access = true']) {
+        expect((await rejection(collect(driver.query(sql)))).kind, sql).toBe('readOnly');
+      }
+      expect((await collect(driver.query("SELECT current_setting('enable_external_access') AS a, current_setting('lock_configuration') AS l"))).rows).toEqual([
+        { a: false, l: true },
+      ]);
+      const read = await rejection(collect(driver.query("SELECT * FROM read_text('/etc/passwd')")));
+      expect(read.detail ?? '').toMatch(/file system operations are disabled/);
+      // Nor can the process open the same file again with another configuration.
+      await expect(DuckDBInstance.fromCache(h.config.path!)).rejects.toThrow(/different configuration/);
+      await expect(DuckDBInstance.fromCache(h.config.path!, { enable_external_access: 'true' })).rejects.toThrow(/different configuration/);
+    } finally {
+      await driver.close();
+    }
+  });
+});
+
+describe('DuckDB inspectSql (json_serialize_sql)', () => {
+  const driver = openDriver({ type: 'duckdb' });
+  afterAll(() => driver.close());
+  const inspect = (sql: string) => driver.inspectSql!(sql);
+  const names = (refs: readonly { name: string }[]) => refs.map((r) => r.name);
+
+  it('lists every table, table function and function, at any depth', async () => {
+    const probe = await inspect("SELECT * FROM (PIVOT '/etc/passwd' ON column0 IN ('a') USING count(*))");
+    expect(probe).toMatchObject({ ok: true, statements: 1, tables: [{ name: '/etc/passwd', offset: 21 }], tableFunctions: [] });
+    const nested = await inspect(
+      `WITH a AS (SELECT * FROM main.read_text('/x') t JOIN range(3) r ON true)
+       SELECT getenv('HOME'), (SELECT count(*) FROM glob('/*')) FROM a, 'x.csv' WHERE a.id IN (SELECT id FROM system.main.orders)
+       UNION ALL SELECT 1, 2 FROM (SUMMARIZE orders)`,
+    );
+    if (!nested.ok) throw new Error(nested.detail);
+    expect(names(nested.tableFunctions).sort()).toEqual(['glob', 'range', 'read_text', 'summarize']);
+    expect(nested.tableFunctions.find((f) => f.name === 'read_text')).toMatchObject({ schema: 'main', catalog: '' });
+    expect(names(nested.tables).sort()).toEqual(['a', 'orders', 'orders', 'x.csv']);
+    expect(nested.tables.find((t) => t.catalog === 'system')).toMatchObject({ schema: 'main', name: 'orders' });
+    expect(names(nested.functions)).toEqual(expect.arrayContaining(['getenv', 'count_star']));
+    expect(names(nested.functions)).not.toContain('read_text');
+  });
+
+  it('gives character offsets (not UTF-8 bytes)', async () => {
+    const sql = "SELECT '中文中文' AS 名, current_setting('x') FROM read_text('a')";
+    const result = await inspect(sql);
+    if (!result.ok) throw new Error(result.detail);
+    expect(result.tableFunctions[0]).toMatchObject({ name: 'read_text', offset: sql.indexOf('read_text') });
+    expect(result.functions[0]).toMatchObject({ name: 'current_setting', offset: sql.indexOf('current_setting') });
+  });
+
+  it('reports statements that are not a SELECT and text that does not parse', async () => {
+    for (const sql of ['DROP TABLE t', 'SET enable_external_access = true', "SELECT * FROM (PIVOT '/etc/passwd' ON column0 USING count(*))"]) {
+      expect(await inspect(sql), sql).toMatchObject({ ok: false, reason: 'notSelect' });
+    }
+    expect(await inspect('SELECT * FROM U&"read\\0074ext"(\'/etc/passwd\')')).toMatchObject({
+      ok: false,
+      reason: 'syntax',
+      detail: expect.stringMatching(/unicode/i),
+    });
+    expect(await inspect('select from where')).toMatchObject({ ok: false, reason: 'syntax', offset: 12, detail: expect.stringMatching(/syntax error/) });
+    expect(await inspect('SELECT 1; SELECT 2')).toMatchObject({ ok: true, statements: 2 });
+  });
 });

@@ -13,6 +13,7 @@ import {
 import { getDialect } from '@shutu/query';
 import { checkColumns, newIdentifier, runLoad, type CanonicalValue } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
+import { inspectionOf } from './duckdb-inspect.ts';
 import { connectorError, ConnectorError, errorText, queryFailed, readOnlyError } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
 import { DriverBase } from './driver-base.ts';
@@ -29,6 +30,7 @@ import type {
   QueryOptions,
   QueryStream,
   Row,
+  SqlInspection,
   TableInfo,
   TableRef,
 } from './types.ts';
@@ -194,6 +196,16 @@ export class DuckDBDriver extends DriverBase {
       databaseType: String(r.type),
       viewDataType: viewDataTypeOf(String(r.type)),
     }));
+  }
+
+  /** The statement as DuckDB's own parser reads it (json_serialize_sql), without running it. */
+  async inspectSql(sql: string): Promise<SqlInspection> {
+    const serialized = await this.withConnection(async (c) => (await c.runAndReadAll('SELECT json_serialize_sql($1::VARCHAR)', [sql])).getRows()[0]?.[0]).catch(
+      (error: unknown) => {
+        throw error instanceof ConnectorError ? error : queryFailed(error);
+      },
+    );
+    return inspectionOf(sql, String(serialized));
   }
 
   query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {

@@ -128,6 +128,26 @@ export interface BulkLoadResult {
   rows: number;
 }
 
+/** A name the engine's parser found in a statement (as written, without quotes or escapes). */
+export interface SqlNameRef {
+  name: string;
+  /** Qualifiers as written, '' when absent. */
+  schema: string;
+  catalog: string;
+  /** 0-based character offset in the inspected SQL, null when the engine gives none. */
+  offset: number | null;
+}
+
+/**
+ * What the engine's own parser makes of a statement, without running it: the statements,
+ * every table, table function (or other table-producing construct, named in lower case, e.g.
+ * `summarize`) and function it names, at any depth. `ok: false` when it is not a SELECT
+ * (`notSelect`) or does not parse (`syntax`, with the engine's text).
+ */
+export type SqlInspection =
+  | { ok: true; statements: number; tables: SqlNameRef[]; tableFunctions: SqlNameRef[]; functions: SqlNameRef[] }
+  | { ok: false; reason: 'notSelect' | 'syntax'; detail: string; offset: number | null };
+
 /** One interface for every engine. All errors are `ConnectorError`s with a Chinese message. */
 export interface Driver {
   readonly type: DataSourceType;
@@ -145,6 +165,12 @@ export interface Driver {
   query(sql: string, params?: readonly ParamValue[], options?: QueryOptions): QueryStream;
   /** Creates a new table and inserts the rows in batches; the table is dropped again if loading fails. */
   bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options?: BulkLoadOptions): Promise<BulkLoadResult>;
+  /**
+   * Parses one statement with the engine's own parser, without running it. Offered only by
+   * engines whose parser can be asked (DuckDB: json_serialize_sql); checks on user SQL use it
+   * when present, on top of their own tokenizer.
+   */
+  inspectSql?(sql: string): Promise<SqlInspection>;
   close(): Promise<void>;
 }
 

@@ -129,6 +129,11 @@ export const zhCN = {
   sqlFileTable: '不允许直接读取文件 {name}',
   sqlUnterminated: 'SQL语句中的{what}没有结束',
   sqlCommentUnsupported: '不支持嵌套注释或可执行注释（/*! */）',
+  sqlForbiddenTable: '不允许读取 {name}：SQL视图不能读取服务器文件、外部数据或系统设置',
+  sqlForbiddenTableFunction: '不允许使用表函数 {name}：SQL视图只能使用 {allowed} 这几个表函数',
+  sqlEscapeInvalid: 'SQL语句中的 Unicode 转义（U&）无效',
+  sqlSyntaxError: 'SQL语句有语法错误：{detail}',
+  sqlSingleStatement: '只能包含一条SQL语句',
   // query calls of the dataset editor (spec 2 §7)
   queryPayloadInvalid: 'payload 不是合法的 Base64 编码的 JSON',
 } as const;

@@ -1,19 +1,28 @@
 import { isUtf8 } from 'node:buffer';
-import { SQL_PREVIEW_ROWS, SQL_PREVIEW_TIMEOUT_MS, SQL_STATEMENT_MAX_LENGTH, permMessages, zhCN, type DataSourceType, type SqlView, type SqlViewPreviewResult } from '@shutu/contracts';
+import {
+  SQL_PREVIEW_ROWS,
+  SQL_PREVIEW_TIMEOUT_MS,
+  SQL_STATEMENT_MAX_LENGTH,
+  permMessages,
+  zhCN,
+  type DataSourceType,
+  type SqlView,
+  type SqlViewPreviewResult,
+} from '@shutu/contracts';
 import type { Row } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
 import { assertSourceUsable, assertTablesUsable, tableCheckerFor, type TableChecker } from '../perm/table-access.ts';
-import { checkSelectSql, SqlGuardError } from './sql-guard.ts';
+import { checkInspection, guardSelectSql, SqlGuardError } from './sql-guard.ts';
 import { referencedTables } from './sql-tables.ts';
 import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView, viewNameTaken, type SqlViewValues } from './repo.ts';
 
 /**
  * SQL views (spec 2 §5 "SQL view", §7 "SQL views"). A view is a saved single SELECT over one
- * data source; the guard (sql-guard.ts) checks it, with that engine's quoting rules, on save
- * and on every preview, before anything reaches the engine. Previews run through the
+ * data source; the guard (sql-guard.ts) checks it, with that engine's quoting rules and, where
+ * the driver offers it, the engine's own parser, on save and on every preview, before it runs. Previews run through the
  * driver: read-only, with a statement timeout, first 100 rows.
  *
  * Non-administrators (issue 4) work on sources where their groups hold a grant: every table
@@ -23,13 +32,23 @@ import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView,
  */
 
 const guardFailure = (error: SqlGuardError, field: string) =>
-  new AppError(400, error.message, { fields: [{ field, message: error.message }], position: error.position });
+  new AppError(400, error.message, {
+    fields: [{ field, message: error.message }],
+    position: error.position,
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+  });
 
-/** The statement the engine may run, or a 400 carrying the guard's message and position (403 for a table not granted). */
+/**
+ * The statement the engine may run, or a 400 carrying the guard's message and position (403
+ * for a table not granted). The tokenizer guard first; then, where the driver can parse with
+ * the engine's own parser (inspectSql), the engine's reading of the statement.
+ */
 async function checkedStatement(ctx: AppContext, caller: Caller, datasourceId: number, text: string, field: string): Promise<string> {
   const source = await assertSourceUsable(ctx, caller, datasourceId);
   try {
-    const statement = checkSelectSql(text, source.type);
+    const { statement, offset } = guardSelectSql(text, source.type);
+    const driver = await getDataSourceDriver(ctx, datasourceId);
+    if (driver.inspectSql) checkInspection(await driver.inspectSql(statement), offset);
     if (!caller.isAdministrator) await assertTablesUsable(ctx, caller, datasourceId, referencedTables(statement, source.type));
     return statement;
   } catch (error) {

@@ -126,6 +126,60 @@ describe.each(kinds)('SQL views on %s', (kind) => {
     }
   });
 
+  it('refuses file reads, settings and table functions that only the engine parser sees, saving nothing (issue 14)', async () => {
+    const listed = async () =>
+      ((await call(server, 'GET', '/api/sqlview/views', { headers: admin, query: { datasourceId: warehouseId } })).body.data as { viewName: string }[]).map(
+        (v) => v.viewName,
+      );
+    const before = await listed();
+    for (const [sql, message] of [
+      ["SELECT * FROM (PIVOT '/etc/passwd' ON column0 USING count(*))", "不允许直接读取文件 '/etc/passwd'"],
+      ["select * from (pivot '/etc/passwd' on column0 in ('root') using count(*))", "不允许直接读取文件 '/etc/passwd'"],
+      // \0074 spells readtext, which DuckDB's parser refuses (it has no U& names); \005f spells read_text.
+      ['SELECT * FROM U&"read\\0074ext"(\'/etc/passwd\')', 'SQL语句有语法错误：unicode_to_utf8 NOT IMPLEMENTED'],
+      ['SELECT * FROM U&"read\\005ftext"(\'/etc/passwd\')', '不允许调用 read_text：SQL视图不能读取服务器文件、外部数据或系统设置'],
+      ['SELECT name, setting FROM pg_catalog.pg_settings', '不允许读取 pg_settings：SQL视图不能读取服务器文件、外部数据或系统设置'],
+      ['select * from pg_catalog./* c */"PG_SETTINGS"', '不允许读取 PG_SETTINGS：SQL视图不能读取服务器文件、外部数据或系统设置'],
+      ["select current_setting('home_directory')", '不允许调用 current_setting：SQL视图不能读取服务器文件、外部数据或系统设置'],
+      ['select * from duckdb_settings()', '不允许调用 duckdb_settings：SQL视图不能读取服务器文件、外部数据或系统设置'],
+      ['select * from system.main.duckdb_tables', '不允许读取 system.main：SQL视图不能读取服务器文件、外部数据或系统设置'],
+      // only DuckDB's parser names these: a table function outside the allow-list, SUMMARIZE as a table
+      [
+        'with t as (select 1) select * from t, test_all_types()',
+        '不允许使用表函数 test_all_types：SQL视图只能使用 range、generate_series、unnest、json_each、json_tree、repeat、repeat_row 这几个表函数',
+      ],
+      [
+        'select * from (summarize select 1 as n)',
+        '不允许使用表函数 summarize：SQL视图只能使用 range、generate_series、unnest、json_each、json_tree、repeat、repeat_row 这几个表函数',
+      ],
+      ['select * from (pivot (select 1 as k) on k using count(*))', '只支持 SELECT 查询语句'],
+    ]) {
+      const viewName = uniqueView();
+      const saved = await save(view({ viewName, sqlStatement: sql }));
+      expect(saved.status, sql).toBe(400);
+      expect(saved.body.msg, sql).toBe(message);
+      expect(saved.body.data.position, sql).toBeGreaterThan(0);
+      const previewed = await preview(sql!);
+      expect(previewed.status, sql).toBe(400);
+      expect(previewed.body.msg, sql).toBe(message);
+      expect(await listed(), sql).not.toContain(viewName);
+    }
+    expect(await listed()).toEqual(before);
+  });
+
+  it('still saves and previews views with the allowed table functions and a PIVOT over a query', async () => {
+    for (const [sql, rows] of [
+      ['select * from generate_series(1, 2) t(n)', [{ n: 1 }, { n: 2 }]],
+      ['select unnest([1, 2]) as n', [{ n: 1 }, { n: 2 }]],
+      ["select * from (pivot (select 'a' as k, 2 as v union all select 'b', 3) on k in ('a', 'b') using sum(v))", [{ a: 2, b: 3 }]],
+    ] as [string, unknown[]][]) {
+      const previewed = await preview(sql);
+      expect(previewed.status, previewed.raw.body).toBe(200);
+      expect(previewed.body.data.rows, sql).toEqual(rows);
+      expect((await save(view({ sqlStatement: sql }))).status, sql).toBe(200);
+    }
+  });
+
   it('previews the first 100 rows with their columns', async () => {
     const res = await preview("select '中文' as 名称, 1.5 as amount, date '2024-03-05' as day");
     expect(res.status, res.raw.body).toBe(200);
@@ -191,5 +245,10 @@ describe.each(kinds)('SQL views on %s', (kind) => {
     // Writing a sequence is refused by the guard, before PostgreSQL's read-only transaction would.
     const write = await preview("select nextval('x')", postgresId);
     expect(write.body.msg).toMatch(/^不允许调用 nextval/);
+    for (const sql of ['SELECT name, setting FROM pg_catalog.pg_settings', 'select * from pg_catalog.U&"pg\\005fsettings"', 'select * from pg_file_settings']) {
+      const settings = await preview(sql, postgresId);
+      expect(settings.status, sql).toBe(400);
+      expect(settings.body.msg, sql).toMatch(/^不允许读取 pg_(settings|file_settings)：/);
+    }
   });
 });
