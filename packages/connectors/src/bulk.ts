@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { QueryError, type Dialect } from '@shutu/query';
 import { connectorError, ConnectorError } from './errors.ts';
-import type { LoadColumn, LoadColumnType, LoadRow, LoadValue } from './types.ts';
+import type { LoadColumn, LoadColumnType, LoadRow, LoadValue, TableInfo } from './types.ts';
 
 /** Names of new tables and columns: at most 63 UTF-8 bytes (PostgreSQL's limit, the smallest). */
 export const MAX_IDENTIFIER_BYTES = 63;
@@ -169,5 +170,49 @@ export async function runLoad(
   } catch (error) {
     await steps.drop().catch(() => undefined);
     throw loadFailed(error);
+  }
+}
+
+/**
+ * Private names of tables being loaded: a load writes `__shutu_staging_<16 hex>` and renames it
+ * to the real name in one step at the end, so a crash never leaves a half-loaded table under a
+ * name anyone sees. Every driver's `listTables` hides these names (no file-table name can start
+ * with `_`); whoever recorded the name drops the table when the load does not finish.
+ */
+export const STAGING_TABLE_PREFIX = '__shutu_staging_';
+
+/** A new private staging name (random: sources shared by several metadata stores never clash). */
+export function stagingTableName(): string {
+  return `${STAGING_TABLE_PREFIX}${randomBytes(8).toString('hex')}`;
+}
+
+export function isStagingTable(name: string): boolean {
+  return name.toLowerCase().startsWith(STAGING_TABLE_PREFIX);
+}
+
+/** A table listing without staging tables. */
+export function withoutStagingTables(tables: TableInfo[]): TableInfo[] {
+  return tables.filter((t) => !isStagingTable(t.name));
+}
+
+/** What a driver supplies to rename a table. */
+export interface RenameSteps {
+  exists(name: string): Promise<boolean>;
+  /** The engine's atomic rename (it refuses an existing target itself). */
+  rename(): Promise<void>;
+}
+
+/** The shared rename flow: refuse a taken target or a missing source with our messages, then rename. */
+export async function runRename(from: string, to: string, steps: RenameSteps): Promise<void> {
+  if (await steps.exists(to)) throw connectorError('tableExists', 'tableExists', { name: to });
+  if (!(await steps.exists(from))) throw connectorError('tableNotFound', 'tableNotFound', { name: from });
+  try {
+    await steps.rename();
+  } catch (error) {
+    // Taken between the check and the rename: the engine refused, `from` is still there.
+    if ((await steps.exists(to).catch(() => false)) && (await steps.exists(from).catch(() => false))) {
+      throw connectorError('tableExists', 'tableExists', { name: to }, null, error);
+    }
+    throw error;
   }
 }

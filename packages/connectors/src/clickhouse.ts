@@ -3,7 +3,7 @@ import http from 'node:http';
 import net from 'node:net';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { getDialect } from '@shutu/query';
-import { checkColumns, newIdentifier, runLoad } from './bulk.ts';
+import { checkColumns, newIdentifier, runLoad, runRename, withoutStagingTables } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
 import { trailingException, tsvLine } from './clickhouse-tsv.ts';
 import { connectorError, ConnectorError, errorCode, isWriteStatement, networkError, queryFailed, readOnlyError, timeoutError } from './errors.ts';
@@ -24,11 +24,16 @@ import type {
   QueryStream,
   Row,
   TableInfo,
+  TableOptions,
   TableRef,
 } from './types.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types.ts';
 
 const dialect = getDialect('clickhouse');
+
+/** A table's quoted name, with its database when one is given. */
+const qualify = (table: string, options: TableOptions) =>
+  `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
 
 const LOAD_TYPES: Record<LoadColumnType, string> = {
   STRING: 'Nullable(String)',
@@ -136,7 +141,9 @@ export class ClickHouseDriver extends DriverBase {
       `SELECT database AS schema, name, if(engine IN ('View', 'MaterializedView'), 'VIEW', 'TABLE') AS type, ${capabilities.tableComments ? 'comment' : "''"} AS comment
          FROM system.tables WHERE database = currentDatabase() AND NOT is_temporary AND name NOT LIKE '.inner.%' ORDER BY name`,
     );
-    return rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment ?? '') }));
+    return withoutStagingTables(
+      rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment ?? '') })),
+    );
   }
 
   async listColumns(table: TableRef): Promise<ColumnInfo[]> {
@@ -239,8 +246,7 @@ export class ClickHouseDriver extends DriverBase {
   async bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options: BulkLoadOptions = {}) {
     const names = checkColumns(dialect, columns);
     const { capabilities } = await this.info();
-    const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
-    const database = options.schema ? dialect.escapeString(options.schema) : 'currentDatabase()';
+    const qualified = qualify(table, options);
     try {
       return await runLoad(
         table,
@@ -248,10 +254,7 @@ export class ClickHouseDriver extends DriverBase {
         rows,
         options.batchSize ?? 10_000,
         {
-          exists: async () => {
-            const found = await this.rows(`SELECT count() AS n FROM system.tables WHERE database = ${database} AND name = ?`, [table]);
-            return found[0]?.n !== 0;
-          },
+          exists: () => this.existsIn(options.schema, table),
           create: async () => {
             const defs = columns.map(
               (c, i) => `${names[i]} ${LOAD_TYPES[c.type]}${c.comment && capabilities.columnComments ? ` COMMENT ${dialect.escapeString(c.comment)}` : ''}`,
@@ -277,6 +280,35 @@ export class ClickHouseDriver extends DriverBase {
         },
         options.signal,
       );
+    } catch (error) {
+      throw this.mapError(error, 0);
+    }
+  }
+
+  private async existsIn(schema: string | undefined, name: string): Promise<boolean> {
+    const database = schema ? dialect.escapeString(schema) : 'currentDatabase()';
+    const found = await this.rows(`SELECT count() AS n FROM system.tables WHERE database = ${database} AND name = ?`, [name]);
+    return found[0]?.n !== 0;
+  }
+
+  async tableExists(table: string, options: TableOptions = {}): Promise<boolean> {
+    return this.existsIn(options.schema, table);
+  }
+
+  async renameTable(from: string, to: string, options: TableOptions = {}): Promise<void> {
+    this.check();
+    const query = `RENAME TABLE ${qualify(from, options)} TO ${qualify(to, options)}`;
+    try {
+      await runRename(from, to, { exists: (name) => this.existsIn(options.schema, name), rename: async () => void (await this.client.command({ query })) });
+    } catch (error) {
+      throw this.mapError(error, 0);
+    }
+  }
+
+  async dropTable(table: string, options: TableOptions = {}): Promise<void> {
+    this.check();
+    try {
+      await this.client.command({ query: `DROP TABLE IF EXISTS ${qualify(table, options)}` });
     } catch (error) {
       throw this.mapError(error, 0);
     }

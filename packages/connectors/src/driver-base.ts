@@ -15,6 +15,7 @@ import type {
   QueryStream,
   Row,
   TableInfo,
+  TableOptions,
   TableRef,
 } from './types.ts';
 
@@ -34,6 +35,9 @@ export abstract class DriverBase implements Driver {
     rows: AsyncIterable<LoadRow> | Iterable<LoadRow>,
     options?: BulkLoadOptions,
   ): Promise<BulkLoadResult>;
+  abstract tableExists(table: string, options?: TableOptions): Promise<boolean>;
+  abstract renameTable(from: string, to: string, options?: TableOptions): Promise<void>;
+  abstract dropTable(table: string, options?: TableOptions): Promise<void>;
   abstract close(): Promise<void>;
   /** The statement answering the schema (or database) that unqualified table names resolve to. */
   protected abstract readonly defaultSchemaSql: string;

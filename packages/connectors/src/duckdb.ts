@@ -11,7 +11,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { getDialect } from '@shutu/query';
-import { checkColumns, newIdentifier, runLoad, type CanonicalValue } from './bulk.ts';
+import { checkColumns, loadFailed, newIdentifier, runLoad, runRename, withoutStagingTables, type CanonicalValue } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
 import { inspectionOf } from './duckdb-inspect.ts';
 import { connectorError, ConnectorError, errorText, queryFailed, readOnlyError } from './errors.ts';
@@ -32,6 +32,7 @@ import type {
   Row,
   SqlInspection,
   TableInfo,
+  TableOptions,
   TableRef,
 } from './types.ts';
 
@@ -106,6 +107,16 @@ function append(appender: DuckDBAppender, type: LoadColumnType, value: Canonical
   }
 }
 
+/** A table or view of this name (DuckDB matches names ignoring case, so this does too). */
+async function existsOn(connection: DuckDBConnection, schema: string | undefined, name: string): Promise<boolean> {
+  const found = await connection.runAndReadAll(
+    `SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = COALESCE($1, current_schema()) AND lower(table_name) = lower($2)
+     UNION ALL SELECT 1 FROM duckdb_views() WHERE database_name = current_database() AND schema_name = COALESCE($1, current_schema()) AND lower(view_name) = lower($2)`,
+    [schema ?? null, name],
+  );
+  return found.currentRowCount > 0;
+}
+
 /**
  * A data source's SQL may read its own database and nothing else: no read_csv('/etc/…'),
  * ATTACH or COPY to the server's files. Locked so a query cannot switch it back on.
@@ -178,7 +189,9 @@ export class DuckDBDriver extends DriverBase {
          WHERE database_name = current_database() AND NOT internal AND NOT temporary
        ORDER BY 1, 2`,
     );
-    return rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment ?? '') }));
+    return withoutStagingTables(
+      rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment ?? '') })),
+    );
   }
 
   async listColumns(table: TableRef): Promise<ColumnInfo[]> {
@@ -269,14 +282,7 @@ export class DuckDBDriver extends DriverBase {
         rows,
         options.batchSize ?? 2048,
         {
-          exists: async () => {
-            const found = await connection.runAndReadAll(
-              `SELECT 1 FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = COALESCE($1, current_schema()) AND table_name = $2
-               UNION ALL SELECT 1 FROM duckdb_views() WHERE database_name = current_database() AND schema_name = COALESCE($1, current_schema()) AND view_name = $2`,
-              [options.schema ?? null, table],
-            );
-            return found.currentRowCount > 0;
-          },
+          exists: () => existsOn(connection, options.schema, table),
           create: async () => {
             await connection.run(`CREATE TABLE ${qualified} (${names.map((n, i) => `${n} ${LOAD_TYPES[columns[i]!.type]}`).join(', ')})`);
             if (options.comment) await connection.run(`COMMENT ON TABLE ${qualified} IS ${dialect.escapeString(options.comment)}`);
@@ -310,6 +316,29 @@ export class DuckDBDriver extends DriverBase {
     } finally {
       this.release(connection);
     }
+  }
+
+  async tableExists(table: string, options: TableOptions = {}): Promise<boolean> {
+    return this.withConnection((c) => existsOn(c, options.schema, table)).catch((error: unknown) => {
+      throw error instanceof ConnectorError ? error : queryFailed(error);
+    });
+  }
+
+  async renameTable(from: string, to: string, options: TableOptions = {}): Promise<void> {
+    const schema = options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : '';
+    const sql = `ALTER TABLE ${schema}${newIdentifier(dialect, from)} RENAME TO ${newIdentifier(dialect, to)}`;
+    await this.withConnection((c) =>
+      runRename(from, to, { exists: (name) => existsOn(c, options.schema, name), rename: async () => void (await c.run(sql)) }),
+    ).catch((error: unknown) => {
+      throw loadFailed(error);
+    });
+  }
+
+  async dropTable(table: string, options: TableOptions = {}): Promise<void> {
+    const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+    await this.withConnection((c) => c.run(`DROP TABLE IF EXISTS ${qualified}`)).catch((error: unknown) => {
+      throw loadFailed(error);
+    });
   }
 
   async close(): Promise<void> {

@@ -8,7 +8,7 @@
  *   capabilities   per-dialect defaults; the compiler dialect for a probed server
  *   normalise      one normal form for values (numbers, big integers, dates) on every engine
  *   stream         the streaming skeleton: statement timeout, cancellation, error mapping
- *   bulk           new-table loading: names, value coercion, batches
+ *   bulk           new-table loading: names, value coercion, batches, private staging names
  *   duckdb / postgres / mysql / clickhouse   the drivers;  factory   openDriver(config)
  */
 import type { QueryCapabilities } from '@shutu/query';
@@ -19,7 +19,7 @@ export { ConnectorError, connectorMessages, type ConnectorErrorKind, type Connec
 export { defaultCapabilities, dialectFor } from './capabilities.ts';
 export { collect } from './stream.ts';
 export { normalise, viewDataTypeOf, kindOfType, type ValueKind } from './normalise.ts';
-export { parseDateTime, MAX_IDENTIFIER_BYTES } from './bulk.ts';
+export { parseDateTime, MAX_IDENTIFIER_BYTES, STAGING_TABLE_PREFIX, stagingTableName, isStagingTable } from './bulk.ts';
 export { DuckDBDriver, DUCKDB_LOCKED_DOWN } from './duckdb.ts';
 export { PostgresDriver } from './postgres.ts';
 export { MySqlDriver } from './mysql.ts';

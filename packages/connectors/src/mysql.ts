@@ -1,7 +1,7 @@
 import mysql from 'mysql2/promise';
 import type { Connection as CoreConnection, FieldPacket } from 'mysql2';
 import { getDialect } from '@shutu/query';
-import { checkColumns, newIdentifier, runLoad } from './bulk.ts';
+import { checkColumns, newIdentifier, runLoad, runRename, withoutStagingTables } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
 import { connectorError, ConnectorError, errorCode, networkError, queryFailed, readOnlyError, timeoutError } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
@@ -21,11 +21,24 @@ import type {
   QueryStream,
   Row,
   TableInfo,
+  TableOptions,
   TableRef,
 } from './types.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types.ts';
 
 const dialect = getDialect('mysql');
+
+/** A table's quoted name, with its database when one is given. */
+const qualify = (table: string, options: TableOptions) =>
+  `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+
+async function existsOn(conn: mysql.Connection, schema: string | undefined, name: string): Promise<boolean> {
+  const [found] = await conn.execute('SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?', [
+    schema ?? null,
+    name,
+  ]);
+  return (found as unknown[]).length > 0;
+}
 
 /** Protocol column types: [name, kind]. */
 const TYPES: Record<number, [string, ValueKind]> = {
@@ -195,7 +208,9 @@ export class MySqlDriver extends DriverBase {
               IF(TABLE_TYPE = 'VIEW', '', TABLE_COMMENT) AS comment
          FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME`,
     );
-    return rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment ?? '') }));
+    return withoutStagingTables(
+      rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment ?? '') })),
+    );
   }
 
   async listColumns(table: TableRef): Promise<ColumnInfo[]> {
@@ -274,7 +289,7 @@ export class MySqlDriver extends DriverBase {
 
   async bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options: BulkLoadOptions = {}) {
     const names = checkColumns(dialect, columns);
-    const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+    const qualified = qualify(table, options);
     const batchSize = Math.max(1, Math.min(options.batchSize ?? 1000, Math.floor(MAX_PARAMS / columns.length)));
     if (this.closed) throw connectorError('closed', 'closed');
     // A connection of its own: the pool's are read-only.
@@ -288,13 +303,7 @@ export class MySqlDriver extends DriverBase {
         rows,
         batchSize,
         {
-          exists: async () => {
-            const [found] = await conn.execute('SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ?', [
-              options.schema ?? null,
-              table,
-            ]);
-            return (found as unknown[]).length > 0;
-          },
+          exists: () => existsOn(conn, options.schema, table),
           create: async () => {
             const defs = columns.map((c, i) => `${names[i]} ${LOAD_TYPES[c.type]}${c.comment ? ` COMMENT ${dialect.escapeString(c.comment)}` : ''}`);
             // utf8mb4_bin: equality, grouping and order by code point, as on the other engines.
@@ -318,6 +327,36 @@ export class MySqlDriver extends DriverBase {
     } finally {
       await conn.end().catch(() => conn.destroy());
     }
+  }
+
+  /** Runs `fn` on a connection of its own (the pool's are read-only), mapping failures to ConnectorErrors. */
+  private async withWriteConnection<T>(fn: (conn: mysql.Connection) => Promise<T>): Promise<T> {
+    if (this.closed) throw connectorError('closed', 'closed');
+    const conn = await mysql.createConnection(this.options).catch((error: unknown) => {
+      throw this.connectError(error);
+    });
+    try {
+      return await fn(conn);
+    } catch (error) {
+      throw this.mapError(error, 0);
+    } finally {
+      await conn.end().catch(() => conn.destroy());
+    }
+  }
+
+  async tableExists(table: string, options: TableOptions = {}): Promise<boolean> {
+    return this.withWriteConnection((conn) => existsOn(conn, options.schema, table));
+  }
+
+  async renameTable(from: string, to: string, options: TableOptions = {}): Promise<void> {
+    const sql = `RENAME TABLE ${qualify(from, options)} TO ${qualify(to, options)}`;
+    await this.withWriteConnection((conn) =>
+      runRename(from, to, { exists: (name) => existsOn(conn, options.schema, name), rename: async () => void (await conn.query(sql)) }),
+    );
+  }
+
+  async dropTable(table: string, options: TableOptions = {}): Promise<void> {
+    await this.withWriteConnection((conn) => conn.query(`DROP TABLE IF EXISTS ${qualify(table, options)}`));
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import pg from 'pg';
 import { getDialect } from '@shutu/query';
-import { checkColumns, newIdentifier, runLoad } from './bulk.ts';
+import { checkColumns, newIdentifier, runLoad, runRename, withoutStagingTables } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
 import {
   connectorError,
@@ -30,11 +30,22 @@ import type {
   QueryStream,
   Row,
   TableInfo,
+  TableOptions,
   TableRef,
 } from './types.ts';
 import { DEFAULT_CONNECT_TIMEOUT_MS } from './types.ts';
 
 const dialect = getDialect('postgres');
+
+/** A table's quoted name, with its schema when one is given. */
+const qualify = (table: string, options: TableOptions) =>
+  `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+
+/** A relation of this exact (quoted, qualified) name on the search path. */
+async function existsOn(client: pg.PoolClient, qualified: string): Promise<boolean> {
+  const found = await client.query('SELECT to_regclass($1) AS oid', [qualified]);
+  return found.rows[0]?.oid !== null;
+}
 
 /** Built-in type OIDs: [name, kind]. Anything else is read as text. */
 const TYPES: Record<number, [string, ValueKind]> = {
@@ -185,7 +196,9 @@ export class PostgresDriver extends DriverBase {
           AND has_schema_privilege(n.oid, 'USAGE')
         ORDER BY 1, 2`,
     );
-    return rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment) }));
+    return withoutStagingTables(
+      rows.map((r) => ({ schema: String(r.schema), name: String(r.name), type: r.type === 'VIEW' ? 'VIEW' : 'TABLE', comment: String(r.comment) })),
+    );
   }
 
   async listColumns(table: TableRef): Promise<ColumnInfo[]> {
@@ -265,7 +278,7 @@ export class PostgresDriver extends DriverBase {
 
   async bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options: BulkLoadOptions = {}) {
     const names = checkColumns(dialect, columns);
-    const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+    const qualified = qualify(table, options);
     const batchSize = Math.max(1, Math.min(options.batchSize ?? 1000, Math.floor(MAX_PARAMS / columns.length)));
     const client = await this.client();
     let open = false;
@@ -276,10 +289,7 @@ export class PostgresDriver extends DriverBase {
         rows,
         batchSize,
         {
-          exists: async () => {
-            const found = await client.query('SELECT to_regclass($1) AS oid', [qualified]);
-            return found.rows[0]?.oid !== null;
-          },
+          exists: () => existsOn(client, qualified),
           // DDL is transactional here: the whole load commits at once, a failure leaves nothing.
           create: async () => {
             await client.query('BEGIN');
@@ -312,6 +322,33 @@ export class PostgresDriver extends DriverBase {
       if (open) await client.query('ROLLBACK').catch(() => undefined);
       client.release();
     }
+  }
+
+  /** Runs `fn` on a pooled client, mapping failures to ConnectorErrors. */
+  private async withClient<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.client();
+    try {
+      return await fn(client);
+    } catch (error) {
+      throw this.mapError(error, 0);
+    } finally {
+      client.release();
+    }
+  }
+
+  async tableExists(table: string, options: TableOptions = {}): Promise<boolean> {
+    return this.withClient((client) => existsOn(client, qualify(table, options)));
+  }
+
+  async renameTable(from: string, to: string, options: TableOptions = {}): Promise<void> {
+    const sql = `ALTER TABLE ${qualify(from, options)} RENAME TO ${newIdentifier(dialect, to)}`;
+    await this.withClient((client) =>
+      runRename(from, to, { exists: (name) => existsOn(client, qualify(name, options)), rename: async () => void (await client.query(sql)) }),
+    );
+  }
+
+  async dropTable(table: string, options: TableOptions = {}): Promise<void> {
+    await this.withClient((client) => client.query(`DROP TABLE IF EXISTS ${qualify(table, options)}`));
   }
 
   async close(): Promise<void> {

@@ -124,6 +124,12 @@ export interface BulkLoadOptions {
   signal?: AbortSignal;
 }
 
+/** Where a table written by the connector lives. */
+export interface TableOptions {
+  /** Schema / database (default: the connection's). */
+  schema?: string;
+}
+
 export interface BulkLoadResult {
   rows: number;
 }
@@ -171,6 +177,15 @@ export interface Driver {
    * when present, on top of their own tokenizer.
    */
   inspectSql?(sql: string): Promise<SqlInspection>;
+  /** Whether a table or view of this name exists (matched the way the engine matches names). */
+  tableExists(table: string, options?: TableOptions): Promise<boolean>;
+  /**
+   * Gives a table its final name in one atomic step (a loaded staging table becomes visible):
+   * 409 `tableExists` when `to` is taken, `tableNotFound` when `from` is gone.
+   */
+  renameTable(from: string, to: string, options?: TableOptions): Promise<void>;
+  /** Drops a table when it exists (a staging table left by a failed or interrupted load). */
+  dropTable(table: string, options?: TableOptions): Promise<void>;
   close(): Promise<void>;
 }
 

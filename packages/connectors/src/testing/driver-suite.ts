@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { getDialect } from '@shutu/query';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isStagingTable, stagingTableName } from '../bulk.ts';
 import { ConnectorError } from '../errors.ts';
 import { openDriver } from '../factory.ts';
 import { collect } from '../stream.ts';
@@ -230,6 +231,31 @@ export function driverSuite(handle: EngineHandle | null, name: string, extras?: 
           )
         ).message,
       ).toBe('列名【A】重复');
+    });
+
+    it('loads under a private staging name, hidden from listings, and renames it into place in one step', async () => {
+      const staging = stagingTableName();
+      expect(isStagingTable(staging)).toBe(true);
+      await driver.bulkLoad(staging, LOAD_COLUMNS, LOAD_ROWS, { schema: h.schema, comment: '暂存' });
+      expect(await driver.tableExists(staging, { schema: h.schema })).toBe(true);
+      expect((await driver.listTables()).some((t) => isStagingTable(t.name))).toBe(false);
+      // A taken target is refused with our message, and the staging table stays.
+      const taken = await rejection(driver.renameTable(staging, 'types_t', { schema: h.schema }));
+      expect(taken.kind).toBe('tableExists');
+      expect(taken.message).toBe('表【types_t】已存在，请更换表名');
+      expect(await driver.tableExists(staging, { schema: h.schema })).toBe(true);
+      await driver.renameTable(staging, 'renamed_t', { schema: h.schema });
+      expect(await driver.tableExists(staging, { schema: h.schema })).toBe(false);
+      expect(await driver.tableExists('renamed_t', { schema: h.schema })).toBe(true);
+      expect((await all(`SELECT count(*) AS n FROM ${q('renamed_t')}`))[0]!.n).toBe(4);
+      expect((await driver.listTables()).some((t) => t.name === 'renamed_t')).toBe(true);
+      expect((await rejection(driver.renameTable(staging, 'other_t', { schema: h.schema }))).kind).toBe('tableNotFound');
+      // Dropping is idempotent: a second drop of a gone table is fine.
+      const leftover = stagingTableName();
+      await driver.bulkLoad(leftover, LOAD_COLUMNS, LOAD_ROWS.slice(0, 1), { schema: h.schema });
+      await driver.dropTable(leftover, { schema: h.schema });
+      await driver.dropTable(leftover, { schema: h.schema });
+      expect(await driver.tableExists(leftover, { schema: h.schema })).toBe(false);
     });
 
     it('reports an unreachable data source in Chinese within 5 s', async () => {
