@@ -9,6 +9,7 @@ import { Jobs } from './platform/jobs/boss.ts';
 import { housekeepingJob } from './platform/jobs/housekeeping.ts';
 import { resolveSecretKey } from './platform/crypto.ts';
 import { ensureBuiltinWarehouse } from './modules/datasource/warehouse.ts';
+import { recoverFileTables } from './modules/filetable/recovery.ts';
 import { ensureDemoContent, requestDemoThumbnails } from './modules/board/demo-content.ts';
 import { moduleJobs } from './modules/jobs.ts';
 import { closeRenderer } from './platform/render/renderer.ts';
@@ -37,6 +38,8 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   resolveSecretKey(config);
   const warehouse = await ensureBuiltinWarehouse(ctx);
   log.info({ path: warehouse.path, demo: warehouse.demo, registered: warehouse.registered }, 'warehouse ready');
+  // Uploads and file-table loads a killed process left: temp files removed, staging tables dropped.
+  await recoverFileTables(ctx, log);
   const demo = await ensureDemoContent(ctx, log);
   const jobs = options.jobs === false ? undefined : await Jobs.start(store, log, [housekeepingJob(store.db, log), ...moduleJobs(ctx, log)], { work: false });
   ctx.jobs = jobs;

@@ -113,6 +113,8 @@ export const zhCN = {
   fileColumnDuplicate: '字段名【{name}】重复',
   fileColumnTypeInvalid: '字段类型须为 NUMBER、DATETIME 或 STRING',
   fileTableExists: '表【{name}】已存在，请更换表名',
+  /** The load's reservation was taken over (its process was thought dead) or its table vanished before it was published. */
+  fileTableLoadInterrupted: '数据导入已中断（服务重启或异常退出），请重新上传',
   fileUploaded: '上传成功',
   // SQL views (spec 2 §5 "SQL view")
   sqlNameRequired: '请输入sql名称',

@@ -3,6 +3,7 @@ import { API, FILE_TABLE_EXTENSIONS, envelopeSchema, fileStructureSchema, fileTa
 import type { FastifyRequest } from 'fastify';
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
+import { ownerOf } from '../../platform/files/owner.ts';
 import { installMultipart, receiveUpload, type Upload } from '../../platform/files/upload.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { assertMayUpload, createFileTable, detectStructure, fileTablesOf } from './service.ts';
@@ -24,6 +25,7 @@ export async function registerFileTableRoutes(app: App, ctx: AppContext): Promis
       maxBytes: ctx.config.uploadMaxBytes,
       extensions: FILE_TABLE_EXTENSIONS,
       extensionMessage: zhCN.fileFormatInvalid,
+      owner: ownerOf(ctx),
     });
     try {
       return await work(upload);
@@ -61,7 +63,7 @@ export async function registerFileTableRoutes(app: App, ctx: AppContext): Promis
         response: { 200: envelopeSchema(fileTableSchema) },
       },
     },
-    async (request) => ok(await withUpload(request, (upload) => createFileTable(ctx, sessionOf(request), upload)), zhCN.fileUploaded),
+    async (request) => ok(await withUpload(request, (upload) => createFileTable(ctx, sessionOf(request), upload, request.log)), zhCN.fileUploaded),
   );
   app.get(
     API.fileTable.tables,

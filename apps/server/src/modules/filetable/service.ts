@@ -1,6 +1,7 @@
-import { ConnectorError, type LoadColumn } from '@shutu/connectors';
+import { ConnectorError, stagingTableName, type Driver, type LoadColumn, type LoadRow } from '@shutu/connectors';
 import { checkFileTableForm, formatMessage, zhCN, type FileStructure, type FileTable } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
+import { ownerOf } from '../../platform/files/owner.ts';
 import type { Upload } from '../../platform/files/upload.ts';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation } from '../../platform/http/errors.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
@@ -8,13 +9,34 @@ import { usableSources, type Caller } from '../perm/permissions.ts';
 import { assertSourceUsable, tableCheckerFor } from '../perm/table-access.ts';
 import { describeColumns, fileWidth, previewRows, rowConverter, SAMPLE_ROWS } from './columns.ts';
 import { openTableFile, type DataRow, type TableFile } from './readers.ts';
-import { deleteFileTableRow, findFileTable, listFileTables, markFileTableReady, reserveFileTable } from './repo.ts';
+import { publishLoad, reclaimName, type RecoveryLog } from './recovery.ts';
+import {
+  abandonFileTable,
+  deleteFileTableRow,
+  findFileTable,
+  HEARTBEAT_MS,
+  listFileTables,
+  markFileTablePublishing,
+  renewFileTableHeartbeat,
+  reserveFileTable,
+} from './repo.ts';
 
 /**
  * File tables (spec 2 §5 "File table", §7 "File tables"): the structure call reads a sample
  * of the uploaded file and proposes a column list; the confirm call creates the table in the
- * chosen data source and streams every row into it through the driver's bulk load.
+ * chosen data source and streams every row into it through the driver's bulk load — into a
+ * private staging table, renamed to its name in one step at the end (recovery.ts: what a crash
+ * leaves is settled at the next start).
  */
+
+/** What a load logs: its start (info) and progress (debug, every PROGRESS_ROWS rows). */
+export interface LoadLog extends RecoveryLog {
+  debug(obj: object, msg: string): void;
+}
+
+const PROGRESS_ROWS = 100_000;
+
+const quietLog: LoadLog = { info: () => undefined, warn: () => undefined, debug: () => undefined };
 
 /**
  * The first `n` data rows, and an iterator over all data rows that starts with them (the
@@ -70,7 +92,17 @@ export async function assertMayUpload(ctx: AppContext, caller: Caller): Promise<
   if (!usable.all && usable.ids.size === 0) throw forbidden();
 }
 
-export async function createFileTable(ctx: AppContext, caller: Caller, upload: Upload): Promise<FileTable> {
+/** A failed load's leftovers: its staging table and reservation; left to recovery when the source cannot be reached. */
+async function discardLoad(ctx: AppContext, driver: Driver, id: number, stagingName: string, ownerKey: string): Promise<void> {
+  try {
+    await driver.dropTable(stagingName);
+    await deleteFileTableRow(ctx.db, id, ownerKey);
+  } catch {
+    await abandonFileTable(ctx.db, id, ownerKey).catch(() => undefined);
+  }
+}
+
+export async function createFileTable(ctx: AppContext, caller: Caller, upload: Upload, log: LoadLog = quietLog): Promise<FileTable> {
   const form = checkFileTableForm(upload.fields);
   if (!form.ok) throw badRequest(form.errors[0]!.message, form.errors);
   const { tableName, tableComment, dsId, columns } = form.value;
@@ -84,25 +116,68 @@ export async function createFileTable(ctx: AppContext, caller: Caller, upload: U
     const width = fileWidth(table.header, sample);
     if (width !== columns.length) throw badRequest(formatMessage(zhCN.fileColumnsCount, { actual: columns.length, expected: width }));
 
+    const owner = ownerOf(ctx);
+    // A reservation of this name whose process died is settled first (its name is free again).
+    await reclaimName(ctx, dsId, tableName, log);
+    // Refused before any row is read: a table the source already has.
+    if (await driver.tableExists(tableName)) throw conflict(formatMessage(zhCN.fileTableExists, { name: tableName }));
+    const stagingName = stagingTableName();
     let id: number;
     try {
-      id = await reserveFileTable(ctx.db, { datasourceId: dsId, tableName, tableComment, fileName: upload.file.fileName, columns, createUserId: userId });
+      id = await reserveFileTable(ctx.db, {
+        datasourceId: dsId,
+        tableName,
+        tableComment,
+        fileName: upload.file.fileName,
+        columns,
+        createUserId: userId,
+        stagingName,
+        ownerInstance: owner.key,
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(formatMessage(zhCN.fileTableExists, { name: tableName }));
       throw error;
     }
+    const heartbeat = setInterval(() => void renewFileTableHeartbeat(ctx.db, id, owner.key).catch(() => undefined), HEARTBEAT_MS);
+    heartbeat.unref();
     try {
-      const convert = rowConverter(columns);
-      sample.length = 0;
-      const rows = async function* () {
-        for await (const batch of all()) for (const row of batch) yield convert(row);
-      };
-      const loadColumns: LoadColumn[] = columns.map((c) => ({ name: c.columnName, type: c.columnType, comment: c.comment }));
-      const result = await driver.bulkLoad(tableName, loadColumns, rows(), { comment: tableComment });
-      await markFileTableReady(ctx.db, id, result.rows);
-    } catch (error) {
-      await deleteFileTableRow(ctx.db, id);
-      throw loadError(error);
+      const about = { id, datasourceId: dsId, table: tableName, staging: stagingName };
+      log.info(about, 'file table load started');
+      let loaded: number;
+      try {
+        const convert = rowConverter(columns);
+        sample.length = 0;
+        const rows = async function* (): AsyncGenerator<LoadRow> {
+          let n = 0;
+          for await (const batch of all()) {
+            for (const row of batch) yield convert(row);
+            const before = n;
+            n += batch.length;
+            if (Math.floor(n / PROGRESS_ROWS) > Math.floor(before / PROGRESS_ROWS)) log.debug({ ...about, rows: n }, 'file table load progress');
+          }
+        };
+        const loadColumns: LoadColumn[] = columns.map((c) => ({ name: c.columnName, type: c.columnType, comment: c.comment }));
+        loaded = (await driver.bulkLoad(stagingName, loadColumns, rows(), { comment: tableComment })).rows;
+      } catch (error) {
+        await discardLoad(ctx, driver, id, stagingName, owner.key);
+        throw loadError(error);
+      }
+      // Every row is in: from here a crash is settled by finishing the rename (recovery.ts).
+      if (!(await markFileTablePublishing(ctx.db, id, owner.key, loaded))) {
+        // Recovery took the reservation over (this process was thought dead) and drops the staging table too.
+        await driver.dropTable(stagingName).catch(() => undefined);
+        throw conflict(zhCN.fileTableLoadInterrupted);
+      }
+      try {
+        await publishLoad(ctx, driver, { id, tableName, stagingName });
+      } catch (error) {
+        // Unsettled (the source went away mid-rename): the next recovery finishes it.
+        if (!(error instanceof AppError)) await abandonFileTable(ctx.db, id, owner.key).catch(() => undefined);
+        throw error;
+      }
+      log.info({ ...about, rows: loaded }, 'file table loaded');
+    } finally {
+      clearInterval(heartbeat);
     }
     return (await findFileTable(ctx.db, id))!;
   } finally {

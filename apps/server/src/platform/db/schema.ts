@@ -133,6 +133,9 @@ export interface Database {
 }
 
 /** A table created in a data source from an uploaded file; columns_json is FileColumn[]. */
+/** loading: rows go into the staging table; publishing: loaded, being renamed to its name; ready: visible. */
+export type FileTableStatus = 'loading' | 'publishing' | 'ready';
+
 export interface FileTableTable {
   id: Generated<number>;
   datasourceId: number;
@@ -142,7 +145,13 @@ export interface FileTableTable {
   columnsJson: string;
   /** bigint: read as text by node-postgres. */
   rowCount: ColumnType<string | number, number | undefined, number>;
-  status: ColumnType<'loading' | 'ready', 'loading' | 'ready' | undefined, 'loading' | 'ready'>;
+  status: ColumnType<FileTableStatus, FileTableStatus | undefined, FileTableStatus>;
+  /** The private table the rows are loaded into until the load is published (0014). */
+  stagingName: string | null;
+  /** The process loading it (platform/files/owner.ts); null once abandoned to recovery. */
+  ownerInstance: string | null;
+  /** Renewed by the loading process, database time. */
+  heartbeatTime: Date | null;
   createUserId: number | null;
   createTime: CreatedAt;
   updateTime: UpdatedAt;

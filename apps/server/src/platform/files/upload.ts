@@ -9,10 +9,13 @@ import type { FastifyRequest } from 'fastify';
 import { formatFileSize, formatMessage, zhCN } from '@shutu/contracts';
 import type { App } from '../../context.ts';
 import { AppError, badRequest } from '../http/errors.ts';
+import { ownerGoneHere, type Owner } from './owner.ts';
 
 /**
  * Multipart uploads streamed to a temp file under DATA_DIR/uploads: never held whole in
- * memory, size-capped while they arrive (413 past the cap), removed by `dispose()`.
+ * memory, size-capped while they arrive (413 past the cap), removed by `dispose()`. A file's
+ * name starts with its owner's key (owner.ts), so files a killed process left can be told
+ * from files a live one is still reading (`sweepUploads`).
  */
 
 /** Registers @fastify/multipart once (it is not encapsulated: one content-type parser for the app). */
@@ -49,6 +52,8 @@ export interface UploadOptions {
   extensionMessage: string;
   /** Largest text field (default 1 MiB). */
   maxFieldBytes?: number;
+  /** The app's owner (owner.ts `ownerOf(ctx)`): named in the temp file's name. */
+  owner: Owner;
 }
 
 /**
@@ -95,20 +100,46 @@ const baseName = (name: string) => name.split(/[\\/]/).pop()!.trim();
 
 export const uploadDir = (dataDir: string) => path.join(dataDir, 'uploads');
 
-/** Temp files older than this are left from a crash (a request removes its own): swept away. */
+/** Temp files older than this are left from a crash (a request removes its own): swept away whoever wrote them. */
 const STALE_UPLOAD_MS = 24 * 3_600_000;
-let lastSweep = 0;
+const lastSweep = new Map<string, number>();
 
-/** Removes stale temp files, at most once an hour per process. */
-async function sweepStaleUploads(dir: string): Promise<void> {
+/** The owner key a temp file's name starts with; null for other names (files from before owners were named). */
+export function uploadOwnerKey(name: string): string | null {
+  return /^([0-9a-f]{8}-\d{1,10}-[0-9a-f]{8})-/.exec(name)?.[1] ?? null;
+}
+
+/**
+ * Removes temp files no live request owns; returns how many. A file goes when
+ * - `exclusive` (this process alone uses the data directory: the embedded store lives there and
+ *   only one process opens it) and another owner wrote it — at start-up that is every file;
+ * - its owner ran on this host and its process is gone (owner.ts `ownerGoneHere`);
+ * - it is older than a day (owners on other hosts sharing the directory, unnamed files).
+ * A live process's file younger than a day is never touched.
+ */
+export async function sweepUploads(dataDir: string, self: Owner, options: { exclusive?: boolean } = {}): Promise<number> {
+  const dir = uploadDir(dataDir);
   const now = Date.now();
-  if (now - lastSweep < 3_600_000) return;
-  lastSweep = now;
+  let removed = 0;
   for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
     const file = path.join(dir, name);
     const stat = await fs.promises.stat(file).catch(() => null);
-    if (stat?.isFile() && now - stat.mtimeMs > STALE_UPLOAD_MS) await fs.promises.rm(file, { force: true });
+    if (!stat?.isFile()) continue;
+    const owner = uploadOwnerKey(name);
+    const orphan = (options.exclusive === true && owner !== self.key) || ownerGoneHere(owner, self) || now - stat.mtimeMs > STALE_UPLOAD_MS;
+    if (!orphan) continue;
+    await fs.promises.rm(file, { force: true });
+    removed++;
   }
+  return removed;
+}
+
+/** `sweepUploads` while uploads arrive, at most once an hour per directory. */
+async function sweepNow(dataDir: string, self: Owner): Promise<void> {
+  const now = Date.now();
+  if (now - (lastSweep.get(dataDir) ?? 0) < 3_600_000) return;
+  lastSweep.set(dataDir, now);
+  await sweepUploads(dataDir, self);
 }
 
 const tooLarge = (maxBytes: number) => new AppError(413, formatMessage(zhCN.fileTooLarge, { size: formatFileSize(maxBytes) }));
@@ -121,7 +152,7 @@ export async function receiveUpload(request: FastifyRequest, options: UploadOpti
   if (!request.isMultipart()) throw badRequest(zhCN.fileRequired);
   const dir = uploadDir(options.dataDir);
   await fs.promises.mkdir(dir, { recursive: true });
-  await sweepStaleUploads(dir);
+  await sweepNow(options.dataDir, options.owner);
   const written: string[] = [];
   const dispose = async () => {
     await Promise.all(written.map((p) => fs.promises.rm(p, { force: true })));
@@ -142,7 +173,7 @@ export async function receiveUpload(request: FastifyRequest, options: UploadOpti
         part.file.resume(); // let the rest of the body drain while we answer
         throw badRequest(file ? zhCN.fileRequired : options.extensionMessage);
       }
-      const target = path.join(dir, `${Date.now().toString(36)}-${randomBytes(8).toString('hex')}.${extension}`);
+      const target = path.join(dir, `${options.owner.key}-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.${extension}`);
       written.push(target);
       const check = new Utf8Check();
       await pipeline(part.file, check, fs.createWriteStream(target, { flags: 'wx' }));
