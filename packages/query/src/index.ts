@@ -11,6 +11,8 @@
  *   compiler   request → query tree → { sql, params, fields, count }
  *   setops     audience intersection / union / difference of one key column
  *   dialects/  one small object per engine over a shared base; render.ts is the one renderer
+ *   sql/       user SQL (SQL views): the lexer, the read-only guard, the tables a statement
+ *              reads, and what an engine's own parser reports (inspection)
  */
 import type { CubeModelInput } from '@shutu/contracts';
 import { getDialect } from './dialects/index.ts';
@@ -32,6 +34,10 @@ export { tokenize, type Token } from './formula/lexer.ts';
 export { FUNCTION_CATALOGUE, FUNCTION_CATEGORIES, functionSpec, type FunctionSpec, type FunctionCategory } from './formula/functions.ts';
 export { absolutePeriod, relativePeriod, type Period } from './time.ts';
 export type * from './ast.ts';
+export { ALLOWED_TABLE_FUNCTIONS, checkInspection, checkSelectSql, guardSelectSql, SqlGuardError } from './sql/guard.ts';
+export type { SqlInspection, SqlNameRef } from './sql/inspection.ts';
+export { LexError as SqlLexError, tokenize as tokenizeSql, type GuardDialect, type Token as SqlToken } from './sql/lexer.ts';
+export { referencedTables, type SqlTableRef } from './sql/tables.ts';
 
 /**
  * The dataset editor's join check (at join confirm and at save): throws a QueryError with

@@ -10,23 +10,22 @@ import {
   type SqlViewPreviewResult,
 } from '@shutu/contracts';
 import type { Row } from '@shutu/connectors';
+import { checkInspection, guardSelectSql, referencedTables, SqlGuardError } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
 import { assertSourceUsable, assertTablesUsable, tableCheckerFor, type TableChecker } from '../perm/table-access.ts';
-import { checkInspection, guardSelectSql, SqlGuardError } from './sql-guard.ts';
-import { referencedTables } from './sql-tables.ts';
 import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView, viewNameTaken, type SqlViewValues } from './repo.ts';
 
 /**
  * SQL views (spec 2 §5 "SQL view", §7 "SQL views"). A view is a saved single SELECT over one
- * data source; the guard (sql-guard.ts) checks it, with that engine's quoting rules and, where
+ * data source; the guard (@shutu/query sql/guard.ts) checks it, with that engine's quoting rules and, where
  * the driver offers it, the engine's own parser, on save and on every preview, before it runs. Previews run through the
  * driver: read-only, with a statement timeout, first 100 rows.
  *
  * Non-administrators (issue 4) work on sources where their groups hold a grant: every table
- * their SQL reads must be granted to them (sql-tables.ts finds them, refusing what it cannot
+ * their SQL reads must be granted to them (@shutu/query sql/tables.ts finds them, refusing what it cannot
  * read with certainty); they see their own views and those whose tables they may all read,
  * and change or delete only their own.
  */

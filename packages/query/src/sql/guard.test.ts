@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { SqlInspection } from '@shutu/connectors';
-import { ALLOWED_TABLE_FUNCTIONS, checkInspection, checkSelectSql, SqlGuardError } from './sql-guard.ts';
-import { tokenize, type GuardDialect } from './sql-lexer.ts';
+import type { SqlInspection } from './inspection.ts';
+import { ALLOWED_TABLE_FUNCTIONS, checkInspection, checkSelectSql, SqlGuardError } from './guard.ts';
+import { tokenize, type GuardDialect } from './lexer.ts';
 
 const DIALECTS: GuardDialect[] = ['duckdb', 'postgres', 'mysql', 'clickhouse'];
 
@@ -277,7 +277,7 @@ describe('SQL view guard: payloads that reached the engine (issue 14)', () => {
       ['select (select @@version_compile_os) x', '@@version_compile_os'],
       ['select @@`datadir`', '@@'],
     ]) {
-      expect(refusal(sql, 'mysql'), sql).toBe(table(name));
+      expect(refusal(sql!, 'mysql'), sql).toBe(table(name!));
     }
     // User variables are the session's own; @@ is PostgreSQL's text-search match.
     expect(refusal('select @n := @n + 1 as seq from t', 'mysql')).toBeNull();

@@ -1,6 +1,6 @@
 import { formatMessage, zhCN } from '@shutu/contracts';
-import type { SqlInspection, SqlNameRef } from '@shutu/connectors';
-import { LexError, tokenize, type GuardDialect, type Token } from './sql-lexer.ts';
+import type { SqlInspection, SqlNameRef } from './inspection.ts';
+import { LexError, tokenize, type GuardDialect, type Token } from './lexer.ts';
 
 /**
  * The SQL-view guard: a saved or previewed SQL view must be one read-only SELECT (or

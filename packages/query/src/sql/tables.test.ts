@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SqlGuardError } from './sql-guard.ts';
-import type { GuardDialect } from './sql-lexer.ts';
-import { referencedTables } from './sql-tables.ts';
+import { SqlGuardError } from './guard.ts';
+import type { GuardDialect } from './lexer.ts';
+import { referencedTables } from './tables.ts';
 
 const DIALECTS: GuardDialect[] = ['duckdb', 'postgres', 'mysql', 'clickhouse'];
 

@@ -1,6 +1,6 @@
 import { formatMessage, zhCN } from '@shutu/contracts';
-import { SqlGuardError } from './sql-guard.ts';
-import { LexError, tokenize, type GuardDialect, type Token } from './sql-lexer.ts';
+import { SqlGuardError } from './guard.ts';
+import { LexError, tokenize, type GuardDialect, type Token } from './lexer.ts';
 
 /**
  * The tables a SQL view reads, so that they can be checked against the user's grants. Runs
@@ -89,7 +89,7 @@ function matchBrackets(tokens: Token[]): number[] {
   return match;
 }
 
-/** Tables `sql` reads, in order of appearance, de-duplicated by (schema, name, quoted). Throws SqlGuardError (from sql-guard.ts) with a Chinese message and position when it cannot be sure what a table position holds. */
+/** Tables `sql` reads, in order of appearance, de-duplicated by (schema, name, quoted). Throws SqlGuardError (from guard.ts) with a Chinese message and position when it cannot be sure what a table position holds. */
 export function referencedTables(sql: string, dialect: GuardDialect): SqlTableRef[] {
   let tokens: Token[];
   try {
