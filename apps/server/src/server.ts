@@ -41,7 +41,11 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   // Uploads and file-table loads a killed process left: temp files removed, staging tables dropped.
   await recoverFileTables(ctx, log);
   const demo = await ensureDemoContent(ctx, log);
-  const jobs = options.jobs === false ? undefined : await Jobs.start(store, log, [housekeepingJob(store.db, log), ...moduleJobs(ctx, log)], { work: false });
+  // The embedded store is this process's alone: jobs another process left running are abandoned at once.
+  const jobs =
+    options.jobs === false
+      ? undefined
+      : await Jobs.start(store, log, [housekeepingJob(store.db, log), ...moduleJobs(ctx, log)], { work: false, exclusiveStore: !store.connectionString });
   ctx.jobs = jobs;
   const app = await buildApp(ctx, { logger: log });
   const address = await app.listen({ port: config.port, host: config.host });

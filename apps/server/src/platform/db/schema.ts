@@ -130,6 +130,27 @@ export interface Database {
   subscriptionLog: SubscriptionLogTable;
   shareLink: ShareLinkTable;
   pptPdfTask: PptPdfTaskTable;
+  jobInstance: JobInstanceTable;
+  jobRun: JobRunTable;
+}
+
+/** A process working jobs (0013_job_runs): its heartbeat is database time, renewed every few seconds. */
+export interface JobInstanceTable {
+  id: string;
+  host: ColumnType<string, string | undefined, string>;
+  pid: ColumnType<number, number | undefined, number>;
+  startedAt: ColumnType<Date, Date | undefined, Date>;
+  heartbeatAt: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A job a process is running (0013_job_runs); data is the job's JSON. */
+export interface JobRunTable {
+  id: string;
+  instanceId: string;
+  queue: string;
+  jobId: string;
+  data: string;
+  startedAt: ColumnType<Date, Date | undefined, Date>;
 }
 
 /** A table created in a data source from an uploaded file; columns_json is FileColumn[]. */
@@ -344,6 +365,8 @@ export interface ExportTaskTable {
   createTime: CreatedAt;
   startTime: Date | null;
   finishTime: Date | null;
+  /** 0013: the job run that claimed it (platform/jobs/recovery.ts). */
+  runId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A share link (0010_share): a short code to a board or a slideshow. */
@@ -400,6 +423,8 @@ export interface SubscriptionLogTable {
   slot: Date;
   createTime: CreatedAt;
   updateTime: UpdatedAt;
+  /** 0013: the job run that claimed (or took over) the send. */
+  runId: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A slideshow (visual_type 0), favourite (1) or archive (2); visual_ids and settings are JSON text. */
@@ -444,4 +469,6 @@ export interface PptPdfTaskTable {
   createTime: CreatedAt;
   startTime: Date | null;
   finishTime: Date | null;
+  /** 0013: the job run that claimed it (platform/jobs/recovery.ts). */
+  runId: ColumnType<string | null, string | null | undefined, string | null>;
 }

@@ -1,6 +1,28 @@
+import { randomUUID } from 'node:crypto';
 import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { MetadataStore } from '../db/store.ts';
+import {
+  finishRun,
+  forgetDeadInstances,
+  heartbeat,
+  HEARTBEAT_MS,
+  jobStillRunning,
+  recordRun,
+  registerInstance,
+  STALE_AFTER_MS,
+  SWEEP_EVERY_MS,
+  takeAbandonedRuns,
+  unregisterInstance,
+} from './recovery.ts';
+
+/** One run of a job: which pg-boss job, in which process (platform/jobs/recovery.ts). */
+export interface JobRun {
+  /** This run's own id (a retry of the same job is another run); tasks record it when they claim. */
+  id: string;
+  jobId: string;
+  instanceId: string;
+}
 
 export interface JobDefinition<T extends object = object> {
   name: string;
@@ -16,7 +38,17 @@ export interface JobDefinition<T extends object = object> {
    * instead of at the next minute).
    */
   runAtStart?: boolean;
-  handle(data: T): Promise<void>;
+  /** `run` is absent when a test calls the handler directly. */
+  handle(data: T, run?: JobRun): Promise<void>;
+  /**
+   * The process running this job died (it stopped heart-beating; docs/architecture.md "Jobs").
+   * Called once, in a live process, soon after (the recovery sweep), before the pg-boss job is
+   * failed on the dead process's behalf — pg-boss then retries it at once if it has retries
+   * left (retryLimit), so handlers must be idempotent (claim before work). A job whose work a
+   * user sees as a task marks the task of exactly this run failed here (INTERRUPTED_MESSAGE),
+   * never leaving it running; a job without a hook is simply retried or failed by pg-boss.
+   */
+  abandoned?(data: T, run: JobRun): Promise<void>;
 }
 
 export interface JobsOptions {
@@ -26,6 +58,15 @@ export interface JobsOptions {
    */
   work: boolean;
   pollingIntervalSeconds?: number;
+  /**
+   * The embedded store (PGlite) is opened by one process only: when it starts working, every
+   * other instance's runs are abandoned at once instead of after STALE_AFTER_MS.
+   */
+  exclusiveStore?: boolean;
+  /** Heartbeat, staleness and sweep periods (tests shorten them). */
+  heartbeatMs?: number;
+  staleAfterMs?: number;
+  sweepEveryMs?: number;
 }
 
 /**
@@ -34,12 +75,17 @@ export interface JobsOptions {
  */
 export class Jobs {
   private working = false;
+  /** This process as a job instance (job_instance.id). */
+  readonly instanceId = randomUUID();
+  private timers: NodeJS.Timeout[] = [];
+  private sweeping: Promise<number> | undefined;
 
   private constructor(
     readonly boss: PgBoss,
+    private readonly store: MetadataStore,
     private readonly log: Logger,
     private readonly definitions: JobDefinition[],
-    private readonly pollingIntervalSeconds: number,
+    private readonly options: JobsOptions,
   ) {}
 
   static async start(store: MetadataStore, log: Logger, definitions: JobDefinition[], options: JobsOptions): Promise<Jobs> {
@@ -52,20 +98,35 @@ export class Jobs {
       await boss.createQueue(def.name, def.policy ? { name: def.name, policy: def.policy } : undefined);
       if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: 'UTC' });
     }
-    const jobs = new Jobs(boss, log, definitions, options.pollingIntervalSeconds ?? 2);
+    const jobs = new Jobs(boss, store, log, definitions, options);
     if (options.work) await jobs.work();
     return jobs;
   }
 
-  /** Starts running handlers in this process (once), then sends the jobs that run at start. */
+  /**
+   * Starts running handlers in this process (once): registers the instance and its heartbeat,
+   * takes over the runs of dead processes (then every sweepEveryMs), starts the workers, then
+   * sends the jobs that run at start.
+   */
   async work(): Promise<void> {
     if (this.working) return;
     this.working = true;
+    const db = this.store.db;
+    await registerInstance(db, this.instanceId);
+    this.every(this.options.heartbeatMs ?? HEARTBEAT_MS, () => heartbeat(db, this.instanceId), 'job heartbeat failed');
+    await this.recover({ othersAreDead: this.options.exclusiveStore === true });
+    this.every(this.options.sweepEveryMs ?? SWEEP_EVERY_MS, () => this.recover(), 'job recovery sweep failed');
     for (const def of this.definitions) {
-      await this.boss.work(def.name, { pollingIntervalSeconds: this.pollingIntervalSeconds }, async (jobs) => {
+      await this.boss.work(def.name, { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
         for (const job of jobs) {
-          this.log.info({ job: def.name, id: job.id }, 'job started');
-          await def.handle(job.data as object);
+          const run: JobRun = { id: randomUUID(), jobId: job.id, instanceId: this.instanceId };
+          await recordRun(db, { ...run, queue: def.name, data: job.data });
+          this.log.info({ job: def.name, id: job.id, run: run.id }, 'job started');
+          try {
+            await def.handle(job.data as object, run);
+          } finally {
+            await finishRun(db, run.id).catch((err: unknown) => this.log.warn({ err, run: run.id }, 'job run not cleared'));
+          }
           this.log.info({ job: def.name, id: job.id }, 'job finished');
         }
       });
@@ -73,11 +134,54 @@ export class Jobs {
     for (const def of this.definitions.filter((d) => d.runAtStart)) await this.boss.send(def.name, {});
   }
 
+  /**
+   * The recovery sweep: takes over the runs of dead processes, hands each to its job's
+   * `abandoned` hook, and fails its pg-boss job so pg-boss retries it now (per its retryLimit)
+   * rather than after its expiry. Returns how many runs it took over. One sweep at a time.
+   */
+  recover(options: { othersAreDead?: boolean } = {}): Promise<number> {
+    this.sweeping ??= this.sweep(options).finally(() => (this.sweeping = undefined));
+    return this.sweeping;
+  }
+
+  private async sweep({ othersAreDead = false }: { othersAreDead?: boolean }): Promise<number> {
+    const db = this.store.db;
+    const runs = await takeAbandonedRuns(db, this.instanceId, { staleAfterMs: this.options.staleAfterMs ?? STALE_AFTER_MS, othersAreDead });
+    for (const row of runs) {
+      const def = this.definitions.find((d) => d.name === row.queue);
+      const run: JobRun = { id: row.id, jobId: row.jobId, instanceId: row.instanceId };
+      this.log.warn({ job: row.queue, id: row.jobId, run: row.id, instance: row.instanceId }, 'job abandoned by a stopped process: taken over');
+      try {
+        await def?.abandoned?.(JSON.parse(row.data) as object, run);
+      } catch (err) {
+        this.log.error({ err, job: row.queue, run: row.id }, 'abandoned job hook failed');
+      }
+      // A pg-boss retry of the same job may already run in a live process: then it is that one's.
+      if (await jobStillRunning(db, row.jobId)) continue;
+      await this.boss
+        .fail(row.queue, row.jobId, { message: 'interrupted: the process running it stopped' })
+        .catch((err: unknown) => this.log.warn({ err, job: row.queue, id: row.jobId }, 'abandoned job not failed'));
+    }
+    await forgetDeadInstances(db, this.instanceId, othersAreDead);
+    return runs.length;
+  }
+
+  private every(ms: number, task: () => Promise<unknown>, failure: string): void {
+    const timer = setInterval(() => void task().catch((err: unknown) => this.log.warn({ err }, failure)), ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
   send(name: string, data: object = {}, options: PgBoss.SendOptions = {}): Promise<string | null> {
     return this.boss.send(name, data, options);
   }
 
+  /** Stops gracefully; a process that stops says so (its unfinished runs are abandoned at once). */
   async stop(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    await this.sweeping?.catch(() => undefined);
     await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    if (this.working) await unregisterInstance(this.store.db, this.instanceId).catch((err: unknown) => this.log.warn({ err }, 'job instance not removed'));
   }
 }

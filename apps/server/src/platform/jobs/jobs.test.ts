@@ -4,8 +4,9 @@ import { openTestStore, reopenableTestStore, storeKinds, type ReopenableTestStor
 import { md5Hex, hashPassword } from '../auth/password.ts';
 import { hashToken } from '../auth/tokens.ts';
 import { migrateToLatest, type MetadataStore } from '../db/store.ts';
-import { Jobs, type JobDefinition } from './boss.ts';
+import { Jobs, type JobDefinition, type JobRun } from './boss.ts';
 import { housekeepingJob } from './housekeeping.ts';
+import { sql } from 'kysely';
 
 const kinds = await storeKinds();
 const log = pino({ level: 'silent' });
@@ -82,6 +83,139 @@ describe.each(kinds)('jobs on %s', (kind) => {
         expect(runs).toEqual(['ran']);
         expect(await jobs.boss.getQueueSize('test-at-start')).toBe(0);
       } finally {
+        await jobs.stop();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.each(kinds)('jobs whose process died on %s', (kind) => {
+  let data: ReopenableTestStore;
+  beforeAll(async () => {
+    data = await reopenableTestStore(kind);
+  });
+  afterAll(() => data?.cleanup());
+
+  it('takes over the runs of a process that stopped heart-beating, never a live process’s', async () => {
+    const queue = 'test-abandoned';
+    const handled: Array<{ n: number }> = [];
+    const abandoned: Array<{ data: { n: number }; run: JobRun }> = [];
+    const store = await data.open();
+    try {
+      await migrateToLatest(store.db);
+      const jobs = await Jobs.start(
+        store,
+        log,
+        [
+          {
+            name: queue,
+            handle: async (payload) => void handled.push(payload as { n: number }),
+            abandoned: async (payload, run) => void abandoned.push({ data: payload as { n: number }, run }),
+          },
+        ],
+        { work: false, pollingIntervalSeconds: 0.5 },
+      );
+      try {
+        // Two jobs picked up by two other processes: one died a minute ago, one is alive.
+        const deadJob = (await jobs.send(queue, { n: 1 }))!;
+        const liveJob = (await jobs.send(queue, { n: 2 }))!;
+        const fetched = await jobs.boss.fetch(queue, { batchSize: 2 });
+        expect(fetched.map((j) => j.id).sort()).toEqual([deadJob, liveJob].sort());
+        const { db } = store;
+        await db
+          .insertInto('jobInstance')
+          .values([
+            { id: 'dead-instance', heartbeatAt: sql<Date>`now() - interval '1 minute'` },
+            { id: 'live-instance', heartbeatAt: sql<Date>`now()` },
+          ])
+          .execute();
+        await db
+          .insertInto('jobRun')
+          .values([
+            { id: 'dead-run', instanceId: 'dead-instance', queue, jobId: deadJob, data: JSON.stringify({ n: 1 }) },
+            { id: 'live-run', instanceId: 'live-instance', queue, jobId: liveJob, data: JSON.stringify({ n: 2 }) },
+          ])
+          .execute();
+
+        // Starting to work sweeps at once: the dead run is handed to the hook and its job retried here.
+        await jobs.work();
+        expect(abandoned).toEqual([{ data: { n: 1 }, run: { id: 'dead-run', jobId: deadJob, instanceId: 'dead-instance' } }]);
+        await eventually(async () => ((await jobs.boss.getJobById(queue, deadJob))?.state === 'completed' ? true : undefined), 'the retried job');
+        expect(handled).toEqual([{ n: 1 }]);
+
+        // The live process's run and job are untouched, sweep after sweep.
+        expect(await jobs.recover()).toBe(0);
+        expect((await jobs.boss.getJobById(queue, liveJob))?.state).toBe('active');
+        const runs = await db.selectFrom('jobRun').select(['id', 'instanceId']).execute();
+        expect(runs).toEqual([{ id: 'live-run', instanceId: 'live-instance' }]);
+        // Dead instances are forgotten an hour later (their runs are gone already).
+        const instances = await db.selectFrom('jobInstance').select('id').execute();
+        expect(instances.map((i) => i.id).sort()).toEqual(['dead-instance', 'live-instance', jobs.instanceId].sort());
+
+        // Once it too stops heart-beating, it is taken over as well.
+        await db
+          .updateTable('jobInstance')
+          .set({ heartbeatAt: sql<Date>`now() - interval '31 seconds'` })
+          .where('id', '=', 'live-instance')
+          .execute();
+        expect(await jobs.recover()).toBe(1);
+        expect(abandoned.map((a) => a.run.id)).toEqual(['dead-run', 'live-run']);
+        await eventually(async () => (handled.length === 2 ? true : undefined), 'the second retried job');
+        expect(handled).toEqual([{ n: 1 }, { n: 2 }]);
+      } finally {
+        await jobs.stop();
+      }
+      // A process that stops cleanly removes its own instance.
+      expect(await store.db.selectFrom('jobInstance').select('id').where('id', '=', jobs.instanceId).execute()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('records each run while its handler works, and with the embedded store abandons every other instance’s runs at start', async () => {
+    const queue = 'test-runs';
+    const store = await data.open();
+    try {
+      await migrateToLatest(store.db);
+      let seen: unknown[] = [];
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const jobs = await Jobs.start(
+        store,
+        log,
+        [
+          {
+            name: queue,
+            handle: async () => {
+              seen = await store.db.selectFrom('jobRun').select(['queue', 'instanceId']).where('queue', '=', queue).execute();
+              await gate;
+            },
+          },
+        ],
+        { work: false, pollingIntervalSeconds: 0.5, exclusiveStore: true },
+      );
+      try {
+        await store.db
+          .insertInto('jobInstance')
+          .values({ id: 'other-instance', heartbeatAt: sql<Date>`now()` })
+          .execute();
+        await store.db.insertInto('jobRun').values({ id: 'other-run', instanceId: 'other-instance', queue, jobId: crypto.randomUUID(), data: '{}' }).execute();
+        await jobs.work();
+        // Fresh as its heartbeat is, only one process opens an embedded store: that instance is gone.
+        expect(await store.db.selectFrom('jobRun').select('id').where('id', '=', 'other-run').execute()).toEqual([]);
+        expect(await store.db.selectFrom('jobInstance').select('id').where('id', '=', 'other-instance').execute()).toEqual([]);
+        await jobs.send(queue, {});
+        await eventually(async () => (seen.length ? true : undefined), 'the handler');
+        expect(seen).toEqual([{ queue, instanceId: jobs.instanceId }]);
+        release();
+        await eventually(
+          async () => ((await store.db.selectFrom('jobRun').select('id').where('queue', '=', queue).execute()).length === 0 ? true : undefined),
+          'the run to be cleared',
+        );
+      } finally {
+        release();
         await jobs.stop();
       }
     } finally {
