@@ -169,7 +169,7 @@ export const API = {
    * Table export to Excel (spec 1 §7 "Export Excel and export records"): export → POST
    * tasks (a background task); export records of a chart → GET records?boardId=&chartKey=
    * &current=1&size=5; my tasks (任务管理) → GET tasks?current=&size=&status=; download → GET
-   * tasks/:id/download (owner only); delete → DELETE tasks/:id.
+   * tasks/:id/download (owner only); delete → DELETE tasks/:id; retry a failed one → POST tasks/:id/retry.
    */
   /**
    * Slideshows (spec 1 §7 "Slideshow"): info → GET slideshows/:id (detail + visualList);
@@ -221,6 +221,8 @@ export const API = {
     task: '/api/export/tasks/:id',
     records: '/api/export/records',
     download: '/api/export/tasks/:id/download',
+    /** POST: a failed task (e.g. interrupted by a restart) runs again, as the same task. */
+    retry: '/api/export/tasks/:id/retry',
   },
   globalParam: {
     types: '/api/global-param/types',

@@ -23,6 +23,8 @@ export const exportMessages = {
   failed: '导出失败',
   userMissing: '导出用户不存在或已停用',
   tooManyRows: '数据超过 {max} 行，仅导出前 {max} 行',
+  retryOnlyFailed: '只有失败的导出任务可以重试',
+  resubmitted: '已重新提交导出任务',
 } as const;
 
 export const EXPORT_STATUSES = ['waiting', 'running', 'done', 'failed'] as const;

@@ -43,17 +43,59 @@ export async function findTaskPage(db: Db, filter: TaskFilter, offset: number, l
   return { rows, total: Number(count.n) };
 }
 
-export async function updateTask(db: Db, id: number, values: Updateable<ExportTaskTable>): Promise<void> {
-  await db.updateTable('exportTask').set(values).where('id', '=', id).execute();
+/**
+ * Updates a task; with `runId`, only while that run still owns it (a run whose task was taken
+ * over after its process was presumed dead, or retried since, writes nothing). False when nothing was updated.
+ */
+export async function updateTask(db: Db, id: number, values: Updateable<ExportTaskTable>, runId?: string | null): Promise<boolean> {
+  let query = db.updateTable('exportTask').set(values).where('id', '=', id);
+  if (runId) query = query.where('runId', '=', runId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
-/** Moves a waiting task to running; false when another worker took it or it is gone. */
-export async function claimTask(db: Db, id: number, now: Date): Promise<boolean> {
+/** Moves a waiting task to running, owned by the job run `runId`; false when another worker took it or it is gone. */
+export async function claimTask(db: Db, id: number, now: Date, runId: string | null = null): Promise<boolean> {
   const result = await db
     .updateTable('exportTask')
-    .set({ status: 'running', startTime: now, progress: 0, rowCount: 0 })
+    .set({ status: 'running', startTime: now, progress: 0, rowCount: 0, runId })
     .where('id', '=', id)
     .where('status', '=', 'waiting')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The run `runId` died: its task (if that run still owns it and it is not finished) fails with `errMsg`. */
+export async function failRunTask(db: Db, id: number, runId: string, errMsg: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('exportTask')
+    // No owner any more: should the run's process still be alive after all, its writes change nothing.
+    .set({ status: 'failed', errMsg, finishTime: now, runId: null })
+    .where('id', '=', id)
+    .where('runId', '=', runId)
+    .where('status', 'in', ['waiting', 'running'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** A failed task back to waiting, as new (its user retries it); false unless it was failed. */
+export async function resetFailedTask(db: Db, id: number): Promise<boolean> {
+  const result = await db
+    .updateTable('exportTask')
+    .set({
+      status: 'waiting',
+      progress: 0,
+      rowCount: 0,
+      totalRows: null,
+      filePath: null,
+      fileSize: null,
+      errMsg: null,
+      startTime: null,
+      finishTime: null,
+      runId: null,
+    })
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

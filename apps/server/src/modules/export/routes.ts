@@ -14,7 +14,7 @@ import {
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { createExport, exportFile, listTasks, removeTask } from './service.ts';
+import { createExport, exportFile, listTasks, removeTask, retryExport } from './service.ts';
 
 const tags = ['export'];
 
@@ -99,6 +99,19 @@ export function registerExportRoutes(app: App, ctx: AppContext): void {
         .header('cache-control', 'private, no-store');
       return reply.send(fs.createReadStream(file));
     },
+  );
+  app.post(
+    API.export.retry,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '重试失败的导出任务（如服务重启中断的任务；仅导出人本人，非失败状态 400）',
+        params: idParamSchema,
+        response: { 200: envelopeSchema(exportTaskSchema) },
+      },
+    },
+    async (request) => ok(await retryExport(ctx, sessionOf(request), request.params.id), exportMessages.resubmitted),
   );
   app.delete(
     API.export.task,

@@ -166,10 +166,14 @@ async function countRows(ctx: AppContext, datasourceId: number, count: CompiledQ
   return 0;
 }
 
-/** Runs one export task (the job's handler). A task that is not waiting any more is left alone. */
-export async function runExportTask(ctx: AppContext, log: Logger, taskId: number): Promise<void> {
+/**
+ * Runs one export task (the job's handler) as the job run `runId`. A task that is not waiting
+ * any more is left alone; once claimed, only this run writes to it (export/jobs.ts fails it if
+ * the process dies).
+ */
+export async function runExportTask(ctx: AppContext, log: Logger, taskId: number, runId: string | null = null): Promise<void> {
   const task = await findTask(ctx.db, taskId);
-  if (!task || !(await claimTask(ctx.db, taskId, new Date()))) return;
+  if (!task || !(await claimTask(ctx.db, taskId, new Date(), runId))) return;
   const relative = exportFilePath(task.userId, task.id);
   const file = path.join(ctx.config.dataDir, relative);
   try {
@@ -179,7 +183,7 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
     const plan = await planExport(ctx, caller, task, request);
     const matched = await countRows(ctx, plan.datasourceId, plan.compiled.count);
     const totalRows = matched === null ? null : Math.min(matched, plan.limit);
-    await updateTask(ctx.db, taskId, { totalRows });
+    await updateTask(ctx.db, taskId, { totalRows }, runId);
 
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     const sheet = new StreamingSheet(file, plan.columns);
@@ -191,7 +195,7 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
       written.add(row);
       if (sheet.rowCount % PROGRESS_EVERY_ROWS === 0) {
         const progress = totalRows ? Math.min(99, Math.floor((sheet.rowCount / totalRows) * 100)) : 0;
-        await updateTask(ctx.db, taskId, { rowCount: sheet.rowCount, progress });
+        await updateTask(ctx.db, taskId, { rowCount: sheet.rowCount, progress }, runId);
       }
     }
     if (plan.totals && written.rows > 0) {
@@ -210,19 +214,24 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
     }
     const { size } = await fs.promises.stat(file);
     const cut = matched !== null && matched > plan.limit && plan.limit === EXPORT_MAX_ROWS;
-    await updateTask(ctx.db, taskId, {
-      status: 'done',
-      progress: 100,
-      rowCount: sheet.rowCount,
-      totalRows: sheet.rowCount,
-      filePath: relative,
-      fileSize: size,
-      errMsg: cut ? formatMessage(exportMessages.tooManyRows, { max: EXPORT_MAX_ROWS }) : null,
-      finishTime: new Date(),
-    });
+    await updateTask(
+      ctx.db,
+      taskId,
+      {
+        status: 'done',
+        progress: 100,
+        rowCount: sheet.rowCount,
+        totalRows: sheet.rowCount,
+        filePath: relative,
+        fileSize: size,
+        errMsg: cut ? formatMessage(exportMessages.tooManyRows, { max: EXPORT_MAX_ROWS }) : null,
+        finishTime: new Date(),
+      },
+      runId,
+    );
   } catch (error) {
     if (!(error instanceof AppError)) log.error({ err: error, taskId }, 'export failed');
     await fs.promises.rm(file, { force: true }).catch(() => undefined);
-    await updateTask(ctx.db, taskId, { status: 'failed', errMsg: failureMessage(error).slice(0, 1000), finishTime: new Date() });
+    await updateTask(ctx.db, taskId, { status: 'failed', errMsg: failureMessage(error).slice(0, 1000), finishTime: new Date() }, runId);
   }
 }

@@ -21,7 +21,20 @@ import { requireViewableBoard } from '../board/access.ts';
 import { findChart } from '../board/repo.ts';
 import type { Caller } from '../perm/permissions.ts';
 import { planExport } from './run-export.ts';
-import { deleteTask, deleteTasks, failStaleRunning, findTask, findTaskPage, findTasksCreatedBefore, insertTask, type ExportTaskRow, type TaskFilter } from './repo.ts';
+import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
+import {
+  deleteTask,
+  deleteTasks,
+  failStaleRunning,
+  findTask,
+  findTaskPage,
+  findTasksCreatedBefore,
+  insertTask,
+  resetFailedTask,
+  updateTask,
+  type ExportTaskRow,
+  type TaskFilter,
+} from './repo.ts';
 
 /** Rules of export tasks (docs/exports.md); the workbook itself is run-export.ts. */
 
@@ -47,6 +60,12 @@ export function toTask(row: ExportTaskRow): ExportTask {
 }
 
 /**
+ * One retry: a job picked up by a process that died before it recorded its run is expired by
+ * pg-boss and retried — the claim (waiting → running) makes a second delivery do nothing.
+ */
+const sendExportJob = (jobs: NonNullable<AppContext['jobs']>, taskId: number) => jobs.send(EXPORT_JOB, { taskId } satisfies ExportJobData, { retryLimit: 1 });
+
+/**
  * Export (spec 1 §2.10): the caller must be allowed to see the board (403 没有此大屏权限),
  * the chart must exist (404) and be a summary, detail or pivot table (400 该图表不支持导出).
  * The task is stored as waiting and handed to the 'chart-export' job; without a job queue
@@ -68,11 +87,30 @@ export async function createExport(ctx: AppContext, caller: Caller, body: Export
     fileName: exportFileName(body.fileName, chart.title || board.title),
     request: JSON.stringify({ links: body.links, params: body.params }),
   });
-  const data: ExportJobData = { taskId: id };
   try {
-    await jobs.send(EXPORT_JOB, data, { retryLimit: 0 });
+    await sendExportJob(jobs, id);
   } catch (error) {
     await deleteTask(ctx.db, id);
+    throw error;
+  }
+  return toTask((await findTask(ctx.db, id))!);
+}
+
+/**
+ * Retry (任务管理 重试): the caller's failed task — e.g. one a restart interrupted — runs again
+ * as the same task, with the links and parameters first asked for; any other status is
+ * 400 只有失败的导出任务可以重试. Board and permissions are checked again when it runs.
+ */
+export async function retryExport(ctx: AppContext, caller: Caller, id: number): Promise<ExportTask> {
+  const task = await requireOwnTask(ctx, caller, id);
+  const jobs = ctx.jobs;
+  if (!jobs) throw new AppError(503, exportMessages.jobsOff);
+  if (!(await resetFailedTask(ctx.db, id))) throw badRequest(exportMessages.retryOnlyFailed);
+  if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true });
+  try {
+    await sendExportJob(jobs, id);
+  } catch (error) {
+    await updateTask(ctx.db, id, { status: 'failed', errMsg: exportMessages.failed, finishTime: new Date() });
     throw error;
   }
   return toTask((await findTask(ctx.db, id))!);
@@ -107,7 +145,11 @@ export async function removeTask(ctx: AppContext, caller: Caller, id: number): P
   if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true });
 }
 
-/** Tasks still running this long after they started belong to a process that stopped. */
+/**
+ * Backstop only: a task still running this long after it started, with no run left to recover
+ * (a task from before job runs were recorded). A task whose process dies is failed within a
+ * minute by the recovery sweep (export/jobs.ts `abandoned`, platform/jobs/recovery.ts).
+ */
 export const STALE_RUNNING_MS = 6 * 3600_000;
 export const EXPORT_CLEANUP_JOB = 'export-cleanup';
 
@@ -130,7 +172,7 @@ export async function cleanupExports(ctx: AppContext, log: Logger, now: Date = n
     );
     if (old.length < 500) break;
   }
-  const stale = await failStaleRunning(ctx.db, new Date(now.getTime() - STALE_RUNNING_MS), exportMessages.failed, now);
+  const stale = await failStaleRunning(ctx.db, new Date(now.getTime() - STALE_RUNNING_MS), INTERRUPTED_MESSAGE, now);
   if (removed > 0 || stale > 0) log.info({ removed, stale }, 'export housekeeping done');
   return removed;
 }

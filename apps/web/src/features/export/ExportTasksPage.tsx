@@ -1,13 +1,23 @@
 import { useState, type HTMLAttributes } from 'react';
 import { Link } from 'react-router';
 import { App, Button, Select, Space, Table, type TableColumnsType } from 'antd';
-import { DeleteOutlined, DownloadOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DeleteOutlined, DownloadOutlined, RedoOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EXPORT_STATUSES, EXPORT_TASK_PAGE_SIZE, type ExportStatus as Status, type ExportTask } from '@shutu/contracts';
 import { t } from '../../app/messages.ts';
 import { notifyError, notifySuccess } from '../../app/notify.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
-import { deleteExportTask, downloadExport, exportKeys, fetchExportTasks, formatDateTime, formatFileSize, pollWhileActive, type ExportTaskParams } from './api.ts';
+import {
+  deleteExportTask,
+  downloadExport,
+  exportKeys,
+  fetchExportTasks,
+  formatDateTime,
+  formatFileSize,
+  pollWhileActive,
+  retryExportTask,
+  type ExportTaskParams,
+} from './api.ts';
 import { ExportStatus } from './ExportStatus.tsx';
 import { em } from './messages.ts';
 import './export.css';
@@ -16,7 +26,8 @@ const PAGE_SIZES = [10, 20, 50, 100];
 
 /**
  * 任务管理 (/newbi/mine/export): the signed-in user's export tasks, newest first, with their
- * progress (refreshed every 2 s while one waits or runs), a status filter, 下载 and 删除.
+ * progress (refreshed every 2 s while one waits or runs), a status filter, 下载, 删除, and 重试
+ * for a failed task (e.g. one a server restart interrupted).
  */
 export function ExportTasksPage() {
   const { modal } = App.useApp();
@@ -37,6 +48,14 @@ export function ExportTasksPage() {
     onSuccess: async (result) => {
       notifySuccess(result.msg || em.deleted);
       if (params.current > 1 && records.length === 1) setParams((p) => ({ ...p, current: p.current - 1 }));
+      await queryClient.invalidateQueries({ queryKey: exportKeys.all });
+    },
+    onError: notifyError,
+  });
+  const retry = useMutation({
+    mutationFn: (task: ExportTask) => retryExportTask(task.id),
+    onSuccess: async (result) => {
+      notifySuccess(result.msg || em.resubmitted);
       await queryClient.invalidateQueries({ queryKey: exportKeys.all });
     },
     onError: notifyError,
@@ -78,12 +97,31 @@ export function ExportTasksPage() {
     {
       title: em.colActions,
       key: 'actions',
-      width: 150,
+      width: 220,
       render: (_, task) => (
         <Space size={0}>
-          <Button type="link" size="small" icon={<DownloadOutlined />} disabled={task.status !== 'done'} onClick={() => download.mutate(task)} data-testid="task-download">
+          <Button
+            type="link"
+            size="small"
+            icon={<DownloadOutlined />}
+            disabled={task.status !== 'done'}
+            onClick={() => download.mutate(task)}
+            data-testid="task-download"
+          >
             {em.download}
           </Button>
+          {task.status === 'failed' && (
+            <Button
+              type="link"
+              size="small"
+              icon={<RedoOutlined />}
+              loading={retry.isPending && retry.variables?.id === task.id}
+              onClick={() => retry.mutate(task)}
+              data-testid="task-retry"
+            >
+              {em.retry}
+            </Button>
+          )}
           <Button type="link" size="small" danger icon={<DeleteOutlined />} onClick={() => confirmRemove(task)} data-testid="task-delete">
             {em.delete}
           </Button>

@@ -22,6 +22,8 @@ export const fetchExportRecords = (boardId: number, chartKey: string) =>
   http.get<Page<ExportTask>>(API.export.records, { boardId, chartKey, current: 1, size: EXPORT_RECORD_PAGE_SIZE });
 export const fetchExportTasks = ({ current, size, status }: ExportTaskParams) => http.get<Page<ExportTask>>(API.export.tasks, { current, size, status });
 export const deleteExportTask = (id: number) => request<null>(apiPath(API.export.task, { id }), { method: 'DELETE' });
+/** Runs a failed task again (e.g. one a server restart interrupted): the task (waiting) and 已重新提交导出任务. */
+export const retryExportTask = (id: number) => request<ExportTask>(apiPath(API.export.retry, { id }), { method: 'POST' });
 
 /** While any task is waiting or running, lists refresh this often. */
 export const EXPORT_POLL_MS = 2000;

@@ -139,6 +139,28 @@ describe('export tasks page', () => {
     expect(url(calls.filter((c) => c.method === 'GET' && url(c).pathname === '/api/export/tasks').at(-1)!).searchParams.get('status')).toBe('failed');
   });
 
+  it('retries a failed task (e.g. one a restart interrupted): only failed tasks offer 重试', async () => {
+    const interrupted = task(3, '中断订单.xlsx', { status: 'failed', progress: 6, errMsg: '服务重启或异常退出，任务已中断，请重试', finishTime: null });
+    let records = [tasks[1]!, interrupted];
+    const calls = mockFetch((c) => {
+      const u = url(c);
+      if (u.pathname === '/api/export/tasks' && c.method === 'GET') return ok({ records, total: records.length, current: 1, size: 10 });
+      if (u.pathname === '/api/export/tasks/3/retry' && c.method === 'POST') {
+        records = [tasks[1]!, { ...interrupted, status: 'waiting', progress: 0, errMsg: null }];
+        return ok(records[1], '已重新提交导出任务');
+      }
+      return undefined;
+    });
+    renderWithApp(<ExportTasksPage />, { path: '/newbi/mine/export' });
+    await screen.findByText('服务重启或异常退出，任务已中断，请重试');
+    const retries = document.querySelectorAll<HTMLButtonElement>('[data-testid="task-retry"]');
+    expect(retries).toHaveLength(1);
+    fireEvent.click(retries[0]!);
+    await screen.findByText('已重新提交导出任务');
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/api/export/tasks/3/retry']);
+    await waitFor(() => expect(document.querySelector('[data-testid="task-retry"]')).toBeNull());
+  });
+
   it('deletes a task after confirmation', async () => {
     let records = tasks.slice(1, 2);
     const calls = mockFetch((c) => {

@@ -13,6 +13,7 @@ export const em = {
   taskManager: '任务管理',
   download: '下载',
   delete: '删除',
+  retry: '重试',
   confirmDelete: '确定删除该导出任务及其文件?',
   downloadFailed: '下载失败',
   pageTitle: '任务管理',
@@ -29,6 +30,7 @@ export const em = {
   allStatuses: '全部状态',
   refresh: '刷新',
   boardDeleted: '报表已删除',
-  rows: (count: number, total: number | null) => (total !== null && total !== count ? `${count.toLocaleString()} / ${total.toLocaleString()}` : count.toLocaleString()),
+  rows: (count: number, total: number | null) =>
+    total !== null && total !== count ? `${count.toLocaleString()} / ${total.toLocaleString()}` : count.toLocaleString(),
   total: (total: number) => `共 ${total} 条`,
 } as const;

@@ -1,0 +1,124 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { apiCall, apiLogin, eventually, startApp, type E2EApp } from './harness.ts';
+
+interface Task {
+  id: number;
+  status: 'waiting' | 'running' | 'done' | 'failed';
+  progress: number;
+  rowCount: number;
+  errMsg: string | null;
+}
+
+/** Orders in the demo warehouse: enough that writing them takes a while (progress every 5 000 rows). */
+const ORDERS = 300_000;
+
+/**
+ * "Kill the server mid-export and restart: the task finishes or fails within a minute, and the
+ * user can retry it" (issue 14; docs/exports.md "Interrupted exports"). The real server on the
+ * embedded store: an export of every order is SIGKILLed while it writes; the restarted server
+ * fails the task at start-up with the reason (its process is gone), and 重试 (POST
+ * tasks/:id/retry) writes the whole file.
+ */
+describe('an export interrupted by a crash', () => {
+  let app: E2EApp | undefined;
+  const env = { SHUTU_DEMO_SCALE: String(ORDERS) };
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  const taskOf = async (running: E2EApp, token: string, id: number) =>
+    (await apiCall<{ records: Task[] }>(running, token, 'GET', '/api/export/tasks?current=1&size=50')).records.find((t) => t.id === id);
+
+  it('fails within a minute of the restart with the reason, and a retry writes the whole file', async () => {
+    app = await startApp(env);
+    const dataDir = app.dataDir;
+    let token = await apiLogin(app);
+    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
+    const warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
+    const ws = await apiCall<{ id: number }>(app, token, 'POST', '/api/dataset/categories', { wsName: '导出恢复', parentId: 0 });
+    const normal = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      columnName,
+      columnTitle,
+      tableAliasName: 'o',
+      columnAttr: 'NORMAL',
+      ...extra,
+    });
+    const cubeId = await apiCall<number>(app, token, 'POST', '/api/dataset/cubes', {
+      cubeData: { cubeName: '全部订单', workspaceId: ws.id, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 1 },
+      datasourceId: warehouseId,
+      columnList: [
+        normal('province', 'province', '省份'),
+        normal('orderId', 'order_id', '订单编号', { viewDataType: 'NUMBER' }),
+        normal('orderTime', 'order_time', '订购时间', { viewDataType: 'DATETIME' }),
+        normal('amount', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' }),
+      ],
+    });
+    const fields = await apiCall<{ id: number; columnTitle: string }[]>(app, token, 'GET', `/api/dataset/cubes/${cubeId}/fields`);
+    const f = Object.fromEntries(fields.map((x) => [x.columnTitle, x.id]));
+    const category = await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'visual', categoryValue: '导出恢复' });
+    const boardId = await apiCall<number>(app, token, 'POST', '/api/board/boards', {
+      title: '全部订单',
+      categoryId: category.id,
+      content: { type: 'quick', layout: [{ i: 'd1', x: 0, y: 0, w: 24, h: 10 }] },
+      charts: [
+        {
+          key: 'd1',
+          name: 'detail',
+          title: '全部订单明细',
+          dataconfig: {
+            cubeId,
+            rowParamList: [{ fieldId: f['省份'] }, { fieldId: f['订单编号'] }, { fieldId: f['订购时间'] }],
+            indexParamList: [{ fieldId: f['金额'] }],
+            sortList: [{ fieldId: f['订单编号'], direction: 'ASC' }],
+            pageSize: 10,
+          },
+        },
+      ],
+    });
+
+    // The export runs: killed once it has written some rows.
+    const created = await apiCall<Task>(app, token, 'POST', '/api/export/tasks', { boardId, chartKey: 'd1' });
+    const first = app;
+    const writing = await eventually(async () => {
+      const task = await taskOf(first, token, created.id);
+      if (task?.status === 'done' || task?.status === 'failed') throw new Error(`the export ended before the kill: ${JSON.stringify(task)}`);
+      return task?.status === 'running' && task.rowCount > 0 ? task : undefined;
+    }, 'the export to be writing rows');
+    expect(writing.rowCount).toBeLessThan(ORDERS);
+    await app.kill();
+
+    // Restart on the same data: the task of the dead process ends (failed, with the reason) within a minute.
+    app = await startApp(env, { dataDir });
+    const restarted = Date.now();
+    const second = app;
+    token = await apiLogin(app);
+    const ended = await eventually(
+      async () => {
+        const task = await taskOf(second, token, created.id);
+        return task && (task.status === 'done' || task.status === 'failed') ? task : undefined;
+      },
+      'the interrupted task to end',
+      60_000,
+    );
+    expect(Date.now() - restarted).toBeLessThan(60_000);
+    expect(ended).toMatchObject({ status: 'failed', errMsg: '服务重启或异常退出，任务已中断，请重试' });
+
+    // 重试: the same task, from the start, to every order.
+    const retried = await apiCall<Task>(app, token, 'POST', `/api/export/tasks/${created.id}/retry`);
+    expect(retried).toMatchObject({ id: created.id, status: 'waiting', progress: 0, errMsg: null });
+    const done = await eventually(
+      async () => {
+        const task = await taskOf(second, token, created.id);
+        if (task?.status === 'failed') throw new Error(`the retry failed: ${task.errMsg}`);
+        return task?.status === 'done' ? task : undefined;
+      },
+      'the retried export',
+      240_000,
+    );
+    expect(done).toMatchObject({ status: 'done', progress: 100, rowCount: ORDERS, errMsg: null });
+    const file = await fetch(`${app.url}/api/export/tasks/${created.id}/download`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(file.status).toBe(200);
+    expect((await file.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+  }, 600_000);
+});
