@@ -50,7 +50,8 @@ export const thumbnailDir = (config: Config) => path.join(config.dataDir, 'thumb
 export async function requestThumbnail(ctx: AppContext, boardId: number): Promise<void> {
   if (!ctx.jobs || !ctx.config.thumbnails) return;
   const data: ThumbnailJobData = { boardId, requestedAt: Date.now() };
-  await ctx.jobs.send(BOARD_THUMBNAIL_JOB, data, { singletonKey: `board-${boardId}`, retryLimit: 0 }).catch(() => null);
+  // One retry: only a render whose process died is retried (the handler itself never throws).
+  await ctx.jobs.send(BOARD_THUMBNAIL_JOB, data, { singletonKey: `board-${boardId}`, retryLimit: 1 }).catch(() => null);
 }
 
 /**

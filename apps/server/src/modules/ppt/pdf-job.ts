@@ -7,6 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { revokeToken } from '../../platform/auth/tokens.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { JobDefinition } from '../../platform/jobs/boss.ts';
+import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
 import { parseContent } from '../board/model.ts';
 import { findBoard } from '../board/repo.ts';
@@ -15,7 +16,7 @@ import { issueViewToken } from '../board/view-token.ts';
 import type { Caller } from '../perm/permissions.ts';
 import { requireViewablePpt } from './access.ts';
 import { assemblePdf, type PdfPageImage } from './pdf-document.ts';
-import { claimPdfTask, findPdfTask, updatePdfTask } from './pdf-repo.ts';
+import { claimPdfTask, failRunPdfTask, findPdfTask, updatePdfTask } from './pdf-repo.ts';
 import { cleanupPdfTasks, PPT_PDF_CLEANUP_JOB, PPT_PDF_JOB, pdfMessages, type PdfJobData } from './pdf-service.ts';
 
 /**
@@ -75,12 +76,13 @@ const messageOf = (error: unknown) => (error instanceof AppError ? error.message
  * Runs one task: claims it (waiting → running, so a second delivery does nothing), checks the
  * owner and the slideshow again, renders page after page (progress saved after each; a page
  * that fails is left out and logged), and stores the PDF. No page at all: failed with
- * 暂无可用于导出的数据，请检查报表图片是否存在！.
+ * 暂无可用于导出的数据，请检查报表图片是否存在！. Once claimed, only this run (`runId`) writes to the
+ * task; if its process dies, the job's `abandoned` hook fails it (pptPdfJobs).
  */
-export async function runPdfTask(ctx: AppContext, log: Logger, taskId: string): Promise<void> {
-  if (!(await claimPdfTask(ctx.db, taskId, new Date()))) return;
+export async function runPdfTask(ctx: AppContext, log: Logger, taskId: string, runId: string | null = null): Promise<void> {
+  if (!(await claimPdfTask(ctx.db, taskId, new Date(), runId))) return;
   const task = (await findPdfTask(ctx.db, taskId))!;
-  const fail = (errMsg: string) => updatePdfTask(ctx.db, taskId, { status: 'failed', errMsg, finishTime: new Date() });
+  const fail = (errMsg: string) => updatePdfTask(ctx.db, taskId, { status: 'failed', errMsg, finishTime: new Date() }, runId);
   try {
     if (!ctx.selfUrl) throw new Error('the server does not know its own URL (selfUrl): cannot render');
     const user = await ctx.db.selectFrom('sysUser').select(['id', 'isAdministrator']).where('id', '=', task.userId).where('status', '=', 1).executeTakeFirst();
@@ -97,7 +99,7 @@ export async function runPdfTask(ctx: AppContext, log: Logger, taskId: string): 
       } catch (error) {
         log.warn({ err: error, taskId, boardId }, 'slideshow page not rendered');
       }
-      await updatePdfTask(ctx.db, taskId, { rendered: index + 1 });
+      await updatePdfTask(ctx.db, taskId, { rendered: index + 1 }, runId);
     }
     if (images.length === 0) return void (await fail(pptMessages.exportEmpty));
 
@@ -108,7 +110,7 @@ export async function runPdfTask(ctx: AppContext, log: Logger, taskId: string): 
     // Written aside and renamed: a download never sees half a file.
     await fs.writeFile(`${file}.tmp`, pdf);
     await fs.rename(`${file}.tmp`, file);
-    await updatePdfTask(ctx.db, taskId, { status: 'done', rendered: task.pages, filePath: relative, finishTime: new Date() });
+    await updatePdfTask(ctx.db, taskId, { status: 'done', rendered: task.pages, filePath: relative, finishTime: new Date() }, runId);
     log.info({ taskId, pages: images.length, bytes: pdf.length }, 'slideshow pdf written');
   } catch (error) {
     log.warn({ err: error, taskId }, 'slideshow pdf failed');
@@ -118,7 +120,15 @@ export async function runPdfTask(ctx: AppContext, log: Logger, taskId: string): 
 
 /** The jobs of the PDF export: one export, and the hourly sweep. */
 export function pptPdfJobs(ctx: AppContext, log: Logger): JobDefinition[] {
-  const write: JobDefinition<PdfJobData> = { name: PPT_PDF_JOB, handle: (data) => runPdfTask(ctx, log, data.taskId) };
+  const write: JobDefinition<PdfJobData> = {
+    name: PPT_PDF_JOB,
+    handle: (data, run) => runPdfTask(ctx, log, data.taskId, run?.id ?? null),
+    // The process rendering it died: the task fails at once (the viewer shows why; 导出pdf again retries).
+    abandoned: async (data, run) => {
+      if (await failRunPdfTask(ctx.db, data.taskId, run.id, INTERRUPTED_MESSAGE, new Date()))
+        log.warn({ taskId: data.taskId }, 'slideshow pdf interrupted: task failed');
+    },
+  };
   const cleanup: JobDefinition = {
     name: PPT_PDF_CLEANUP_JOB,
     cron: '41 * * * *',

@@ -14,17 +14,38 @@ export function findPdfTask(db: Db, id: string): Promise<PdfTaskRow | undefined>
   return db.selectFrom('pptPdfTask').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function updatePdfTask(db: Db, id: string, values: Updateable<PptPdfTaskTable>): Promise<void> {
-  await db.updateTable('pptPdfTask').set(values).where('id', '=', id).execute();
+/** Updates a task; with `runId`, only while that run still owns it (a run whose process was presumed dead writes nothing). */
+export async function updatePdfTask(db: Db, id: string, values: Updateable<PptPdfTaskTable>, runId?: string | null): Promise<void> {
+  let query = db.updateTable('pptPdfTask').set(values).where('id', '=', id);
+  if (runId) query = query.where('runId', '=', runId);
+  await query.execute();
 }
 
 export async function deletePdfTask(db: Db, id: string): Promise<void> {
   await db.deleteFrom('pptPdfTask').where('id', '=', id).execute();
 }
 
-/** Moves a waiting task to running; false when another worker took it or it is gone. */
-export async function claimPdfTask(db: Db, id: string, now: Date): Promise<boolean> {
-  const result = await db.updateTable('pptPdfTask').set({ status: 'running', startTime: now, rendered: 0 }).where('id', '=', id).where('status', '=', 'waiting').executeTakeFirst();
+/** Moves a waiting task to running, owned by the job run `runId`; false when another worker took it or it is gone. */
+export async function claimPdfTask(db: Db, id: string, now: Date, runId: string | null = null): Promise<boolean> {
+  const result = await db
+    .updateTable('pptPdfTask')
+    .set({ status: 'running', startTime: now, rendered: 0, runId })
+    .where('id', '=', id)
+    .where('status', '=', 'waiting')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** The run `runId` died: its task (if that run still owns it and it is not finished) fails with `errMsg`. */
+export async function failRunPdfTask(db: Db, id: string, runId: string, errMsg: string, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('pptPdfTask')
+    // No owner any more: should the run's process still be alive after all, its writes change nothing.
+    .set({ status: 'failed', errMsg, finishTime: now, runId: null })
+    .where('id', '=', id)
+    .where('runId', '=', runId)
+    .where('status', 'in', ['waiting', 'running'])
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
 

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { cleanFileName, pptMessages, type pptPrintSchema, type PptPdfTask } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
+import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
 import type { Caller } from '../perm/permissions.ts';
 import { requireViewablePpt } from './access.ts';
 import { deletePdfTask, deletePdfTasks, failStalePdfTasks, findPdfTask, findPdfTasksCreatedBefore, insertPdfTask, type PdfTaskRow } from './pdf-repo.ts';
@@ -20,7 +21,10 @@ export const PPT_PDF_JOB = 'ppt-pdf';
 export const PPT_PDF_CLEANUP_JOB = 'ppt-pdf-cleanup';
 /** Finished files are kept this long (like Excel exports). */
 export const PDF_KEEP_DAYS = 7;
-/** Running this long after its start: the process that ran it stopped. */
+/**
+ * Backstop only: running this long after its start with no job run left to recover (a task from
+ * before job runs were recorded). A task whose process dies fails within a minute (pdf-job.ts `abandoned`).
+ */
 export const PDF_STALE_RUNNING_MS = 3 * 3600_000;
 
 export const pdfMessages = {
@@ -90,7 +94,9 @@ export async function createPdfTask(ctx: AppContext, caller: Caller, pptId: numb
   });
   const data: PdfJobData = { taskId: id };
   try {
-    await jobs.send(PPT_PDF_JOB, data, { retryLimit: 0 });
+    // One retry: a job whose process died before it recorded its run is expired by pg-boss and
+    // retried; the claim (waiting → running) makes any second delivery do nothing.
+    await jobs.send(PPT_PDF_JOB, data, { retryLimit: 1 });
   } catch (error) {
     await deletePdfTask(ctx.db, id);
     throw error;
@@ -130,7 +136,7 @@ export async function cleanupPdfTasks(ctx: AppContext, log: Logger, now: Date = 
     );
     if (old.length < 500) break;
   }
-  const stale = await failStalePdfTasks(ctx.db, new Date(now.getTime() - PDF_STALE_RUNNING_MS), pdfMessages.failed, now);
+  const stale = await failStalePdfTasks(ctx.db, new Date(now.getTime() - PDF_STALE_RUNNING_MS), INTERRUPTED_MESSAGE, now);
   if (removed > 0 || stale > 0) log.info({ removed, stale }, 'ppt pdf housekeeping done');
   return removed;
 }
