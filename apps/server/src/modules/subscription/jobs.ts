@@ -22,8 +22,10 @@ export function subscriptionJobs(ctx: AppContext, log: Logger): JobDefinition[] 
     name: SUBSCRIPTION_SEND_JOB,
     // At most one queued job per `${id}:${slot}`: duplicate enqueues collapse (the claim is the real guard).
     policy: 'short',
-    handle: async (data) => {
-      await sendSubscription(ctx, log, data);
+    // The claim records the run: if its process dies, the pg-boss retry (the recovery sweep fails
+    // the job at once) or the next tick takes the claim over and sends it once more.
+    handle: async (data, run) => {
+      await sendSubscription(ctx, log, data, new Date(), run?.id ?? null);
     },
   };
   return [tick, send as JobDefinition];

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database, SubscriptionLogTable, SubscriptionTable } from '../../platform/db/schema.ts';
 
 export type SubscriptionRow = Selectable<SubscriptionTable> & { userName: string | null };
@@ -40,7 +40,7 @@ export function findSubscription(db: Db, id: number): Promise<SubscriptionRow | 
  */
 export async function claimSlot(
   db: Db,
-  values: Omit<SubscriptionLogRow, 'id' | 'state' | 'attempts' | 'errCode' | 'errMsg' | 'createTime' | 'updateTime'>,
+  values: Omit<SubscriptionLogRow, 'id' | 'state' | 'attempts' | 'errCode' | 'errMsg' | 'createTime' | 'updateTime' | 'runId'> & { runId?: string | null },
 ): Promise<number | undefined> {
   const row = await db
     .insertInto('subscriptionLog')
@@ -52,18 +52,40 @@ export async function claimSlot(
 }
 
 /**
- * Takes over a claim a crash left pending: once (attempts 1 → 2), and only when it has been
- * pending since before `staleBefore`. Atomic: of two takers, one wins.
+ * A pending claim nobody is working on any more: pending since before `staleBefore`, or claimed
+ * by a job run that is gone — its process died and the recovery sweep took the run over
+ * (platform/jobs/recovery.ts; a live run keeps its job_run row until its handler returns).
  */
-export async function takeOverStaleClaim(db: Db, subscriptionId: number, slot: Date, staleBefore: Date): Promise<number | undefined> {
+const abandonedClaim = (staleBefore: Date) => (eb: ExpressionBuilder<Database, 'subscriptionLog'>) =>
+  eb.and([
+    eb('subscriptionLog.state', '=', 'pending'),
+    eb.or([
+      eb('subscriptionLog.updateTime', '<', staleBefore),
+      eb.and([
+        eb('subscriptionLog.runId', 'is not', null),
+        eb.not(eb.exists(eb.selectFrom('jobRun').select('jobRun.id').whereRef('jobRun.id', '=', 'subscriptionLog.runId'))),
+      ]),
+    ]),
+  ]);
+
+/**
+ * Takes over a claim a crash left pending: once (attempts 1 → 2), when it is abandoned (see
+ * abandonedClaim), as the run `runId`. Atomic: of two takers, one wins.
+ */
+export async function takeOverStaleClaim(
+  db: Db,
+  subscriptionId: number,
+  slot: Date,
+  staleBefore: Date,
+  runId: string | null = null,
+): Promise<number | undefined> {
   const row = await db
     .updateTable('subscriptionLog')
-    .set({ attempts: 2, updateTime: new Date() })
+    .set({ attempts: 2, updateTime: new Date(), runId })
     .where('subscriptionId', '=', subscriptionId)
     .where('slot', '=', slot)
-    .where('state', '=', 'pending')
     .where('attempts', '<', 2)
-    .where('updateTime', '<', staleBefore)
+    .where(abandonedClaim(staleBefore))
     .returning('id')
     .executeTakeFirst();
   return row?.id;
@@ -83,16 +105,26 @@ export async function finishLog(db: Db, id: number, result: { errCode: number; e
     .execute();
 }
 
-/** Claims a crash left pending before `staleBefore` that have not been retried yet. */
+/** Abandoned claims (see abandonedClaim) that have not been retried yet. */
 export function findStaleClaims(db: Db, staleBefore: Date) {
   return db
     .selectFrom('subscriptionLog')
     .select(['subscriptionId', 'slot'])
-    .where('state', '=', 'pending')
     .where('attempts', '<', 2)
-    .where('updateTime', '<', staleBefore)
+    .where(abandonedClaim(staleBefore))
     .where('subscriptionId', 'is not', null)
     .execute();
+}
+
+/** Abandoned claims already retried once (or of a deleted subscription): failed with `errMsg`, never left pending. */
+export async function failExhaustedClaims(db: Db, staleBefore: Date, errMsg: string): Promise<number> {
+  const result = await db
+    .updateTable('subscriptionLog')
+    .set({ state: 'failed', errCode: 1, errMsg, updateTime: new Date() })
+    .where(abandonedClaim(staleBefore))
+    .where((eb) => eb.or([eb('attempts', '>=', 2), eb('subscriptionId', 'is', null)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Moves last_slot forward to `slot`; false when another tick already did (only the winner enqueues). */

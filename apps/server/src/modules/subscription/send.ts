@@ -7,7 +7,16 @@ import { sendDingtalk, sendFeishu, sendTianxiangyun, sendWecom } from '../../pla
 import { assemblePdf } from '../ppt/pdf-document.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
 import { loadNotifySettings } from '../system/notify-settings.ts';
-import { advanceLastSlot, claimSlot, finishLog, findStaleClaims, findSubscription, takeOverStaleClaim, type SubscriptionRow } from './repo.ts';
+import {
+  advanceLastSlot,
+  claimSlot,
+  failExhaustedClaims,
+  finishLog,
+  findStaleClaims,
+  findSubscription,
+  takeOverStaleClaim,
+  type SubscriptionRow,
+} from './repo.ts';
 import { renderBoardWithChromium, removeOldSubscriptionFiles, storeSubscriptionFile, type RenderBoard } from './render.ts';
 import { dueSlot } from './schedule.ts';
 import type { SendJobData } from './service.ts';
@@ -19,9 +28,17 @@ import { requireSubscriptionTarget } from './targets.ts';
  * due (subscription, slot); the job first CLAIMS the slot by inserting its log row (pending) —
  * UNIQUE (subscription_id, slot) lets only one claim win, so duplicate jobs, two ticks or a
  * retried job never send twice — then renders, delivers and records the outcome on the row.
- * A crash between claim and outcome leaves a pending row: after config.subscriptionStaleClaimMs
- * (10 minutes by default) it is taken over and sent once more (attempts 2), never again after that.
+ * A crash between claim and outcome leaves a pending row. It is taken over and sent once more
+ * (attempts 2) as soon as its job run is known dead — the recovery sweep of a live process fails
+ * the job so pg-boss retries it, and the tick re-enqueues it, both within a minute
+ * (platform/jobs/recovery.ts) — or, for a claim without a run, after
+ * config.subscriptionStaleClaimMs (10 minutes by default). A second crash fails the row
+ * (发送中断…), never leaving it pending. The only window for a double delivery is a crash after
+ * the channel accepted the message and before the row records it.
  */
+
+/** The log of a send whose retry was interrupted too. */
+export const SEND_INTERRUPTED_MESSAGE = '发送过程中服务重启或异常退出，重试一次后仍未完成';
 
 /** Test seams: a fake renderer (Chromium is irrelevant to most tests). */
 export interface SubscriptionDeps {
@@ -121,7 +138,13 @@ const describeContent = (message: NotifyMessage) =>
   [`标题：${message.title}`, `文件：${[...message.images.map((i) => i.name), ...(message.pdf ? [message.pdf.name] : [])].join('、') || '无'}`].join('；');
 
 /** The send job: claim, render, deliver, record. Never throws for a delivery failure (it is logged on the row). */
-export async function sendSubscription(ctx: AppContext, log: Logger, data: SendJobData, now = new Date()): Promise<'sent' | 'failed' | 'skipped'> {
+export async function sendSubscription(
+  ctx: AppContext,
+  log: Logger,
+  data: SendJobData,
+  now = new Date(),
+  runId: string | null = null,
+): Promise<'sent' | 'failed' | 'skipped'> {
   const slot = new Date(data.slot);
   const sub = await findSubscription(ctx.db, data.subscriptionId);
   if (!sub) return 'skipped';
@@ -136,7 +159,8 @@ export async function sendSubscription(ctx: AppContext, log: Logger, data: SendJ
       notifyType: sub.notifyType,
       content: `标题：${sub.notifyTitle}`,
       slot,
-    })) ?? (await takeOverStaleClaim(ctx.db, sub.id, slot, new Date(now.getTime() - ctx.config.subscriptionStaleClaimMs)));
+      runId,
+    })) ?? (await takeOverStaleClaim(ctx.db, sub.id, slot, new Date(now.getTime() - ctx.config.subscriptionStaleClaimMs), runId));
   if (logId === undefined) {
     log.info({ subscriptionId: sub.id, slot: data.slot }, 'subscription slot already claimed');
     return 'skipped';
@@ -160,8 +184,8 @@ export async function sendSubscription(ctx: AppContext, log: Logger, data: SendJ
 /**
  * The tick (every minute, and once when a server starts): enqueue every enabled subscription
  * whose latest due time is new and within the catch-up window (an hour by default: downtime),
- * and re-enqueue claims a crash left pending. The job is sent before last_slot moves: a crash in
- * between re-sends a job whose claim fails.
+ * re-enqueue claims a crash left pending, and fail those a crash interrupted twice. The job is
+ * sent before last_slot moves: a crash in between re-sends a job whose claim fails.
  */
 export async function runTick(ctx: AppContext, log: Logger, now = new Date()): Promise<number> {
   if (!ctx.jobs) return 0;
@@ -181,7 +205,10 @@ export async function runTick(ctx: AppContext, log: Logger, now = new Date()): P
     await advanceLastSlot(ctx.db, sub.id, slot);
     due += 1;
   }
-  for (const stale of await findStaleClaims(ctx.db, new Date(now.getTime() - subscriptionStaleClaimMs))) {
+  const staleBefore = new Date(now.getTime() - subscriptionStaleClaimMs);
+  const abandoned = await failExhaustedClaims(ctx.db, staleBefore, SEND_INTERRUPTED_MESSAGE);
+  if (abandoned > 0) log.warn({ abandoned }, 'subscription sends interrupted twice: failed');
+  for (const stale of await findStaleClaims(ctx.db, staleBefore)) {
     const data: SendJobData = { subscriptionId: stale.subscriptionId!, slot: new Date(stale.slot).toISOString() };
     await ctx.jobs.send(SUBSCRIPTION_SEND_JOB, data, { singletonKey: `${data.subscriptionId}:${data.slot}` });
     log.warn(data, 'retrying a subscription send a crash left pending');
