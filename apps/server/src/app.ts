@@ -8,6 +8,8 @@ import { API, zhCN } from '@shutu/contracts';
 import type { AppContext, App } from './context.ts';
 import { installAccessControl } from './platform/auth/access.ts';
 import { installErrorHandler } from './platform/http/error-handler.ts';
+import { installSecurityHeaders } from './platform/http/security-headers.ts';
+import { embedOrigins } from './modules/system/embed-settings.ts';
 import { fail } from './platform/http/envelope.ts';
 import { modules } from './modules/index.ts';
 
@@ -27,6 +29,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // Before access control: a refused request carries the headers too.
+  await installSecurityHeaders(app, { embedOrigins: () => embedOrigins(ctx) });
   installAccessControl(app, ctx.db);
 
   await app.register(fastifySwagger, {

@@ -18,6 +18,8 @@ export const API = {
     config: '/api/system/config',
     /** GET/PUT (administrators): SMTP and robot settings of subscriptions; secrets masked. */
     notify: '/api/system/notify',
+    /** GET/PUT (administrators): the origins allowed to frame /openview and share links. */
+    embed: '/api/system/embed',
   },
   org: {
     users: '/api/org/users',

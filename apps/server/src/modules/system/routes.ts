@@ -1,8 +1,9 @@
-import { API, envelopeSchema, notifySettingsSchema, systemConfigSchema, zhCN } from '@shutu/contracts';
+import { API, embedSettingsResponseSchema, embedSettingsSchema, envelopeSchema, notifySettingsSchema, systemConfigSchema, zhCN } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { getSystemConfig, saveSystemConfig } from './service.ts';
 import { getNotifySettings, saveNotifySettings } from './notify-settings.ts';
+import { getEmbedSettings, saveEmbedSettings } from './embed-settings.ts';
 
 export function registerSystemRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
@@ -27,5 +28,16 @@ export function registerSystemRoutes(app: App, ctx: AppContext): void {
     API.system.notify,
     { config: { access: 'admin' }, schema: { tags: ['system'], summary: '保存通知设置', body: notifySettingsSchema, response: { 200: envelopeSchema(notifySettingsSchema) } } },
     async (request) => ok(await saveNotifySettings(ctx, request.body), zhCN.saved),
+  );
+  // 嵌入设置: who may frame /openview and share links (Content-Security-Policy frame-ancestors).
+  app.get(
+    API.system.embed,
+    { config: { access: 'admin' }, schema: { tags: ['system'], summary: '读取嵌入设置', response: { 200: envelopeSchema(embedSettingsResponseSchema) } } },
+    async () => ok(await getEmbedSettings(ctx)),
+  );
+  app.put(
+    API.system.embed,
+    { config: { access: 'admin' }, schema: { tags: ['system'], summary: '保存嵌入设置', body: embedSettingsSchema, response: { 200: envelopeSchema(embedSettingsResponseSchema) } } },
+    async (request) => ok(await saveEmbedSettings(ctx, request.body), zhCN.saved),
   );
 }

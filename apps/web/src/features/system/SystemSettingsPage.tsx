@@ -9,6 +9,7 @@ import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { fetchSystemConfig, saveSystemConfig, systemKeys } from './api.ts';
 import { NotifySettingsCard } from './NotifySettingsCard.tsx';
+import { EmbedSettingsCard } from './EmbedSettingsCard.tsx';
 
 export function SystemSettingsPage() {
   const [form] = Form.useForm<SystemConfig>();
@@ -56,6 +57,7 @@ export function SystemSettingsPage() {
         )}
       </Card>
       <NotifySettingsCard />
+      <EmbedSettingsCard />
     </PageContainer>
   );
 }
