@@ -185,7 +185,8 @@ try {
   const config = { ...loadConfig(env), databaseUrl: undefined, webDist: WEB_DIST };
   const store = await openConfiguredStore(config);
   await migrateToLatest(store.db);
-  await seed(store.db);
+  // An operator-chosen admin123: no forced first-login change in the way of the API calls below.
+  await seed(store.db, { adminPassword: 'admin123' });
   const ctx: AppContext = { config, store, db: store.db };
   resolveSecretKey(config);
   const warehouse = await ensureBuiltinWarehouse(ctx);

@@ -17,7 +17,9 @@ async function main(command: string): Promise<void> {
     case 'serve': {
       const server = await startServer(config, log);
       const lines = [`数图 ShuTu 已启动: ${server.url}`, `数据目录: ${config.dataDir}`];
-      if (server.seeded.createdAdmin) lines.push(`首个管理员  账号: ${FIRST_ADMIN.account}  密码: ${FIRST_ADMIN.password}（请登录后修改）`);
+      if (server.seeded.createdAdmin && server.seeded.mustChangePassword) {
+        lines.push(`首个管理员  账号: ${FIRST_ADMIN.account}  密码: ${FIRST_ADMIN.password}（首次登录须修改密码）`);
+      } else if (server.seeded.createdAdmin) lines.push(`首个管理员  账号: ${FIRST_ADMIN.account}  密码: SHUTU_ADMIN_PASSWORD 所设`);
       else lines.push(`管理员账号: ${FIRST_ADMIN.account}（初始密码 ${FIRST_ADMIN.password}，如已修改请用新密码）`);
       process.stdout.write(`\n${lines.join('\n')}\n\n`);
       const stop = async () => {
@@ -51,7 +53,7 @@ async function main(command: string): Promise<void> {
       const store = await openConfiguredStore(config);
       const applied = await migrateToLatest(store.db);
       log.info({ applied }, 'migrated');
-      if (command === 'seed') log.info(await seed(store.db), 'seeded');
+      if (command === 'seed') log.info(await seed(store.db, { adminPassword: config.adminPassword }), 'seeded');
       await store.close();
       return;
     }

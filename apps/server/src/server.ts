@@ -32,7 +32,7 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   const store = await openConfiguredStore(config);
   const applied = await migrateToLatest(store.db);
   if (applied.length) log.info({ applied }, 'migrations applied');
-  const seeded = await seed(store.db);
+  const seeded = await seed(store.db, { adminPassword: config.adminPassword });
   const ctx: AppContext = { config, store, db: store.db };
   // The credentials key (created on first start) and the embedded warehouse, before any request.
   resolveSecretKey(config);

@@ -8,7 +8,12 @@ export const loginRequestSchema = z.object({
 });
 export type LoginRequest = z.input<typeof loginRequestSchema>;
 
-export const loginResponseSchema = z.object({ token: z.string(), expiresAt: z.string() });
+/**
+ * mustChangePassword: the account still has its initial password (the seeded admin / admin123);
+ * every call but the password change, logout and current-user info answers 403 请先修改初始密码
+ * until it is changed.
+ */
+export const loginResponseSchema = z.object({ token: z.string(), expiresAt: z.string(), mustChangePassword: z.boolean() });
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const userInfoSchema = z.object({
@@ -23,5 +28,7 @@ export const userInfoSchema = z.object({
   roleIds: z.array(z.number()),
   isAdministrator: z.boolean(),
   permissions: z.array(z.string()),
+  /** Set while the initial password is unchanged: the web app opens 修改初始密码 before anything else. */
+  mustChangePassword: z.boolean(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;

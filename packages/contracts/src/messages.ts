@@ -32,6 +32,8 @@ export const zhCN = {
   passwordMismatch: '两次输入的密码不一致',
   passwordSameAsOld: '新密码不能与原密码相同',
   passwordTooShort: '密码长度不能少于6位',
+  /** 403 on every call but the password change, logout and current-user info while the initial password is unchanged. */
+  passwordChangeRequired: '请先修改初始密码',
   emailInvalid: '请输入正确的邮箱',
   phoneInvalid: '请输入正确的手机号',
   // system

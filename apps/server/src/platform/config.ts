@@ -44,6 +44,12 @@ export interface Config {
    * it is taken to be lost in a crash and sent once more. Keep it above the longest render.
    */
   subscriptionStaleClaimMs: number;
+  /**
+   * SHUTU_ADMIN_PASSWORD: the first administrator's password, read only when the store is seeded
+   * (first start). Unset: admin123, which must be changed at first login; set: the operator chose
+   * it, so no change is forced. At least 6 characters.
+   */
+  adminPassword: string | undefined;
 }
 
 /** A positive number from the environment, or the default when unset or not a positive number. */
@@ -73,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     thumbnails: env.SHUTU_THUMBNAILS !== '0',
     subscriptionCatchUpMs: positiveNumber(env.SHUTU_SUBSCRIPTION_CATCH_UP_MINUTES, 60) * 60_000,
     subscriptionStaleClaimMs: positiveNumber(env.SHUTU_SUBSCRIPTION_STALE_CLAIM_SECONDS, 600) * 1000,
+    adminPassword: env.SHUTU_ADMIN_PASSWORD || undefined,
   };
 }

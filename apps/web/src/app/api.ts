@@ -70,6 +70,13 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
   unauthorizedHandler = handler;
 }
 
+/** What a 403 请先修改初始密码 does: the router opens the 修改初始密码 page. */
+let passwordChangeHandler: () => void = () => undefined;
+
+export function setPasswordChangeHandler(handler: () => void): void {
+  passwordChangeHandler = handler;
+}
+
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
 export interface RequestOptions {
@@ -129,6 +136,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
       clearToken();
       unauthorizedHandler(loginPath());
     }
+    if (status === 403 && message === msg.passwordChangeRequired && tokenOverride === null) passwordChangeHandler();
     throw new ApiError(status, message, envelope?.data ?? null);
   }
   return { data: envelope!.data as T, msg: envelope!.msg ?? '' };
@@ -213,6 +221,7 @@ export async function upload<T>(path: string, formData: FormData): Promise<ApiRe
       clearToken();
       unauthorizedHandler(loginPath());
     }
+    if (status === 403 && envelope?.msg === msg.passwordChangeRequired && tokenOverride === null) passwordChangeHandler();
     throw new ApiError(status, envelope?.msg || fallbackMessage(status), envelope?.data ?? null);
   }
   return { data: envelope.data as T, msg: envelope.msg ?? '' };

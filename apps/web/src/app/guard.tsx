@@ -5,6 +5,7 @@ import { getToken, loginPath } from './api.ts';
 import { t } from './messages.ts';
 import { homePath } from './pages.ts';
 import { useUserInfo } from '../features/auth/hooks.ts';
+import { CHANGE_PASSWORD_PATH, changePasswordPath } from '../features/auth/ChangeInitialPasswordPage.tsx';
 import { canAccess, type Access } from '../shared/access.ts';
 
 export function FullPageSpin() {
@@ -15,7 +16,10 @@ export function FullPageSpin() {
   );
 }
 
-/** Everything but the login page needs a session; without one, go to login and come back afterwards. */
+/**
+ * Everything but the login page needs a session; without one, go to login and come back afterwards.
+ * A user who still has the initial password sees only 修改初始密码 until it is changed.
+ */
 export function RequireAuth() {
   const location = useLocation();
   const token = getToken();
@@ -37,6 +41,9 @@ export function RequireAuth() {
         />
       </div>
     );
+  }
+  if (info.data.mustChangePassword && location.pathname !== CHANGE_PASSWORD_PATH) {
+    return <Navigate to={changePasswordPath(`${location.pathname}${location.search}`)} replace />;
   }
   return <Outlet />;
 }

@@ -84,6 +84,13 @@ const uiZhCN = {
   passwordHint: '密码至少 6 位，修改成功后需要使用新密码重新登录。',
   saveInfo: '保存信息',
   savePassword: '修改密码',
+  // first sign-in with the initial password
+  initialPasswordTitle: '修改初始密码',
+  initialPasswordSubtitle: (account: string) => `当前账号：${account}`,
+  initialPasswordHint: '您正在使用系统的初始密码。为了账号安全，请先设置新密码（至少 6 位），修改后即可进入系统。',
+  initialPasswordSubmit: '确认修改并进入系统',
+  initialPasswordDone: '密码已修改，欢迎使用',
+  initialPasswordSignOut: '退出登录',
   relogin: '请使用新密码重新登录',
   // system settings
   systemName: '系统名称',

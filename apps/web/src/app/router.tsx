@@ -2,12 +2,13 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, useRouteError } from 'react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { Button, Result, Spin } from 'antd';
-import { setUnauthorizedHandler } from './api.ts';
+import { setPasswordChangeHandler, setUnauthorizedHandler } from './api.ts';
 import { Guarded, HomeRedirect, NotFoundResult, RequireAuth } from './guard.tsx';
 import { MainLayout } from './layout/MainLayout.tsx';
 import { t } from './messages.ts';
 import { PAGES, type PageKey } from './pages.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import ChangeInitialPasswordPage, { changePasswordPath } from '../features/auth/ChangeInitialPasswordPage.tsx';
 import { DatasetListPage } from '../features/dataset/DatasetListPage.tsx';
 import { ReportListPage, VisualListPage } from '../features/board/BoardListPage.tsx';
 import { DataSourcePage } from '../features/datasource/DataSourcePage.tsx';
@@ -97,6 +98,8 @@ export function createAppRouter(queryClient: QueryClient) {
       element: <RequireAuth />,
       errorElement: <RouteError />,
       children: [
+        // The first sign-in with the initial password: nothing else until it is changed (guard.tsx).
+        { path: '/change-password', element: <ChangeInitialPasswordPage /> },
         // Full screen: signed in, outside the main layout and the menu.
         {
           path: '/newbi/dataset/edit',
@@ -127,6 +130,12 @@ export function createAppRouter(queryClient: QueryClient) {
   setUnauthorizedHandler((url) => {
     queryClient.removeQueries({ queryKey: ['auth'] });
     void router.navigate(url, { replace: true });
+  });
+  // A 403 请先修改初始密码 (the flag was set while the app was open): refresh who we are and change it first.
+  setPasswordChangeHandler(() => {
+    void queryClient.invalidateQueries({ queryKey: ['auth'] });
+    const here = `${window.location.pathname}${window.location.search}`;
+    if (!here.startsWith('/change-password')) void router.navigate(changePasswordPath(here), { replace: true });
   });
   return router;
 }

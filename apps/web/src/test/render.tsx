@@ -19,6 +19,7 @@ export function user(overrides: Partial<UserInfo> = {}): UserInfo {
     roleIds: [],
     isAdministrator: true,
     permissions: [],
+    mustChangePassword: false,
     ...overrides,
   };
 }

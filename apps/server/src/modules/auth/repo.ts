@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/schema.ts';
 export function findUserByAccount(db: Kysely<Database>, account: string) {
   return db
     .selectFrom('sysUser')
-    .select(['id', 'account', 'passwordHash', 'status'])
+    .select(['id', 'account', 'passwordHash', 'status', 'mustChangePassword'])
     .where((eb) => eb(eb.fn('lower', ['account']), '=', account.toLowerCase()))
     .executeTakeFirst();
 }

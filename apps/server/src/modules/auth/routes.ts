@@ -18,7 +18,7 @@ export function registerAuthRoutes(app: App, { db, config }: AppContext): void {
   );
   app.post(
     API.auth.logout,
-    { config: { access: 'user' }, schema: { tags: ['auth'], summary: '退出登录', response: { 200: envelopeSchema(z.null()) } } },
+    { config: { access: 'user', beforePasswordChange: true }, schema: { tags: ['auth'], summary: '退出登录', response: { 200: envelopeSchema(z.null()) } } },
     async (request) => {
       await revokeToken(db, sessionOf(request).token);
       return ok(null, zhCN.loggedOut);
@@ -26,7 +26,7 @@ export function registerAuthRoutes(app: App, { db, config }: AppContext): void {
   );
   app.get(
     API.auth.info,
-    { config: { access: 'user' }, schema: { tags: ['auth'], summary: '当前用户信息', response: { 200: envelopeSchema(userInfoSchema) } } },
+    { config: { access: 'user', beforePasswordChange: true }, schema: { tags: ['auth'], summary: '当前用户信息', response: { 200: envelopeSchema(userInfoSchema) } } },
     async (request) => ok(await getUserInfo(db, sessionOf(request))),
   );
 }

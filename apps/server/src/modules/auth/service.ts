@@ -29,5 +29,5 @@ export async function login(db: Kysely<Database>, settings: LoginSettings, accou
   if (user.status !== 1) throw forbidden(zhCN.accountDisabled);
   await clearFailures(db, account);
   const { token, expiresAt } = await issueToken(db, user.id, settings.tokenTtlHours);
-  return { token, expiresAt: expiresAt.toISOString() };
+  return { token, expiresAt: expiresAt.toISOString(), mustChangePassword: user.mustChangePassword };
 }

@@ -4,7 +4,7 @@ import type { Database } from '../../platform/db/schema.ts';
 export function findProfile(db: Kysely<Database>, userId: number) {
   return db
     .selectFrom('sysUser')
-    .select(['id', 'account', 'name', 'realName', 'avatar', 'phone', 'email', 'deptId', 'isAdministrator'])
+    .select(['id', 'account', 'name', 'realName', 'avatar', 'phone', 'email', 'deptId', 'isAdministrator', 'mustChangePassword'])
     .where('id', '=', userId)
     .executeTakeFirst();
 }
@@ -41,6 +41,7 @@ export async function updateProfileFields(db: Kysely<Database>, userId: number, 
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** A password the user chose themselves: also ends a pending 修改初始密码. */
 export async function updatePasswordHash(db: Kysely<Database>, userId: number, passwordHash: string): Promise<void> {
-  await db.updateTable('sysUser').set({ passwordHash, updateTime: new Date() }).where('id', '=', userId).execute();
+  await db.updateTable('sysUser').set({ passwordHash, mustChangePassword: false, updateTime: new Date() }).where('id', '=', userId).execute();
 }

@@ -9,7 +9,10 @@ import { changePassword, getUserInfo, updateProfile } from './service.ts';
 export function registerProfileRoutes(app: App, { db }: AppContext): void {
   app.get(
     API.profile.info,
-    { config: { access: 'user' }, schema: { tags: ['profile'], summary: '个人信息', response: { 200: envelopeSchema(userInfoSchema) } } },
+    {
+      config: { access: 'user', beforePasswordChange: true },
+      schema: { tags: ['profile'], summary: '个人信息', response: { 200: envelopeSchema(userInfoSchema) } },
+    },
     async (request) => ok(await getUserInfo(db, sessionOf(request))),
   );
   app.put(
@@ -23,7 +26,8 @@ export function registerProfileRoutes(app: App, { db }: AppContext): void {
   app.put(
     API.profile.password,
     {
-      config: { access: 'user' },
+      // Also the way out of 修改初始密码: open while the initial password must still be changed.
+      config: { access: 'user', beforePasswordChange: true },
       schema: { tags: ['profile'], summary: '修改密码（均为MD5摘要）', body: passwordUpdateSchema, response: { 200: envelopeSchema(z.null()) } },
     },
     async (request) => {

@@ -23,7 +23,8 @@ export async function updateProfile(db: Kysely<Database>, session: Session, fiel
 /**
  * Personal settings, tab 1. The schema already refused a mismatched confirmation and a
  * new password equal to the old one; here the old one must match the stored hash.
- * Every other session of the user ends; the one that changed the password stays.
+ * Every other session of the user ends; the one that changed the password stays, and a
+ * pending 修改初始密码 (must_change_password) is over.
  */
 export async function changePassword(db: Kysely<Database>, session: Session, oldPassword: string, newPassword: string): Promise<void> {
   const stored = await findPasswordHash(db, session.userId);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { shareMessages, type PermissionCode } from '@shutu/contracts';
+import { shareMessages, zhCN, type PermissionCode } from '@shutu/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
@@ -20,6 +20,11 @@ declare module 'fastify' {
      * other route refuses such a token with 403.
      */
     shareable?: boolean;
+    /**
+     * The route stays open to a user who must still change the initial password (the password
+     * change itself, logout, current-user info); every other route answers 403 请先修改初始密码.
+     */
+    beforePasswordChange?: boolean;
   }
   interface FastifyRequest {
     session: Session | null;
@@ -50,6 +55,10 @@ export function installAccessControl(app: FastifyInstance, db: Kysely<Database>)
     const session = token ? await findSession(db, token) : undefined;
     if (!session) throw unauthorized();
     if (session.scope && request.routeOptions.config.shareable !== true) throw forbidden(shareMessages.scopeRefused);
+    // A share link's token is not a sign-in: it reads what its link names whatever the creator's password.
+    if (session.mustChangePassword && !session.scope && request.routeOptions.config.beforePasswordChange !== true) {
+      throw forbidden(zhCN.passwordChangeRequired);
+    }
     request.session = session;
     if (access === 'user') return;
     if (access === 'admin') {

@@ -15,13 +15,15 @@ export interface Session {
    * refused on every route not marked shareable, and on boards outside `scope.boards`.
    */
   scope?: TokenScope | null;
+  /** The user still has the initial password: access.ts refuses all but a few routes. */
+  mustChangePassword?: boolean;
 }
 
 export async function findSession(db: Kysely<Database>, token: string): Promise<Session | undefined> {
   const row = await db
     .selectFrom('authToken as t')
     .innerJoin('sysUser as u', 'u.id', 't.userId')
-    .select(['u.id', 'u.account', 'u.isAdministrator', 't.scope'])
+    .select(['u.id', 'u.account', 'u.isAdministrator', 'u.mustChangePassword', 't.scope'])
     .where('t.tokenHash', '=', hashToken(token))
     .where('t.revokedAt', 'is', null)
     .where('t.expiresAt', '>', new Date())
@@ -29,7 +31,15 @@ export async function findSession(db: Kysely<Database>, token: string): Promise<
     .executeTakeFirst();
   if (!row) return undefined;
   const permissions = row.isAdministrator ? new Set(PERMISSION_CODES) : await findUserPermissions(db, row.id);
-  return { userId: row.id, account: row.account, isAdministrator: row.isAdministrator, permissions, token, scope: parseScope(row.scope) };
+  return {
+    userId: row.id,
+    account: row.account,
+    isAdministrator: row.isAdministrator,
+    permissions,
+    token,
+    scope: parseScope(row.scope),
+    mustChangePassword: row.mustChangePassword,
+  };
 }
 
 /** A stored scope; one that does not parse scopes the token to nothing rather than to everything. */

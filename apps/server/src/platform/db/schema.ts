@@ -17,6 +17,8 @@ export interface SysUserTable {
   deptId: number | null;
   isAdministrator: boolean;
   status: number;
+  /** 0012: the initial password must be changed before anything else (docs/decisions.md "Initial password"). */
+  mustChangePassword: Generated<boolean>;
   createTime: CreatedAt;
   updateTime: UpdatedAt;
 }

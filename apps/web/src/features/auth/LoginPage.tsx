@@ -35,7 +35,10 @@ export function LoginPage() {
     onSuccess: async (res) => {
       setToken(res.token);
       queryClient.removeQueries({ queryKey: ['auth'] });
-      await navigate(redirect, { replace: true });
+      // The initial password: 修改初始密码 first, then the page asked for.
+      await navigate(res.mustChangePassword ? `/change-password${redirect === '/' ? '' : `?redirect=${encodeURIComponent(redirect)}`}` : redirect, {
+        replace: true,
+      });
     },
     onError: (e) => setError(errorText(e)),
   });

@@ -5,25 +5,34 @@ import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { useSignOut } from '../auth/hooks.ts';
 import { changePassword, PASSWORD_MIN_LENGTH, type PasswordForm as Values } from './api.ts';
 
+export interface PasswordFormProps {
+  /** The notice above the fields; by default the rule and that the user signs in again. */
+  hint?: string;
+  submitText?: string;
+  /** After '修改密码成功'; by default the user is signed out and signs in again with the new password. */
+  onChanged?: () => Promise<void> | void;
+}
+
 /**
- * Changing the password ends the session: after '修改密码成功' the user is signed out and
- * signs in again with the new password.
+ * Personal settings → 修改密码, and the 修改初始密码 page. The new password needs 6 characters
+ * and may not be the old one (the server checks the digests too).
  */
-export function PasswordForm() {
+export function PasswordForm({ hint = t.passwordHint, submitText = t.savePassword, onChanged }: PasswordFormProps = {}) {
   const [form] = Form.useForm<Values>();
   const signOut = useSignOut();
   const mutation = useMutation({
     mutationFn: changePassword,
     onSuccess: async () => {
       form.resetFields();
-      await signOut({ message: msg.passwordUpdated });
+      if (onChanged) await onChanged();
+      else await signOut({ message: msg.passwordUpdated });
     },
     onError: (e) => applyFieldErrors(form, e),
   });
 
   return (
     <Form<Values> form={form} layout="vertical" className="password-form" onFinish={(v) => mutation.mutate(v)}>
-      <Alert type="info" showIcon title={t.passwordHint} className="password-hint" />
+      <Alert type="info" showIcon title={hint} className="password-hint" />
       <Form.Item label={t.oldPassword} name="oldPassword" rules={[{ required: true, message: t.oldPasswordRequired }]}>
         <Input.Password placeholder={t.oldPasswordRequired} autoComplete="current-password" />
       </Form.Item>
@@ -33,6 +42,10 @@ export function PasswordForm() {
         rules={[
           { required: true, message: t.newPasswordRequired },
           { min: PASSWORD_MIN_LENGTH, message: msg.passwordTooShort },
+          ({ getFieldValue }) => ({
+            validator: (_, value: string | undefined) =>
+              !value || value !== getFieldValue('oldPassword') ? Promise.resolve() : Promise.reject(new Error(msg.passwordSameAsOld)),
+          }),
         ]}
       >
         <Input.Password placeholder={t.newPasswordRequired} autoComplete="new-password" />
@@ -53,7 +66,7 @@ export function PasswordForm() {
       </Form.Item>
       <Form.Item>
         <Button type="primary" htmlType="submit" loading={mutation.isPending}>
-          {t.savePassword}
+          {submitText}
         </Button>
       </Form.Item>
     </Form>

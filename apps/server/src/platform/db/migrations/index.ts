@@ -10,6 +10,7 @@ import * as ppt from './0008_ppt.ts';
 import * as subscription from './0009_subscription.ts';
 import * as share from './0010_share.ts';
 import * as pptPdf from './0011_ppt_pdf.ts';
+import * as mustChangePassword from './0012_must_change_password.ts';
 import * as jobRuns from './0013_job_runs.ts';
 import * as filetableStaging from './0014_filetable_staging.ts';
 
@@ -26,6 +27,7 @@ export const migrations: Record<string, Migration> = {
   '0009_subscription': subscription,
   '0010_share': share,
   '0011_ppt_pdf': pptPdf,
+  '0012_must_change_password': mustChangePassword,
   '0013_job_runs': jobRuns,
   '0014_filetable_staging': filetableStaging,
 };

@@ -1,0 +1,82 @@
+import { useEffect } from 'react';
+import { Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Button } from 'antd';
+import { SafetyCertificateOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { t } from '../../app/messages.ts';
+import { notifySuccess } from '../../app/notify.ts';
+import { Logo } from '../../shared/Logo.tsx';
+import { useSystemName } from '../system/api.ts';
+import { PasswordForm } from '../profile/PasswordForm.tsx';
+import { authKeys } from './api.ts';
+import { useSignOut, useUserInfo } from './hooks.ts';
+import { safeRedirect } from './LoginPage.tsx';
+import './login.css';
+
+/** Where the guard sends a user who still has the initial password, coming back to `redirect` afterwards. */
+export const CHANGE_PASSWORD_PATH = '/change-password';
+
+export function changePasswordPath(redirect: string): string {
+  const target = safeRedirect(redirect);
+  return target === '/' ? CHANGE_PASSWORD_PATH : `${CHANGE_PASSWORD_PATH}?redirect=${encodeURIComponent(target)}`;
+}
+
+/**
+ * 修改初始密码: the first sign-in with the built-in administrator password (mustChangePassword)
+ * lands here before anything else; the server refuses every other call meanwhile. After the
+ * change the session goes on (the server keeps it) and the page asked for opens.
+ */
+export default function ChangeInitialPasswordPage() {
+  const systemName = useSystemName();
+  const info = useUserInfo();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const signOut = useSignOut();
+  const redirect = safeRedirect(params.get('redirect'));
+
+  useEffect(() => {
+    document.title = `${t.initialPasswordTitle} - ${systemName}`;
+  }, [systemName]);
+
+  if (info.data && !info.data.mustChangePassword) return <Navigate to={redirect} replace />;
+
+  return (
+    <div className="login-page">
+      <div className="login-hero">
+        <div className="login-hero-brand">
+          <Logo size={40} />
+          <span>{systemName}</span>
+        </div>
+        <div className="login-hero-copy">
+          <h2>{t.appSubtitle}</h2>
+          <p>{t.appSlogan}</p>
+        </div>
+        <div className="login-hero-foot">{t.loginFooter(systemName)}</div>
+      </div>
+      <div className="login-panel">
+        <div className="login-card change-password-card" data-testid="change-initial-password">
+          <div className="change-password-icon" aria-hidden="true">
+            <SafetyCertificateOutlined />
+          </div>
+          <h1 className="login-title">{t.initialPasswordTitle}</h1>
+          <div className="login-subtitle">{info.data ? t.initialPasswordSubtitle(info.data.account) : '\u00a0'}</div>
+          <PasswordForm
+            hint={t.initialPasswordHint}
+            submitText={t.initialPasswordSubmit}
+            onChanged={async () => {
+              notifySuccess(t.initialPasswordDone);
+              await queryClient.invalidateQueries({ queryKey: authKeys.info });
+              await navigate(redirect, { replace: true });
+            }}
+          />
+          <div className="change-password-foot">
+            <Button type="link" onClick={() => void signOut()}>
+              {t.initialPasswordSignOut}
+            </Button>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
