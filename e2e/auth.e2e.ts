@@ -1,6 +1,8 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ADMIN, launchBrowser, loginThroughPage, menuLabels, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { ADMIN, eventually, launchBrowser, loginThroughPage, menuLabels, newPage, screenshot, startApp, takeCspViolations, type E2EApp } from './harness.ts';
 
 /** Login, the session round trip, personal settings and the password change. */
 describe('sign-in and personal settings', () => {
@@ -150,5 +152,120 @@ describe('sign-in and personal settings', () => {
     expect(fresh.status()).toBe(200);
     await page.getByTestId('app-header').waitFor();
     await page.context().close();
+  });
+});
+
+/** A default install (no SHUTU_ADMIN_PASSWORD): admin / admin123 must be changed at the first sign-in. */
+describe('first sign-in with the initial password', () => {
+  let app: E2EApp;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    app = await startApp({ SHUTU_ADMIN_PASSWORD: '' });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('lands on 修改初始密码, keeps every other page and the API closed until the password changes, then works', async () => {
+    const page = await newPage(browser);
+    await page.goto(`${app.url}/system/dict`);
+    await page.waitForURL(/\/login\?redirect=/);
+    await page.getByPlaceholder('账号').fill(ADMIN.account);
+    await page.getByPlaceholder('密码').fill(ADMIN.password);
+    const [login] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/auth/login')),
+      page.getByRole('button', { name: /登\s*录/ }).click(),
+    ]);
+    expect(((await login.json()) as { data: { mustChangePassword: boolean } }).data.mustChangePassword).toBe(true);
+    await page.waitForURL(/\/change-password\?redirect=%2Fsystem%2Fdict$/);
+    const card = page.getByTestId('change-initial-password');
+    await card.getByRole('heading', { name: '修改初始密码' }).waitFor();
+    await card.getByText('当前账号：admin').waitFor();
+    expect(await page.getByTestId('app-header').count()).toBe(0);
+    await screenshot(page, 'change-initial-password');
+
+    // The menu's pages stay out of reach, and so does the API.
+    await page.goto(`${app.url}/system/users`);
+    await page.waitForURL(/\/change-password\?redirect=%2Fsystem%2Fusers$/);
+    await card.waitFor();
+    expect(await page.locator('.app-menu').count()).toBe(0);
+    const token = await page.evaluate<string | null>("localStorage.getItem('shutu.token')");
+    const refused = await fetch(`${app.url}/api/org/users`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { msg: string }).msg).toBe('请先修改初始密码');
+
+    await page.getByLabel('原密码').fill(ADMIN.password);
+    await page.getByLabel('新密码').fill(ADMIN.password);
+    await page.getByLabel('确认密码').fill(ADMIN.password);
+    await page.getByRole('button', { name: '确认修改并进入系统' }).click();
+    await page.getByText('新密码不能与原密码相同').waitFor();
+    await screenshot(page, 'change-initial-password-same');
+
+    await page.getByLabel('新密码').fill('first-own-pass');
+    await page.getByLabel('确认密码').fill('first-own-pass');
+    const [changed] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/profile/password')),
+      page.getByRole('button', { name: '确认修改并进入系统' }).click(),
+    ]);
+    expect(changed.status()).toBe(200);
+    await page.getByText('密码已修改，欢迎使用').waitFor();
+    await page.waitForURL(/\/system\/users$/);
+    await page.getByTestId('app-header').waitFor();
+    expect(await menuLabels(page)).toContain('用户管理');
+    expect((await fetch(`${app.url}/api/org/users`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    await page.context().close();
+
+    // The initial password is gone; the new one signs in straight to the app.
+    const next = await newPage(browser);
+    await loginThroughPage(next, app, ADMIN.account, 'first-own-pass');
+    await next.waitForURL(/\/system\/users$/);
+    await next.context().close();
+  });
+
+  it('lets only the origins saved in 系统设置 → 嵌入设置 frame /openview', async () => {
+    const page = await newPage(browser);
+    await loginThroughPage(page, app, ADMIN.account, 'first-own-pass');
+    // Another site (a portal) whose page frames /openview; it sends no policy of its own.
+    const portal = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><title>门户</title><iframe id="embedded" src="${app.url}/openview/1" width="800" height="600"></iframe>`);
+    });
+    await new Promise<void>((resolve) => portal.listen(0, '127.0.0.1', resolve));
+    const other = `http://127.0.0.1:${(portal.address() as AddressInfo).port}`;
+    const framer = await page.context().newPage();
+    const frameOpenview = () => framer.goto(other);
+    // The framed document: Chromium's error page while frame-ancestors refuses, else the app.
+    const embedded = () =>
+      eventually(() => {
+        const frame = framer.frames().find((f) => f !== framer.mainFrame() && f.url() !== '' && f.url() !== 'about:blank');
+        return frame?.url();
+      }, 'the iframe to load', 15_000);
+    await frameOpenview();
+    expect(await embedded()).toMatch(/^chrome-error:/);
+    // Chromium may log the refusal; it is the point of this test, not a failure.
+    takeCspViolations();
+
+    await page.goto(`${app.url}/system/settings`);
+    const card = page.getByTestId('embed-settings');
+    await card.getByTestId('embed-origins').fill('not an origin');
+    await card.getByRole('button', { name: '保存嵌入设置' }).click();
+    await card.getByText(/来源格式不正确/).waitFor();
+    await card.getByTestId('embed-origins').fill(other);
+    const [saved] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/system/embed') && r.request().method() === 'PUT'),
+      card.getByRole('button', { name: '保存嵌入设置' }).click(),
+    ]);
+    expect(saved.status()).toBe(200);
+    await screenshot(page, 'embed-settings');
+
+    await frameOpenview();
+    expect(await embedded()).toBe(`${app.url}/openview/1`);
+    await framer.frameLocator('#embedded').locator('#root > *').first().waitFor();
+    expect(takeCspViolations()).toEqual([]);
+    await page.context().close();
+    portal.close();
   });
 });

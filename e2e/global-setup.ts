@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openStore } from '../apps/server/src/platform/db/store.ts';
-import { ensureChromium } from './harness.ts';
+// Not from harness.ts: that module registers test hooks, which only a test file may import.
+import { ensureSystemPackages } from '../apps/server/test/system-packages.ts';
 
 /**
  * Chromium and CJK fonts, and one migrated metadata store for every app start to copy: a new
@@ -11,7 +12,7 @@ import { ensureChromium } from './harness.ts';
  * migrates (nothing left) and seeds it as on any first start.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  ensureChromium();
+  ensureSystemPackages();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-e2e-store-'));
   const template = path.join(dir, 'metadata');
   const store = await openStore({ pgliteDir: template });

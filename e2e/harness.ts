@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterEach, inject } from 'vitest';
 import { CHROMIUM_ARGS } from '../apps/server/src/platform/render/pool.ts';
 import { ensureSystemPackages } from '../apps/server/test/system-packages.ts';
 
@@ -19,6 +19,46 @@ export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 export const ARTIFACTS = path.join(REPO_ROOT, 'e2e', 'artifacts');
 export const CHROMIUM = '/usr/bin/chromium';
 export const ADMIN = { account: 'admin', password: 'admin123' } as const;
+
+/**
+ * Content-Security-Policy violations seen by any page the test opened through newPage (console
+ * "Refused to …" messages and securitypolicyviolation events). The afterEach below fails the test
+ * that saw one, in every e2e file: the policy (apps/server/src/platform/http/security-headers.ts)
+ * must let the app, antd and ECharts work untouched.
+ */
+const cspViolations: string[] = [];
+const CSP_MARK = '[csp-violation]';
+
+function isCspViolation(text: string): boolean {
+  return text.startsWith(CSP_MARK) || (/Refused to /.test(text) && /Content Security Policy/i.test(text));
+}
+
+function watchCsp(context: BrowserContext): void {
+  void context.addInitScript({
+    content: `document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(${JSON.stringify(CSP_MARK)} + ' ' + e.violatedDirective + ' blocked ' + (e.blockedURI || '(inline)') + ' on ' + e.documentURI);
+    });`,
+  });
+  context.on('console', (message) => {
+    const text = message.text();
+    if (isCspViolation(text)) cspViolations.push(`${message.page()?.url() ?? ''}: ${text}`);
+  });
+  context.on('weberror', (error) => {
+    const text = error.error().message;
+    if (isCspViolation(text)) cspViolations.push(`${error.page()?.url() ?? ''}: ${text}`);
+  });
+}
+
+/** Hands over (and forgets) the violations seen so far: for a test that provokes one on purpose. */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
+}
+
+afterEach(() => {
+  if (cspViolations.length === 0) return;
+  const seen = cspViolations.splice(0);
+  throw new Error(`Content-Security-Policy violations:\n${[...new Set(seen)].join('\n')}`);
+});
 
 /** Debian's Chromium, CJK fonts (no tofu boxes) and poppler-utils; installed with apt-get when missing. */
 export function ensureChromium(): void {
@@ -66,7 +106,9 @@ function freshDataDir(): string {
 /**
  * The real server (`main.ts serve`) on a free port with a fresh data directory (or `dataDir`,
  * to start again on what a stopped or killed server left), serving the built web app. The web
- * app must have been built (`npm run build`) before.
+ * app must have been built (`npm run build`) before. The administrator is seeded with
+ * SHUTU_ADMIN_PASSWORD=admin123 (an operator's choice: no forced change at first login);
+ * pass `SHUTU_ADMIN_PASSWORD: ''` for a default install, whose admin123 must be changed first.
  */
 export async function startApp(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<E2EApp> {
   const webDist = path.join(REPO_ROOT, 'apps/web/dist');
@@ -87,6 +129,7 @@ export async function startApp(env: Record<string, string> = {}, options: { data
       DATABASE_URL: '',
       SHUTU_THUMBNAILS: '0',
       SHUTU_DEMO_SCALE: '20000',
+      SHUTU_ADMIN_PASSWORD: ADMIN.password,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,9 +191,10 @@ export async function loginThroughPage(page: Page, app: E2EApp, account: string 
   await page.getByTestId('app-header').waitFor();
 }
 
-/** A fresh browser context (own storage, so its own session) with a desktop-sized page. */
+/** A fresh browser context (own storage, so its own session) with a desktop-sized page; its pages are watched for CSP violations. */
 export async function newPage(browser: Browser, viewport = { width: 1440, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ viewport, locale: 'zh-CN' });
+  watchCsp(context);
   return context.newPage();
 }
 
