@@ -2,7 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailHeader, startSmtpServer, type LocalSmtpServer } from '../apps/server/src/platform/notify/test-servers.ts';
+import { mailHeader, startSmtpServer, type LocalSmtpServer } from '../apps/server/test/notify-servers.ts';
 import { openStore } from '../apps/server/src/platform/db/store.ts';
 import { apiCall, apiLogin, eventually, startApp, type E2EApp } from './harness.ts';
 

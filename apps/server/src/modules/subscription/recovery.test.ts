@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { createTestServer, storeKinds, type TestServer } from '../../../test/harness.ts';
 import { call } from '../../../test/fixtures.ts';
-import { startRobotReceiver, type RobotReceiver } from '../../platform/notify/test-servers.ts';
+import { startRobotReceiver, type RobotReceiver } from '../../../test/notify-servers.ts';
 import type { RenderBoard } from './render.ts';
 import { claimSlot } from './repo.ts';
 import { overrideSubscriptionDeps, runTick, SEND_INTERRUPTED_MESSAGE, sendSubscription } from './send.ts';

@@ -10,7 +10,7 @@ import { loadConfig } from '../../platform/config.ts';
 import { migrateToLatest, type MetadataStore } from '../../platform/db/store.ts';
 import { seed } from '../../platform/db/seed.ts';
 import { Jobs } from '../../platform/jobs/boss.ts';
-import { mailHeader, startRobotReceiver, startSmtpServer, type LocalSmtpServer, type RobotReceiver } from '../../platform/notify/test-servers.ts';
+import { mailHeader, startRobotReceiver, startSmtpServer, type LocalSmtpServer, type RobotReceiver } from '../../../test/notify-servers.ts';
 import { subscriptionJobs } from './jobs.ts';
 import type { RenderBoard } from './render.ts';
 import { overrideSubscriptionDeps, runTick, sendSubscription } from './send.ts';

@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { NotifyError, type NotifyImage, type NotifyMessage } from './message.ts';
 import { WECOM_IMAGE_LIMIT, sendFeishu, sendTianxiangyun, sendWecom } from './robots.ts';
-import { startRobotReceiver, type RobotReceiver } from './test-servers.ts';
+import { startRobotReceiver, type RobotReceiver } from '../../../test/notify-servers.ts';
 
 /**
  * Delivery to the group robots and tianxiangyun against the local receiver, which checks what

@@ -1,21 +1,23 @@
 import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
-import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 
 /**
- * Local stand-ins for the channels, for tests (server and e2e): a tiny SMTP server speaking
- * just enough SMTP (EHLO/HELO, MAIL, RCPT, DATA, RSET, NOOP, QUIT) and an HTTP receiver for the
- * robots that checks DingTalk's and Feishu's signatures, WeCom's key and image md5 and
- * tianxiangyun's token the way those platforms document them, answering with their error codes
- * when a check fails.
+ * Local stand-ins for the channels, for tests only (server and e2e; production code must not
+ * import apps/server/test): an SMTP server (the maintained `smtp-server` library, plain text, no
+ * STARTTLS, AUTH optional) that keeps every mail it receives, and an HTTP receiver for the robots
+ * that checks DingTalk's and Feishu's signatures, WeCom's key and image md5 and tianxiangyun's
+ * token the way those platforms document them, answering with their error codes when a check fails.
  */
 
 export interface ReceivedMail {
   from: string;
   to: string[];
-  /** The raw message (headers and MIME body). */
+  /** The raw message (headers and MIME body), as received after DATA. */
   data: string;
+  /** The user the client authenticated as (AUTH PLAIN/LOGIN), if it did. */
+  user?: string;
 }
 
 export interface LocalSmtpServer {
@@ -26,54 +28,43 @@ export interface LocalSmtpServer {
 
 export async function startSmtpServer(): Promise<LocalSmtpServer> {
   const mails: ReceivedMail[] = [];
-  const server = net.createServer((socket) => {
-    let buffer = '';
-    let inData = false;
-    let current: ReceivedMail = { from: '', to: [], data: '' };
-    socket.setEncoding('utf8');
-    socket.write('220 localhost ShuTu test SMTP\r\n');
-    socket.on('data', (chunk: string) => {
-      buffer += chunk;
-      for (;;) {
-        if (inData) {
-          const end = buffer.indexOf('\r\n.\r\n');
-          if (end < 0) return;
-          current.data = buffer.slice(0, end).replace(/\r\n\.\./g, '\r\n.');
-          buffer = buffer.slice(end + 5);
-          mails.push(current);
-          current = { from: '', to: [], data: '' };
-          inData = false;
-          socket.write('250 OK queued\r\n');
-          continue;
-        }
-        const eol = buffer.indexOf('\r\n');
-        if (eol < 0) return;
-        const line = buffer.slice(0, eol);
-        buffer = buffer.slice(eol + 2);
-        const verb = line.slice(0, 4).toUpperCase();
-        if (verb === 'EHLO') socket.write('250-localhost\r\n250-8BITMIME\r\n250 SMTPUTF8\r\n');
-        else if (verb === 'HELO') socket.write('250 localhost\r\n');
-        else if (verb === 'MAIL') {
-          current.from = /<(.*)>/.exec(line)?.[1] ?? '';
-          socket.write('250 OK\r\n');
-        } else if (verb === 'RCPT') {
-          current.to.push(/<(.*)>/.exec(line)?.[1] ?? '');
-          socket.write('250 OK\r\n');
-        } else if (verb === 'DATA') {
-          inData = true;
-          socket.write('354 End data with <CR><LF>.<CR><LF>\r\n');
-        } else if (verb === 'RSET' || verb === 'NOOP') socket.write('250 OK\r\n');
-        else if (verb === 'QUIT') {
-          socket.end('221 Bye\r\n');
-          return;
-        } else socket.write('502 Command not implemented\r\n');
-      }
-    });
-    socket.on('error', () => undefined);
+  const server = new SMTPServer({
+    secure: false,
+    // Plain text only: a client that is offered STARTTLS upgrades opportunistically and would then
+    // refuse the library's self-signed certificate.
+    disabledCommands: ['STARTTLS'],
+    // Mail is accepted with or without AUTH; AUTH PLAIN/LOGIN work over plain text, any password.
+    authOptional: true,
+    allowInsecureAuth: true,
+    authMethods: ['PLAIN', 'LOGIN'],
+    disableReverseLookup: true,
+    logger: false,
+    // close() waits this long for open connections before dropping them.
+    closeTimeout: 1000,
+    onAuth(auth, _session, callback) {
+      callback(null, { user: auth.username });
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('error', (error: Error) => callback(error));
+      stream.on('end', () => {
+        const { mailFrom, rcptTo } = session.envelope;
+        const user = typeof session.user === 'string' ? session.user : undefined;
+        mails.push({
+          from: mailFrom ? mailFrom.address : '',
+          to: rcptTo.map((rcpt) => rcpt.address),
+          data: Buffer.concat(chunks).toString('utf8'),
+          ...(user === undefined ? {} : { user }),
+        });
+        callback(null, 'OK queued');
+      });
+    },
   });
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    port: (server.address() as AddressInfo).port,
+    port: (server.server.address() as AddressInfo).port,
     mails,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
