@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { Button, Result, Spin } from 'antd';
-import { getToken, loginPath } from './api.ts';
-import { t } from './messages.ts';
+import { getToken, loginPath } from '../shared/api.ts';
+import { t } from '../shared/messages.ts';
 import { homePath } from './pages.ts';
-import { useUserInfo } from '../features/auth/hooks.ts';
+import { useUserInfo } from '../shared/session.ts';
 import { CHANGE_PASSWORD_PATH, changePasswordPath } from '../features/auth/ChangeInitialPasswordPage.tsx';
 import { canAccess, type Access } from '../shared/access.ts';
 
@@ -58,29 +58,11 @@ function BackHome() {
 }
 
 export function ForbiddenResult() {
-  return (
-    <Result
-      status="403"
-      title={t.forbiddenTitle}
-      subTitle={t.forbiddenSub}
-      extra={
-<BackHome />
-      }
-    />
-  );
+  return <Result status="403" title={t.forbiddenTitle} subTitle={t.forbiddenSub} extra={<BackHome />} />;
 }
 
 export function NotFoundResult() {
-  return (
-    <Result
-      status="404"
-      title={t.notFoundTitle}
-      subTitle={t.notFoundSub}
-      extra={
-<BackHome />
-      }
-    />
-  );
+  return <Result status="404" title={t.notFoundTitle} subTitle={t.notFoundSub} extra={<BackHome />} />;
 }
 
 /** A page opened without the right shows a 403 result instead of its content. */

@@ -1,9 +1,25 @@
 import type { UserInfo } from '@shutu/contracts';
 import { canAccess, type Access } from '../shared/access.ts';
-import { t } from './messages.ts';
+import { t } from '../shared/messages.ts';
 import { bt } from '../features/board/messages.ts';
 
-export type PageKey = 'dataset' | 'visual' | 'report' | 'users' | 'depts' | 'roles' | 'dict' | 'datasource' | 'authGroup' | 'authGroupSetting' | 'settings' | 'profile' | 'exportTasks' | 'ppt' | 'subscriptionLog' | 'shares';
+export type PageKey =
+  | 'dataset'
+  | 'visual'
+  | 'report'
+  | 'users'
+  | 'depts'
+  | 'roles'
+  | 'dict'
+  | 'datasource'
+  | 'authGroup'
+  | 'authGroupSetting'
+  | 'settings'
+  | 'profile'
+  | 'exportTasks'
+  | 'ppt'
+  | 'subscriptionLog'
+  | 'shares';
 export type Section = 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {

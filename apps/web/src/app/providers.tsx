@@ -4,7 +4,7 @@ import zhCN from 'antd/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { setMessageApi } from './notify.ts';
+import { setMessageApi } from '../shared/notify.ts';
 
 dayjs.locale('zh-cn');
 

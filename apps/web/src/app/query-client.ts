@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
-import { ApiError } from './api.ts';
-import { notifyError } from './notify.ts';
+import { ApiError } from '../shared/api.ts';
+import { notifyError } from '../shared/notify.ts';
 
 declare module '@tanstack/react-query' {
   interface Register {

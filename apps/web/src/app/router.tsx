@@ -2,10 +2,10 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, useRouteError } from 'react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { Button, Result, Spin } from 'antd';
-import { setPasswordChangeHandler, setUnauthorizedHandler } from './api.ts';
+import { setPasswordChangeHandler, setUnauthorizedHandler } from '../shared/api.ts';
 import { Guarded, HomeRedirect, NotFoundResult, RequireAuth } from './guard.tsx';
 import { MainLayout } from './layout/MainLayout.tsx';
-import { t } from './messages.ts';
+import { t } from '../shared/messages.ts';
 import { PAGES, type PageKey } from './pages.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import ChangeInitialPasswordPage, { changePasswordPath } from '../features/auth/ChangeInitialPasswordPage.tsx';
@@ -15,6 +15,7 @@ import { DataSourcePage } from '../features/datasource/DataSourcePage.tsx';
 import { DictPage } from '../features/dict/DictPage.tsx';
 import { AuthGroupPage } from '../features/perm/AuthGroupPage.tsx';
 import { AuthGroupSettingPage } from '../features/perm/AuthGroupSettingPage.tsx';
+import { GRANT_TABS } from './grant-tabs.tsx';
 import { DeptsPage } from '../features/org/DeptsPage.tsx';
 import { RolesPage } from '../features/org/RolesPage.tsx';
 import { UsersPage } from '../features/org/UsersPage.tsx';
@@ -34,7 +35,7 @@ const OpenViewPage = lazy(() => import('../features/board/preview/OpenViewPage.t
 const ChartJsonPage = lazy(() => import('../features/board/preview/ChartJsonPage.tsx'));
 const PptEditorPage = lazy(() => import('../features/ppt/PptEditorPage.tsx'));
 const PptViewerPage = lazy(() => import('../features/ppt/viewer/PptViewerPage.tsx'));
-const ShareOpenPage = lazy(() => import('../features/share/ShareOpenPage.tsx'));
+const ShareOpenPage = lazy(() => import('../features/share-open/ShareOpenPage.tsx'));
 
 const lazyPage = (element: ReactNode) => <Suspense fallback={<EditorLoading />}>{element}</Suspense>;
 
@@ -57,7 +58,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   dict: <DictPage />,
   datasource: <DataSourcePage />,
   authGroup: <AuthGroupPage />,
-  authGroupSetting: <AuthGroupSettingPage />,
+  authGroupSetting: <AuthGroupSettingPage tabs={GRANT_TABS} />,
   settings: <SystemSettingsPage />,
   profile: <ProfilePage />,
   exportTasks: <ExportTasksPage />,

@@ -1,5 +1,5 @@
 import type { FormInstance } from 'antd';
-import { ApiError } from '../app/api.ts';
+import { ApiError } from './api.ts';
 
 /**
  * Puts a 400's `data.fields` messages under the matching form items (`roleIds.0` → `roleIds`).

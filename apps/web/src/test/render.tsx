@@ -4,7 +4,7 @@ import { MemoryRouter, Route, Routes } from 'react-router';
 import type { UserInfo } from '@shutu/contracts';
 import { AppProviders } from '../app/providers.tsx';
 import { createQueryClient } from '../app/query-client.ts';
-import { authKeys } from '../features/auth/api.ts';
+import { authKeys } from '../shared/session.ts';
 
 export function user(overrides: Partial<UserInfo> = {}): UserInfo {
   return {

@@ -2,10 +2,10 @@ import { useEffect, useState, type MouseEvent } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { Avatar, Breadcrumb, Dropdown, Layout, Menu, type MenuProps } from 'antd';
 import { DownOutlined, IdcardOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
-import { useSignOut, useUserInfo } from '../../features/auth/hooks.ts';
+import { useSignOut, useUserInfo } from '../../shared/session.ts';
 import { useSystemName } from '../../features/system/api.ts';
 import { Logo } from '../../shared/Logo.tsx';
-import { t } from '../messages.ts';
+import { t } from '../../shared/messages.ts';
 import { pageByKey, pageByPath, SECTIONS } from '../pages.ts';
 import { buildMenuItems } from './menu.tsx';
 

@@ -3,13 +3,12 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Button } from 'antd';
 import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { t } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { Logo } from '../../shared/Logo.tsx';
 import { useSystemName } from '../system/api.ts';
 import { PasswordForm } from '../profile/PasswordForm.tsx';
-import { authKeys } from './api.ts';
-import { useSignOut, useUserInfo } from './hooks.ts';
+import { authKeys, useSignOut, useUserInfo } from '../../shared/session.ts';
 import { safeRedirect } from './LoginPage.tsx';
 import './login.css';
 

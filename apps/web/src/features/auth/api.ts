@@ -1,8 +1,6 @@
-import type { LoginResponse, UserInfo } from '@shutu/contracts';
-import { API, http, request } from '../../app/api.ts';
+import type { LoginResponse } from '@shutu/contracts';
+import { API, request } from '../../shared/api.ts';
 import { md5Hex } from '../../shared/password.ts';
-
-export const authKeys = { info: ['auth', 'info'] as const };
 
 export interface LoginForm {
   account: string;
@@ -18,9 +16,3 @@ export async function login(form: LoginForm): Promise<LoginResponse> {
   const res = await request<LoginResponse>(API.auth.login, { method: 'POST', body: loginBody(form), authRedirect: false });
   return res.data;
 }
-
-export async function logout(): Promise<void> {
-  await request<null>(API.auth.logout, { method: 'POST', body: {}, authRedirect: false });
-}
-
-export const fetchUserInfo = () => http.get<UserInfo>(API.auth.info);

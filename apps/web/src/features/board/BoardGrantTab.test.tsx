@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { BoardKind } from '@shutu/contracts';
 import { mockFetch, ok, type Call } from '../../test/fetch-mock.ts';
 import { renderWithApp } from '../../test/render.tsx';
-import { GRANT_TABS } from '../perm/grant-tabs.tsx';
+import { GRANT_TABS } from '../../app/grant-tabs.tsx';
 import { BoardGrantTab, firstCategory, ReportGrantTab, VisualGrantTab } from './BoardGrantTab.tsx';
 import { board, boardCategories, page } from './test-fixtures.ts';
 
@@ -34,7 +34,10 @@ function serve(kind: BoardKind, initial: number[] = [6]) {
 }
 
 const cards = () => screen.getAllByTestId('grant-board');
-const ticked = () => cards().filter((c) => c.classList.contains('is-checked')).map((c) => c.getAttribute('data-title'));
+const ticked = () =>
+  cards()
+    .filter((c) => c.classList.contains('is-checked'))
+    .map((c) => c.getAttribute('data-title'));
 const saveButton = () => screen.getByText(/保\s*存/).closest('button')!;
 
 describe('board grant tab', () => {

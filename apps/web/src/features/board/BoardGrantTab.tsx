@@ -1,8 +1,7 @@
 import { Checkbox, Tag, Typography } from 'antd';
 import { DesktopOutlined, LayoutOutlined } from '@ant-design/icons';
 import type { BoardCategory, BoardKind, BoardListItem } from '@shutu/contracts';
-import { CategoryGrantLayout, GrantChecklist } from '../perm/grant-scaffold.tsx';
-import type { GrantTabProps } from '../perm/grant-tabs.tsx';
+import { CategoryGrantLayout, GrantChecklist, type GrantTabProps } from '../perm/grant-scaffold.tsx';
 import { boardKeys, fetchAllBoards, fetchBoardCategories, fetchGroupBoardAuth, saveGroupBoardAuth } from './api.ts';
 import { CategoryMenu } from './categories.tsx';
 import { bm, bt } from './messages.ts';

@@ -17,9 +17,9 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ALL_CATEGORIES, BOARD_PAGE_SIZE, type BoardKind, type BoardListItem, type BoardType } from '@shutu/contracts';
-import { notifySuccess } from '../../app/notify.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
-import { useUserInfo } from '../auth/hooks.ts';
+import { useUserInfo } from '../../shared/session.ts';
 import { boardKeys, copyBoard, deleteBoard, editorPath, fetchBoardCategories, fetchBoards, previewPath, sortBoards } from './api.ts';
 import { categoryLabel, CategoryFormModal, CategoryListModal, CategoryMenu, type CategoryTarget } from './categories.tsx';
 import { BoardInfoModal, BoardPermModal } from './dialogs.tsx';
@@ -240,7 +240,13 @@ export function BoardListPage({ kind }: { kind: BoardKind }) {
                 <Button type="text" size="small" icon={<SettingOutlined />} aria-label={bt.editCategories} onClick={() => setEditingCategories(true)} />
               </Tooltip>
               <Tooltip title={bt.addCategory}>
-                <Button type="text" size="small" icon={<PlusOutlined />} aria-label={bt.addCategory} onClick={() => setCategoryTarget({ parentId: addParent })} />
+                <Button
+                  type="text"
+                  size="small"
+                  icon={<PlusOutlined />}
+                  aria-label={bt.addCategory}
+                  onClick={() => setCategoryTarget({ parentId: addParent })}
+                />
               </Tooltip>
             </span>
           }

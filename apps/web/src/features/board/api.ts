@@ -11,7 +11,7 @@ import type {
   PermGroup,
 } from '@shutu/contracts';
 import { ALL_CATEGORIES, API, apiPath, BOARD_PAGE_SIZE, MAX_PAGE_SIZE } from '@shutu/contracts';
-import { http, request } from '../../app/api.ts';
+import { http, request } from '../../shared/api.ts';
 
 /** The list's query: kind, page, category (-1: all, left out of the request), title contains. */
 export interface BoardListParams {

@@ -9,7 +9,7 @@ import {
 } from '../../shared/categories/CategoryFormModal.tsx';
 import { CategoryTreeView, useCategoryRemoval } from '../../shared/categories/CategoryTreeView.tsx';
 import { categoryTree, mayChangeCategory } from '../../shared/categories/tree.ts';
-import { useUserInfo } from '../auth/hooks.ts';
+import { useUserInfo } from '../../shared/session.ts';
 import { boardKeys, deleteBoardCategory, saveBoardCategory } from './api.ts';
 import { bm, bt } from './messages.ts';
 

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Checkbox, Empty, Form, Input, Modal, Radio, Select, Spin, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { BOARD_TITLE_MAX_LENGTH, type BoardAuth, type BoardAuthSave, type BoardCategory, type BoardListItem, type PermGroup } from '@shutu/contracts';
-import { notifySuccess } from '../../app/notify.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { boardKeys, fetchAllPermGroups, fetchBoardAuth, saveBoardAuth, saveBoardInfo } from './api.ts';
 import { categoryOptions } from './categories.tsx';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Spin } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { CATEGORY_NAME_MAX_LENGTH, CATEGORY_ROOT, datasetMessages, type CubeCategory } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
+import { msg, t } from '../../shared/messages.ts';
 import {
   CategoryFormModal as SharedCategoryFormModal,
   type CategoryFormTexts,
@@ -10,7 +10,7 @@ import {
 } from '../../shared/categories/CategoryFormModal.tsx';
 import { CategoryTreeView, useCategoryRemoval } from '../../shared/categories/CategoryTreeView.tsx';
 import { mayChangeCategory, parentChoices as sharedParentChoices } from '../../shared/categories/tree.ts';
-import { useUserInfo } from '../auth/hooks.ts';
+import { useUserInfo } from '../../shared/session.ts';
 import { datasetKeys, deleteCategory, saveCategory } from './api.ts';
 
 /** 全部 is the entry with id 0 (the list then shows every category). */

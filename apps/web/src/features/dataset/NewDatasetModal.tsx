@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CATEGORY_ROOT, type CubeCategory } from '@shutu/contracts';
 import { categoryTree } from '../../shared/categories/tree.ts';
 import { useNavigate } from 'react-router';
-import { t } from '../../app/messages.ts';
+import { t } from '../../shared/messages.ts';
 import { datasetKeys, editorPath, fetchUsableSources } from './api.ts';
 
 interface Values {

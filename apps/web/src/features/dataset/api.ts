@@ -1,14 +1,6 @@
-import type {
-  AuthCubeDetail,
-  CubeCategory,
-  CubeCategorySave,
-  DatasetField,
-  DatasetListItem,
-  Page,
-  UsableDataSource,
-} from '@shutu/contracts';
+import type { AuthCubeDetail, CubeCategory, CubeCategorySave, DatasetField, DatasetListItem, Page, UsableDataSource } from '@shutu/contracts';
 import { API, apiPath, MAX_PAGE_SIZE } from '@shutu/contracts';
-import { http, request } from '../../app/api.ts';
+import { http, request } from '../../shared/api.ts';
 
 /** cubeList: by category (its sub-categories included; absent: all), name contains, paged. */
 export interface DatasetListParams {

@@ -10,8 +10,8 @@ import {
   type DataSourceSave,
   type DataSourceType,
 } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { errorText, notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { errorText, notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { createDataSource, dataSourceKeys, testDataSourceForm, updateDataSource } from './api.ts';
 

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Card, Col, Drawer, Empty, Input, Row, Table, Tag, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { DataSource, DataSourceColumn, DataSourceTable, ViewDataType } from '@shutu/contracts';
-import { t } from '../../app/messages.ts';
+import { t } from '../../shared/messages.ts';
 import { dataSourceKeys, fetchColumns, fetchTables } from './api.ts';
 
 const VIEW_TYPE: Record<ViewDataType, { label: string; color: string }> = {

@@ -1,6 +1,6 @@
 import type { DataSource, DataSourceColumn, DataSourceSave, DataSourceTable, DataSourceTest, DataSourceTestResult, Page } from '@shutu/contracts';
 import { API, apiPath } from '@shutu/contracts';
-import { http, request } from '../../app/api.ts';
+import { http, request } from '../../shared/api.ts';
 
 export interface DataSourceListParams {
   current: number;

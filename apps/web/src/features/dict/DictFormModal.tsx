@@ -2,8 +2,8 @@ import { useEffect } from 'react';
 import { Col, Form, Input, InputNumber, Modal, Radio, Row } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Dict, DictSave } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { createDict, dictKeys, fetchDict, updateDict } from './api.ts';
 
@@ -71,9 +71,7 @@ export function DictFormModal({ target, onClose }: { target: DictEditTarget | nu
     onError: (e) => applyFieldErrors(form, e),
   });
 
-  const initialValues: Partial<Values> = target?.record
-    ? toValues(target.record)
-    : { code: target?.parent?.code ?? '', isSealed: 0 };
+  const initialValues: Partial<Values> = target?.record ? toValues(target.record) : { code: target?.parent?.code ?? '', isSealed: 0 };
 
   return (
     <Modal
@@ -86,14 +84,7 @@ export function DictFormModal({ target, onClose }: { target: DictEditTarget | nu
       onCancel={onClose}
       okButtonProps={{ htmlType: 'submit', loading: save.isPending }}
       modalRender={(dom) => (
-        <Form<Values>
-          form={form}
-          layout="vertical"
-          clearOnDestroy
-          initialValues={initialValues}
-          onFinish={(v) => save.mutate(v)}
-          className="dict-form"
-        >
+        <Form<Values> form={form} layout="vertical" clearOnDestroy initialValues={initialValues} onFinish={(v) => save.mutate(v)} className="dict-form">
           {dom}
         </Form>
       )}

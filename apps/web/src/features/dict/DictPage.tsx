@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Card, Col, Empty, Row, Tag } from 'antd';
 import type { Dict } from '@shutu/contracts';
-import { t } from '../../app/messages.ts';
+import { t } from '../../shared/messages.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { dictKeys, fetchDictChildren, fetchDictParents } from './api.ts';
 import { DictFormModal, type DictEditTarget } from './DictFormModal.tsx';
@@ -60,7 +60,7 @@ export function DictPage() {
                 key={parent.id}
                 testId="dict-children"
                 searchPlaceholder={t.dictChildSearch}
-                  queryKey={(p) => dictKeys.children(parent.id, p)}
+                queryKey={(p) => dictKeys.children(parent.id, p)}
                 fetch={(p) => fetchDictChildren(parent.id, p)}
                 addLabel={t.add}
                 onAdd={() => setTarget({ parent })}

@@ -3,9 +3,9 @@ import { App, Button, Input, Space, Table } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DICT_DEFAULT_PAGE_SIZE, DICT_PAGE_SIZES, type Dict, type Page } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { notifySuccess, notifyWarning } from '../../app/notify.ts';
-import { usePermission } from '../auth/hooks.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { notifySuccess, notifyWarning } from '../../shared/notify.ts';
+import { usePermission } from '../../shared/session.ts';
 import { dictKeys, removeDicts, type DictListParams } from './api.ts';
 import { dictColumns } from './columns.tsx';
 

@@ -1,6 +1,6 @@
 import type { Dict, DictSave, Page } from '@shutu/contracts';
 import { API, apiPath } from '@shutu/contracts';
-import { http } from '../../app/api.ts';
+import { http } from '../../shared/api.ts';
 
 export interface DictListParams {
   current: number;

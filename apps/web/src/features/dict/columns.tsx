@@ -1,7 +1,7 @@
 import { Button, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { Dict } from '@shutu/contracts';
-import { t } from '../../app/messages.ts';
+import { t } from '../../shared/messages.ts';
 
 export interface RowActions {
   canEdit: boolean;

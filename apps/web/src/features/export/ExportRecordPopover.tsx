@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { Button, Empty, Input, Popover, Spin } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EXPORT_FILE_NAME_MAX_LENGTH, type ChartLinkValue, type ExportTask, type GlobalParamValues } from '@shutu/contracts';
-import { notifyError, notifySuccess } from '../../app/notify.ts';
+import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { createExport, downloadExport, exportKeys, fetchExportRecords, formatDateTime, pollWhileActive } from './api.ts';
 import { ExportStatus } from './ExportStatus.tsx';
 import { em } from './messages.ts';

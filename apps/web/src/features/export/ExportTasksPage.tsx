@@ -4,8 +4,8 @@ import { App, Button, Select, Space, Table, type TableColumnsType } from 'antd';
 import { DeleteOutlined, DownloadOutlined, RedoOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EXPORT_STATUSES, EXPORT_TASK_PAGE_SIZE, type ExportStatus as Status, type ExportTask } from '@shutu/contracts';
-import { t } from '../../app/messages.ts';
-import { notifyError, notifySuccess } from '../../app/notify.ts';
+import { t } from '../../shared/messages.ts';
+import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import {
   deleteExportTask,
@@ -87,7 +87,12 @@ export function ExportTasksPage() {
       key: 'board',
       width: 180,
       ellipsis: true,
-      render: (_, task) => (task.boardTitle === null ? <span className="export-record-time">{em.boardDeleted}</span> : <Link to={`/newbi/preview/${task.boardId}`}>{task.boardTitle}</Link>),
+      render: (_, task) =>
+        task.boardTitle === null ? (
+          <span className="export-record-time">{em.boardDeleted}</span>
+        ) : (
+          <Link to={`/newbi/preview/${task.boardId}`}>{task.boardTitle}</Link>
+        ),
     },
     { title: em.colStatus, key: 'status', width: 170, render: (_, task) => <ExportStatus task={task} /> },
     { title: em.colRows, key: 'rows', width: 120, align: 'right', render: (_, task) => em.rows(task.rowCount, task.status === 'done' ? null : task.totalRows) },

@@ -1,6 +1,6 @@
 import type { ExportCreate, ExportStatus, ExportTask, Page } from '@shutu/contracts';
 import { API, apiPath, EXPORT_RECORD_PAGE_SIZE } from '@shutu/contracts';
-import { download, http, request } from '../../app/api.ts';
+import { download, http, request } from '../../shared/api.ts';
 import { em } from './messages.ts';
 
 export interface ExportTaskParams {

@@ -1,8 +1,8 @@
 import { Form, Input, InputNumber, Modal, TreeSelect } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DepartmentNode, DepartmentSave } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { createDepartment, orgKeys, updateDepartment } from './api.ts';
 import { toSelectTree } from './tree.ts';

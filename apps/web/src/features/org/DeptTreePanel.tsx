@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Empty, Input, Tree } from 'antd';
 import { ApartmentOutlined } from '@ant-design/icons';
 import type { DepartmentNode } from '@shutu/contracts';
-import { t } from '../../app/messages.ts';
+import { t } from '../../shared/messages.ts';
 import { treeIds } from './tree.ts';
 
 interface TreeItem {

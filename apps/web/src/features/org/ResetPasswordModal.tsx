@@ -1,8 +1,8 @@
 import { Form, Input, Modal } from 'antd';
 import { useMutation } from '@tanstack/react-query';
 import type { User } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { PASSWORD_MIN_LENGTH } from '../profile/api.ts';
 import { resetUserPassword } from './api.ts';
 

@@ -1,8 +1,8 @@
 import { Checkbox, Form, Input, InputNumber, Modal, TreeSelect } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Permission, RoleNode, RoleSave } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { createRole, fetchPermissions, orgKeys, updateRole } from './api.ts';
 import { toSelectTree } from './tree.ts';

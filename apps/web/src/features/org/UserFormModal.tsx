@@ -1,8 +1,8 @@
 import { Col, Form, Input, Modal, Row, Switch, TreeSelect } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DepartmentNode, RoleNode, User, UserUpdate } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { PASSWORD_MIN_LENGTH } from '../profile/api.ts';
 import { createUser, orgKeys, updateUser } from './api.ts';

@@ -1,16 +1,6 @@
-import type {
-  DepartmentNode,
-  DepartmentSave,
-  Page,
-  Permission,
-  RoleNode,
-  RoleSave,
-  User,
-  UserCreate,
-  UserUpdate,
-} from '@shutu/contracts';
+import type { DepartmentNode, DepartmentSave, Page, Permission, RoleNode, RoleSave, User, UserCreate, UserUpdate } from '@shutu/contracts';
 import { API, apiPath } from '@shutu/contracts';
-import { http } from '../../app/api.ts';
+import { http } from '../../shared/api.ts';
 import { md5Hex } from '../../shared/password.ts';
 
 export interface UserListParams {
@@ -33,8 +23,7 @@ export const fetchUsers = (q: UserListParams) => http.get<Page<User>>(API.org.us
 export const createUser = (body: UserCreate) => http.post<User>(API.org.users, { ...body, password: md5Hex(body.password) });
 export const updateUser = (id: number, body: UserUpdate) => http.put<User>(apiPath(API.org.user, { id }), body);
 export const setUserStatus = (id: number, status: 0 | 1) => http.put<User | null>(apiPath(API.org.userStatus, { id }), { status });
-export const resetUserPassword = (id: number, password: string) =>
-  http.put<null>(apiPath(API.org.userPassword, { id }), { password: md5Hex(password) });
+export const resetUserPassword = (id: number, password: string) => http.put<null>(apiPath(API.org.userPassword, { id }), { password: md5Hex(password) });
 
 export const fetchDepartments = () => http.get<DepartmentNode[]>(API.org.departments);
 export const createDepartment = (body: DepartmentSave) => http.post<DepartmentNode>(API.org.departments, body);

@@ -1,4 +1,4 @@
-import { t } from '../../app/messages.ts';
+import { t } from '../../shared/messages.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { AuthGroupPanel } from './AuthGroupPanel.tsx';
 

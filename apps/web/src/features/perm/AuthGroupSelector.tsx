@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button, Modal, Space, Typography } from 'antd';
 import { TeamOutlined } from '@ant-design/icons';
-import { t } from '../../app/messages.ts';
-import { useUserInfo } from '../auth/hooks.ts';
+import { t } from '../../shared/messages.ts';
+import { useUserInfo } from '../../shared/session.ts';
 import { AuthGroupPanel } from './AuthGroupPanel.tsx';
 
 /** A chosen permission group: its id and the name shown. */

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { mockFetch, ok } from '../../test/fetch-mock.ts';
 import { renderWithApp } from '../../test/render.tsx';
+import { GRANT_TABS } from '../../app/grant-tabs.tsx';
 import { AuthGroupSettingPage, groupFromSearch } from './AuthGroupSettingPage.tsx';
 
 describe('AuthGroupSettingPage', () => {
@@ -26,7 +27,9 @@ describe('AuthGroupSettingPage', () => {
       if (c.url === '/api/dataset/categories') return ok([]);
       return undefined;
     });
-    renderWithApp(<AuthGroupSettingPage />, { path: '/system/authGroupSetting?id=12&name=%E7%AE%A1%E7%90%86%E5%B1%82%20%26%20%E8%B4%A2%E5%8A%A1' });
+    renderWithApp(<AuthGroupSettingPage tabs={GRANT_TABS} />, {
+      path: '/system/authGroupSetting?id=12&name=%E7%AE%A1%E7%90%86%E5%B1%82%20%26%20%E8%B4%A2%E5%8A%A1',
+    });
     expect(screen.getByRole('heading', { name: '权限设置：管理层 & 财务' })).toBeTruthy();
     const tabs = within(screen.getByTestId('grant-tabs')).getAllByRole('tab');
     expect(tabs.map((tab) => tab.textContent)).toEqual(['数据源', '数据集', '幻灯片', '可视化大屏', '自助报表', '应用', '第三方链接']);
@@ -41,7 +44,7 @@ describe('AuthGroupSettingPage', () => {
 
   it('without a group id, says where to come from', () => {
     mockFetch(() => undefined);
-    renderWithApp(<AuthGroupSettingPage />, { path: '/system/authGroupSetting' });
+    renderWithApp(<AuthGroupSettingPage tabs={GRANT_TABS} />, { path: '/system/authGroupSetting' });
     expect(screen.getByText('未指定权限组，请从权限组列表进入权限设置')).toBeTruthy();
     expect(screen.getByRole('button', { name: /返回权限组列表/ })).toBeTruthy();
   });

@@ -3,11 +3,11 @@ import { App, Button, Card, Empty, Popover, Select, Spin, Tag, Tooltip, Typograp
 import { DatabaseOutlined, MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatMessage, permMessages, type DataSourceGrant } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { fetchAllDataSources, fetchDataSourceGrants, permKeys, saveDataSourceGrant } from './api.ts';
-import type { GrantTabProps } from './grant-tabs.tsx';
 import { TableChecklist } from './TableChecklist.tsx';
+import type { GrantTabProps } from './grant-scaffold.tsx';
 
 /** A source in the left list: saved (from the server) or added here and not saved yet. */
 export interface GrantedSource extends DataSourceGrant {

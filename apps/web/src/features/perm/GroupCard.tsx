@@ -11,7 +11,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import type { PermGroup, PermMember } from '@shutu/contracts';
-import { t } from '../../app/messages.ts';
+import { t } from '../../shared/messages.ts';
 
 /** How many members of one kind a card shows before "+n". */
 const SHOWN = 6;

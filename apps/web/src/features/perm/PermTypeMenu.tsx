@@ -3,8 +3,8 @@ import { App, Button, Form, Input, InputNumber, Modal, Spin, Tooltip } from 'ant
 import { AppstoreOutlined, DeleteOutlined, EditOutlined, FolderOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { permMessages, type PermType } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { deletePermType, permKeys, savePermType } from './api.ts';
 

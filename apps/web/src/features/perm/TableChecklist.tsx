@@ -3,8 +3,8 @@ import { Button, Card, Checkbox, Empty, Input, Listy, Result, Space, Spin, Tag, 
 import { SaveOutlined } from '@ant-design/icons';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import type { DataSourceGrant, DataSourceTable } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { errorText, notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { errorText, notifySuccess } from '../../shared/notify.ts';
 import { dataSourceKeys, fetchTables } from '../datasource/api.ts';
 import { matchesTable } from '../datasource/TablesDrawer.tsx';
 import { saveDataSourceGrant, tableKey } from './api.ts';

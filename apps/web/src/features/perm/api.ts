@@ -1,6 +1,6 @@
 import type { DataSource, DataSourceGrant, MyPermGroup, Page, PermGroup, PermGroupSave, PermType, PermTypeSave, TableRef, User } from '@shutu/contracts';
 import { API, apiPath, MAX_PAGE_SIZE } from '@shutu/contracts';
-import { http, request } from '../../app/api.ts';
+import { http, request } from '../../shared/api.ts';
 
 export interface PermGroupListParams {
   current: number;

@@ -1,8 +1,18 @@
-import { Fragment, useState, type ReactNode } from 'react';
+import { Fragment, useState, type ComponentType, type ReactNode } from 'react';
 import { Button, Card, Empty, Input, Space, Spin, Typography } from 'antd';
 import { SaveOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { notifySuccess } from '../../app/notify.ts';
+import type { GrantKind } from '@shutu/contracts';
+import { notifySuccess } from '../../shared/notify.ts';
+
+/** What every grant tab receives: the group it grants to. */
+export interface GrantTabProps {
+  groupId: number;
+  groupName: string;
+}
+
+/** The grant tabs by kind; the app shell composes them (`app/grant-tabs.tsx`) from the resource features. */
+export type GrantTabs = Partial<Record<GrantKind, ComponentType<GrantTabProps>>>;
 
 /** A query a grant tab reads: its key and how to fetch it (always fresh: grants change elsewhere). */
 export interface GrantQuery<T> {

@@ -4,7 +4,7 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
 import { PPT_NAME_MAX_LENGTH, PPT_VISUAL_TYPES, type Ppt } from '@shutu/contracts';
-import { notifySuccess } from '../../app/notify.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { fetchPptCategories, pptKeys, savePpt, savePptCategory } from './api.ts';
 import { pm, pt } from './messages.ts';

@@ -3,7 +3,7 @@ import { App, Button, Card, Input, Menu, Modal, Tooltip } from 'antd';
 import { DeleteOutlined, EditOutlined, FolderOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_PPT_CATEGORY, type PptCategory } from '@shutu/contracts';
-import { notifySuccess } from '../../app/notify.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { deletePptCategory, fetchPptCategories, pptKeys, savePptCategory } from './api.ts';
 import { pm, pt } from './messages.ts';
 
@@ -89,7 +89,14 @@ export function PptCategorySide({ visualType, value, onChange }: { visualType: 1
                 <Button type="text" size="small" icon={<EditOutlined />} aria-label={`${pt.renameCategory} ${c.classifyName}`} onClick={() => setTarget(c)} />
               </Tooltip>
               <Tooltip title={pt.deleteCategory}>
-                <Button type="text" size="small" danger icon={<DeleteOutlined />} aria-label={`${pt.deleteCategory} ${c.classifyName}`} onClick={() => confirmDelete(c)} />
+                <Button
+                  type="text"
+                  size="small"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={`${pt.deleteCategory} ${c.classifyName}`}
+                  onClick={() => confirmDelete(c)}
+                />
               </Tooltip>
             </span>
           )}
@@ -105,12 +112,24 @@ export function PptCategorySide({ visualType, value, onChange }: { visualType: 1
       title={pt.categories}
       extra={
         <Tooltip title={pt.addCategory}>
-          <Button type="text" size="small" icon={<PlusOutlined />} aria-label={pt.addCategory} onClick={() => setTarget('new')} data-testid="ppt-category-add" />
+          <Button
+            type="text"
+            size="small"
+            icon={<PlusOutlined />}
+            aria-label={pt.addCategory}
+            onClick={() => setTarget('new')}
+            data-testid="ppt-category-add"
+          />
         </Tooltip>
       }
     >
       <Menu mode="inline" className="ppt-category-menu" selectedKeys={[String(value)]} items={items} onClick={({ key }) => onChange(Number(key))} />
-      <CategoryNameModal key={target === null ? 'closed' : target === 'new' ? 'new' : target.id} visualType={visualType} target={target} onClose={() => setTarget(null)} />
+      <CategoryNameModal
+        key={target === null ? 'closed' : target === 'new' ? 'new' : target.id}
+        visualType={visualType}
+        target={target}
+        onClose={() => setTarget(null)}
+      />
     </Card>
   );
 }

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import dayjs, { type Dayjs } from 'dayjs';
 import { PPT_INTERVAL, PPT_NAME_MAX_LENGTH, pptRoutes, type PptDetail, type PptVisual } from '@shutu/contracts';
-import { notifySuccess, notifyWarning } from '../../app/notify.ts';
+import { notifySuccess, notifyWarning } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { fetchPptDetail, pptKeys, savePpt } from './api.ts';
 import { BoardPicker, SelectedVisuals } from './editor-parts.tsx';
@@ -80,8 +80,20 @@ function EditorForm({ id, detail }: { id: number | null; detail: PptDetail | nul
           <Form.Item label={pt.autoPlay} name="autoPlay" valuePropName="checked">
             <Switch data-testid="ppt-autoplay" />
           </Form.Item>
-          <Form.Item label={pt.interval} name="interval" extra={pt.intervalHint} rules={[{ required: true, type: 'number', min: PPT_INTERVAL.min, max: PPT_INTERVAL.max, message: pt.intervalHint }]}>
-            <InputNumber min={PPT_INTERVAL.min} max={PPT_INTERVAL.max} precision={0} disabled={!autoPlay} style={{ width: '100%' }} data-testid="ppt-interval" />
+          <Form.Item
+            label={pt.interval}
+            name="interval"
+            extra={pt.intervalHint}
+            rules={[{ required: true, type: 'number', min: PPT_INTERVAL.min, max: PPT_INTERVAL.max, message: pt.intervalHint }]}
+          >
+            <InputNumber
+              min={PPT_INTERVAL.min}
+              max={PPT_INTERVAL.max}
+              precision={0}
+              disabled={!autoPlay}
+              style={{ width: '100%' }}
+              data-testid="ppt-interval"
+            />
           </Form.Item>
         </Card>
         <SelectedVisuals visuals={visuals} onChange={setVisuals} />

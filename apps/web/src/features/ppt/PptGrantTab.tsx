@@ -1,7 +1,6 @@
 import { Checkbox, Tag, Typography } from 'antd';
 import type { Ppt } from '@shutu/contracts';
-import { GrantChecklist } from '../perm/grant-scaffold.tsx';
-import type { GrantTabProps } from '../perm/grant-tabs.tsx';
+import { GrantChecklist, type GrantTabProps } from '../perm/grant-scaffold.tsx';
 import { fetchAllPpts, fetchGroupPptAuth, pptKeys, saveGroupPptAuth } from './api.ts';
 import { pm, pt } from './messages.ts';
 import './ppt.css';

@@ -5,9 +5,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useNavigate } from 'react-router';
 import dayjs from 'dayjs';
 import { pptRoutes, PPT_VISUAL_TYPES, type Ppt } from '@shutu/contracts';
-import { notifySuccess } from '../../app/notify.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
-import { useUserInfo } from '../auth/hooks.ts';
+import { useUserInfo } from '../../shared/session.ts';
 import { deletePpt, fetchPpts, pptKeys } from './api.ts';
 import { ALL_PPT_CATEGORIES, PptCategorySide } from './PptCategorySide.tsx';
 import { PptPermModal } from './PptPermModal.tsx';
@@ -84,7 +84,8 @@ function PptTable({ visualType, isAdmin }: { visualType: VisualType; isAdmin: bo
       title: pt.autoPlay,
       key: 'autoPlay',
       width: 120,
-      render: (_, p) => (p.settings.autoPlay ? <Tag color="blue">{pt.intervalText(p.settings.interval)}</Tag> : <Typography.Text type="secondary">{pt.no}</Typography.Text>),
+      render: (_, p) =>
+        p.settings.autoPlay ? <Tag color="blue">{pt.intervalText(p.settings.interval)}</Tag> : <Typography.Text type="secondary">{pt.no}</Typography.Text>,
     },
     { title: pt.creator, dataIndex: 'createUserName', width: 110, ellipsis: true, render: (n: string | null) => n ?? '—' },
     { title: pt.updateTime, dataIndex: 'updateTime', width: 150, render: (t: string) => dayjs(t).format('YYYY-MM-DD HH:mm') },

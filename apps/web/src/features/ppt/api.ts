@@ -1,6 +1,6 @@
 import type { BoardAuth, BoardAuthSave, Page, Ppt, PptCategory, PptDetail, PptSave } from '@shutu/contracts';
 import { API, apiPath, MAX_PAGE_SIZE } from '@shutu/contracts';
-import { http, request } from '../../app/api.ts';
+import { http, request } from '../../shared/api.ts';
 
 /** The list's query: which list (0 slideshows, 1 favourites, 2 archives), page, category (-1: all), name contains. */
 export interface PptListParams {

@@ -4,7 +4,7 @@ import type { Ppt } from '@shutu/contracts';
 import { mockFetch, ok, fail, type Call } from '../../test/fetch-mock.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { board, page } from '../board/test-fixtures.ts';
-import { GRANT_TABS } from '../perm/grant-tabs.tsx';
+import { GRANT_TABS } from '../../app/grant-tabs.tsx';
 import { moveItem } from './editor-parts.tsx';
 import { FavouriteArchiveDialog } from './FavouriteArchiveDialog.tsx';
 import PptEditorPage from './PptEditorPage.tsx';

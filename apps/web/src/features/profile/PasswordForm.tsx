@@ -1,8 +1,8 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { useMutation } from '@tanstack/react-query';
-import { msg, t } from '../../app/messages.ts';
+import { msg, t } from '../../shared/messages.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
-import { useSignOut } from '../auth/hooks.ts';
+import { useSignOut } from '../../shared/session.ts';
 import { changePassword, PASSWORD_MIN_LENGTH, type PasswordForm as Values } from './api.ts';
 
 export interface PasswordFormProps {

@@ -3,10 +3,10 @@ import { Avatar, Button, Form, Input } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ProfileUpdate, UserInfo } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { msg, t } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
-import { authKeys } from '../auth/api.ts';
+import { authKeys } from '../../shared/session.ts';
 import { saveProfile } from './api.ts';
 
 type Values = { avatar?: string; name: string; realName?: string; phone?: string; email?: string };

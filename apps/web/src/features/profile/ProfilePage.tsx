@@ -1,8 +1,8 @@
 import { Card, Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
-import { t } from '../../app/messages.ts';
+import { t } from '../../shared/messages.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
-import { useUserInfo } from '../auth/hooks.ts';
+import { useUserInfo } from '../../shared/session.ts';
 import { PasswordForm } from './PasswordForm.tsx';
 import { ProfileInfoForm } from './ProfileInfoForm.tsx';
 

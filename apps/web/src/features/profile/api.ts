@@ -1,5 +1,5 @@
 import type { ProfileUpdate, UserInfo } from '@shutu/contracts';
-import { API, http } from '../../app/api.ts';
+import { API, http } from '../../shared/api.ts';
 import { hashPasswordFields } from '../../shared/password.ts';
 
 export interface PasswordForm {

@@ -1,7 +1,6 @@
 import { Alert, Checkbox, Tag } from 'antd';
 import type { ShareLink } from '@shutu/contracts';
-import { GrantChecklist } from '../perm/grant-scaffold.tsx';
-import type { GrantTabProps } from '../perm/grant-tabs.tsx';
+import { GrantChecklist, type GrantTabProps } from '../perm/grant-scaffold.tsx';
 import { fetchAccountLinks, fetchShareAuth, formatDateTime, saveShareAuth, shareKeys } from './api.ts';
 import { sm } from './messages.ts';
 import './share.css';

@@ -4,9 +4,9 @@ import { App, Button, Input, Space, Table, Tag, Tooltip, type TableColumnsType }
 import { CopyOutlined, DeleteOutlined, PauseCircleOutlined, PlayCircleOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { pptRoutes, type ShareLink } from '@shutu/contracts';
-import { notifySuccess } from '../../app/notify.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
-import { useUserInfo } from '../auth/hooks.ts';
+import { useUserInfo } from '../../shared/session.ts';
 import { copyText, deleteShareLink, fetchShareLinks, formatDateTime, shareKeys, updateShareLink, type ShareListParams } from './api.ts';
 import { sm } from './messages.ts';
 import './share.css';

@@ -1,6 +1,6 @@
 import type { Page, ShareAuthSave, ShareLink, ShareLinkCreate, ShareLinkUpdate, ShareOpenResult } from '@shutu/contracts';
 import { API, apiPath, MAX_PAGE_SIZE } from '@shutu/contracts';
-import { http, request } from '../../app/api.ts';
+import { http, request } from '../../shared/api.ts';
 
 export interface ShareListParams {
   current: number;

@@ -19,7 +19,7 @@ import {
   type SubscriptionFormat,
   type TriggerPeriod,
 } from '@shutu/contracts';
-import { notifyError, notifySuccess } from '../../app/notify.ts';
+import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { checkNotifyType, saveSubscription, subscriptionKeys } from './api.ts';
 import { sm } from './messages.ts';
 

@@ -9,7 +9,7 @@ import {
   subscriptionPreviewPath,
   type Subscription,
 } from '@shutu/contracts';
-import { notifyError, notifySuccess } from '../../app/notify.ts';
+import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { deleteSubscription, fetchSubscriptions, sendSubscriptionNow, setSubscriptionEnabled, subscriptionKeys } from './api.ts';
 import { formatTime } from './format.ts';
 import { sm } from './messages.ts';

@@ -14,7 +14,7 @@ import {
   type SubscriptionLogQuery,
 } from '@shutu/contracts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
-import { useUserInfo } from '../auth/hooks.ts';
+import { useUserInfo } from '../../shared/session.ts';
 import { fetchSubscriptionLogs, subscriptionKeys } from './api.ts';
 import { formatTime } from './format.ts';
 import { sm } from './messages.ts';

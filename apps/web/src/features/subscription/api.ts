@@ -7,7 +7,7 @@ import {
   type SubscriptionSave,
   type NotifyType,
 } from '@shutu/contracts';
-import { API, http, request } from '../../app/api.ts';
+import { API, http, request } from '../../shared/api.ts';
 
 export const subscriptionKeys = {
   all: ['subscription'] as const,

@@ -3,9 +3,9 @@ import { Button, Card, Form, Input, Skeleton } from 'antd';
 import { SaveOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { EMBED_ORIGIN_PATTERN, EMBED_ORIGINS_MAX, embedOriginInvalid, normalizeEmbedOrigin, type EmbedSettings } from '@shutu/contracts';
-import { API, http } from '../../app/api.ts';
-import { msg } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { API, http } from '../../shared/api.ts';
+import { msg } from '../../shared/messages.ts';
+import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 
 const em = {

@@ -1,6 +1,6 @@
 import { DEFAULT_SYSTEM_NAME, type SystemConfig } from '@shutu/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { API, http } from '../../app/api.ts';
+import { API, http } from '../../shared/api.ts';
 
 export const systemKeys = { config: ['system', 'config'] as const };
 

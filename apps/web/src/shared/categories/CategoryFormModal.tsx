@@ -1,6 +1,6 @@
 import { Form, Input, InputNumber, Modal, Select } from 'antd';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { notifySuccess } from '../../app/notify.ts';
+import { notifySuccess } from '../notify.ts';
 import { applyFieldErrors } from '../form-errors.ts';
 import { parentChoices, TOP_LEVEL, type TreeCategory } from './tree.ts';
 

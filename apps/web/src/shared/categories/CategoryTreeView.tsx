@@ -2,8 +2,8 @@ import { useMemo, type Key, type MouseEvent, type ReactNode } from 'react';
 import { App, Button, Tooltip, Tree } from 'antd';
 import { AppstoreOutlined, DeleteOutlined, EditOutlined, FolderOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
-import { msg } from '../../app/messages.ts';
-import { notifySuccess } from '../../app/notify.ts';
+import { msg } from '../messages.ts';
+import { notifySuccess } from '../notify.ts';
 import { categoryTree, filterCategoryTree, type TreeCategory } from './tree.ts';
 import './categories.css';
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ChartDataBody, ChartDataRequest, ChartDataResult, ChartType } from '@shutu/contracts';
-import { API, http } from '../../app/api.ts';
+import { API, http } from '../api.ts';
 
 /**
  * Chart data (POST API.board.chartData). The query key holds the whole request, so charts

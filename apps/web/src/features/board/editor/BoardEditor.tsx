@@ -3,8 +3,17 @@ import { App, Button, Divider, Input, Tag, Tooltip } from 'antd';
 import { ArrowLeftOutlined, CopyOutlined, DeleteOutlined, EyeOutlined, RedoOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
-import { API, BOARD_TITLE_MAX_LENGTH, boardMessages, MAX_CHARTS_PER_BOARD, type BoardKind, type BoardSave, type BoardType, type ChartType } from '@shutu/contracts';
-import { request } from '../../../app/api.ts';
+import {
+  API,
+  BOARD_TITLE_MAX_LENGTH,
+  boardMessages,
+  MAX_CHARTS_PER_BOARD,
+  type BoardKind,
+  type BoardSave,
+  type BoardType,
+  type ChartType,
+} from '@shutu/contracts';
+import { request } from '../../../shared/api.ts';
 import { boardKeys, previewPath } from '../api.ts';
 import { ChartConfigPanel } from './config/ChartConfigPanel.tsx';
 import { LeftPanel } from './LeftPanel.tsx';
@@ -144,7 +153,11 @@ export function BoardEditor({ kind, mode, ds, initial }: Props) {
     onNudge: (dx, dy) => {
       if (!selected || mode !== 'screen') return false;
       const rect = nudge(selected.site, dx, dy, state.doc.content);
-      dispatch({ type: 'updateSites', patches: [{ key: selected.key, site: { x: rect.x, y: rect.y } }], coalesce: { key: `nudge:${selected.key}`, at: Date.now() } });
+      dispatch({
+        type: 'updateSites',
+        patches: [{ key: selected.key, site: { x: rect.x, y: rect.y } }],
+        coalesce: { key: `nudge:${selected.key}`, at: Date.now() },
+      });
       return true;
     },
   });
@@ -219,10 +232,25 @@ export function BoardEditor({ kind, mode, ds, initial }: Props) {
             {selected && (
               <span className="be-panel-tools">
                 <Tooltip title={et.copy}>
-                  <Button size="small" type="text" icon={<CopyOutlined />} aria-label={et.copy} data-testid="copy-chart" onClick={() => duplicate(selected.key)} />
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<CopyOutlined />}
+                    aria-label={et.copy}
+                    data-testid="copy-chart"
+                    onClick={() => duplicate(selected.key)}
+                  />
                 </Tooltip>
                 <Tooltip title={et.remove}>
-                  <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={et.remove} data-testid="remove-chart" onClick={() => confirmRemove(selected)} />
+                  <Button
+                    size="small"
+                    type="text"
+                    danger
+                    icon={<DeleteOutlined />}
+                    aria-label={et.remove}
+                    data-testid="remove-chart"
+                    onClick={() => confirmRemove(selected)}
+                  />
                 </Tooltip>
               </span>
             )}
@@ -238,7 +266,10 @@ export function BoardEditor({ kind, mode, ds, initial }: Props) {
                 onChange={(chart) => dispatch({ type: 'updateChart', chart, coalesce: { key: `chart:${chart.key}`, at: Date.now() } })}
               />
             ) : (
-              <PagePanel content={doc.content} onChange={(patch, field) => dispatch({ type: 'setContent', patch, coalesce: { key: `content:${field}`, at: Date.now() } })} />
+              <PagePanel
+                content={doc.content}
+                onChange={(patch, field) => dispatch({ type: 'setContent', patch, coalesce: { key: `content:${field}`, at: Date.now() } })}
+              />
             )}
           </div>
         </aside>

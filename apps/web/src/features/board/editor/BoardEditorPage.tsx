@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Result, Spin } from 'antd';
 import { useParams, useSearchParams } from 'react-router';
 import { API, apiPath, BOARD_KINDS, type Board, type BoardKind, type BoardType } from '@shutu/contracts';
-import { http } from '../../../app/api.ts';
-import { errorText } from '../../../app/notify.ts';
+import { http } from '../../../shared/api.ts';
+import { errorText } from '../../../shared/notify.ts';
 import { boardKeys } from '../api.ts';
 import { BoardEditor } from './BoardEditor.tsx';
 import { et } from './messages.ts';
@@ -42,7 +42,14 @@ export default function BoardEditorPage({ mode }: { mode: BoardType }) {
   });
 
   if (opened.id !== null) {
-    if (board.isError) return <Result status={board.error && 'status' in board.error && board.error.status === 403 ? '403' : 'error'} title={et.loadFailed} subTitle={errorText(board.error)} />;
+    if (board.isError)
+      return (
+        <Result
+          status={board.error && 'status' in board.error && board.error.status === 403 ? '403' : 'error'}
+          title={et.loadFailed}
+          subTitle={errorText(board.error)}
+        />
+      );
     if (!board.data) return <Spin className="be-page-spin" size="large" />;
     return <BoardEditor key={opened.id} kind={kind} mode={mode} ds={opened.ds} initial={initialState(docFromBoard(board.data, mode), opened.id)} />;
   }

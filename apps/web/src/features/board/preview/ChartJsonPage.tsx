@@ -5,7 +5,7 @@ import { App, Button, Space, Typography } from 'antd';
 import { CopyOutlined, MinusSquareOutlined, PlusSquareOutlined } from '@ant-design/icons';
 import type { Board } from '@shutu/contracts';
 import { API, apiPath, CHART_TYPE_LABELS } from '@shutu/contracts';
-import { http } from '../../../app/api.ts';
+import { http } from '../../../shared/api.ts';
 import { chartDataMode, useChartData } from '../../../shared/charts/index.ts';
 import { previewMessages as pm } from '../runtime/messages.ts';
 import { BoardStatePanel } from './BoardStatePanel.tsx';

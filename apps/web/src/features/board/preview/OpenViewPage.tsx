@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
-import { setTokenOverride } from '../../../app/api.ts';
+import { setTokenOverride } from '../../../shared/api.ts';
 import { AnchorNav } from '../runtime/AnchorNav.tsx';
 import { BoardView } from '../runtime/BoardView.tsx';
 import { BoardStatePanel } from './BoardStatePanel.tsx';

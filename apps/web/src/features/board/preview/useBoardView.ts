@@ -2,7 +2,7 @@ import { useCallback, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Board, BoardState } from '@shutu/contracts';
 import { API, apiPath } from '@shutu/contracts';
-import { ApiError, http } from '../../../app/api.ts';
+import { ApiError, http } from '../../../shared/api.ts';
 import { useBoardStateAttribute } from '../runtime/board-state.ts';
 
 /** Why a board cannot be shown: refused or missing (没有此大屏权限), the link expired (401 on /openview), anything else. */

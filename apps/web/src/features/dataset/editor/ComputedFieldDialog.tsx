@@ -4,8 +4,8 @@ import { Alert, Button, Empty, Input, Modal, Radio, Select, Space, Spin, Tabs, T
 import type { TextAreaRef } from 'antd/es/input/TextArea';
 import type { AggregationType, DataSourceType, FormulaFunction, GlobalParam, ViewDataType } from '@shutu/contracts';
 import { DATASET_DEFAULTS } from '@shutu/contracts';
-import { ApiError } from '../../../app/api.ts';
-import { errorText } from '../../../app/notify.ts';
+import { ApiError } from '../../../shared/api.ts';
+import { errorText } from '../../../shared/notify.ts';
 import { checkFormula, editorKeys, fetchFunctions, fetchGlobalParams } from './api.ts';
 import type { DimensionType, EditorField, EditorTable } from './model-state.ts';
 import { AGGREGATIONS, tempFieldId, titleTaken, toCubeField, VIEW_TYPES } from './model-state.ts';
@@ -279,7 +279,14 @@ function FunctionBrowser({ dsType, onInsert }: { dsType: DataSourceType | null; 
     .filter((g) => g.functions.length > 0);
   return (
     <div className="ds-cf-browser" data-testid="cf-functions">
-      <Input size="small" allowClear placeholder={em.searchPlaceholder} value={search} onChange={(e) => setSearch(e.target.value)} aria-label={em.tabFunctions} />
+      <Input
+        size="small"
+        allowClear
+        placeholder={em.searchPlaceholder}
+        value={search}
+        onChange={(e) => setSearch(e.target.value)}
+        aria-label={em.tabFunctions}
+      />
       {groups.length === 0 && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={em.noFunctions} />}
       {groups.map((g) => (
         <div key={g.value} className="ds-cf-group">
@@ -313,7 +320,13 @@ function ParamBrowser({ onInsert }: { onInsert: (param: GlobalParam) => void }) 
     <ul className="ds-cf-browser" data-testid="cf-params">
       {params.map((p) => (
         <li key={p.id}>
-          <button type="button" className="ds-cf-field" title={`${p.typeName} · ${em[p.paramColumnType]}`} onClick={() => onInsert(p)} data-testid={`cf-param-${p.paramKey}`}>
+          <button
+            type="button"
+            className="ds-cf-field"
+            title={`${p.typeName} · ${em[p.paramColumnType]}`}
+            onClick={() => onInsert(p)}
+            data-testid={`cf-param-${p.paramKey}`}
+          >
             {p.paramName}
             <span className="ds-cf-desc">{p.paramKey}</span>
           </button>

@@ -4,7 +4,7 @@ import { App, Button, Checkbox, Form, Tabs } from 'antd';
 import { FunctionOutlined, MenuFoldOutlined, MenuUnfoldOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { Dataset, FieldId } from '@shutu/contracts';
-import { notifyError, notifySuccess, notifyWarning } from '../../../app/notify.ts';
+import { notifyError, notifySuccess, notifyWarning } from '../../../shared/notify.ts';
 import { ComputedFieldDialog } from './ComputedFieldDialog.tsx';
 import { deleteDatasetField, editorKeys, fetchCategories, fetchUsableSources, saveDataset } from './api.ts';
 import { BatchConfigTab } from './BatchConfigTab.tsx';
@@ -239,7 +239,11 @@ export function DatasetEditor({ id, datasourceId, dsName, saved, preDrop, initia
           <Tabs
             className="ds-tabs"
             items={[
-              { key: 'preview', label: em.preview, children: <PreviewTab model={model} datasourceId={datasourceId} cubeDataId={id} globalFilter={globalFilter} refreshKey={refreshKey} /> },
+              {
+                key: 'preview',
+                label: em.preview,
+                children: <PreviewTab model={model} datasourceId={datasourceId} cubeDataId={id} globalFilter={globalFilter} refreshKey={refreshKey} />,
+              },
               { key: 'batch', label: em.batch, children: <BatchConfigTab fields={model.fields} onChange={setFields} /> },
             ]}
           />

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Result, Spin } from 'antd';
 import { useSearchParams } from 'react-router';
-import { errorText } from '../../../app/notify.ts';
+import { errorText } from '../../../shared/notify.ts';
 import { editorKeys, fetchDataset, fetchDatasetFields, fetchUsableSources } from './api.ts';
 import { DatasetEditor } from './DatasetEditor.tsx';
 import { fromSaved } from './model-state.ts';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Modal, Table } from 'antd';
 import { SyncOutlined } from '@ant-design/icons';
 import type { DatasetFieldDraft } from '@shutu/contracts';
-import { notifyError } from '../../../app/notify.ts';
+import { notifyError } from '../../../shared/notify.ts';
 import { checkFields } from './api.ts';
 import { appendDrafts } from './batch-ops.ts';
 import type { EditorField, EditorTable } from './model-state.ts';

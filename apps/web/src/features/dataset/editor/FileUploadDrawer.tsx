@@ -13,8 +13,8 @@ import {
   checkFileTableForm,
   defaultFileTableName,
 } from '@shutu/contracts';
-import { ApiError, upload } from '../../../app/api.ts';
-import { notifyError, notifySuccess, notifyWarning } from '../../../app/notify.ts';
+import { ApiError, upload } from '../../../shared/api.ts';
+import { notifyError, notifySuccess, notifyWarning } from '../../../shared/notify.ts';
 import { editorKeys } from './api.ts';
 import { formatMessage, sm } from './source-messages.ts';
 
@@ -197,7 +197,9 @@ export function FileUploadDrawer({ open, datasourceId, onClose, onUploaded }: Pr
             layout="vertical"
             className="ds-upload-form"
             initialValues={{ tableName: '', tableComment: '' }}
-            onValuesChange={(changed: Partial<FormValues>) => form.setFields((Object.keys(changed) as (keyof FormValues)[]).map((name) => ({ name, errors: [] })))}
+            onValuesChange={(changed: Partial<FormValues>) =>
+              form.setFields((Object.keys(changed) as (keyof FormValues)[]).map((name) => ({ name, errors: [] })))
+            }
           >
             <Form.Item name="tableName" label={sm.tableName} required>
               <Input placeholder={sm.tableNamePlaceholder} maxLength={TABLE_NAME_MAX_LENGTH} showCount data-testid="file-table-name" />
@@ -213,7 +215,15 @@ export function FileUploadDrawer({ open, datasourceId, onClose, onUploaded }: Pr
   );
 }
 
-function ColumnsEditor({ columns, structure, onChange }: { columns: FileColumn[]; structure: FileStructure; onChange: (index: number, patch: Partial<FileColumn>) => void }) {
+function ColumnsEditor({
+  columns,
+  structure,
+  onChange,
+}: {
+  columns: FileColumn[];
+  structure: FileStructure;
+  onChange: (index: number, patch: Partial<FileColumn>) => void;
+}) {
   const rows = columns.map((c, index) => ({ ...c, index }));
   return (
     <>

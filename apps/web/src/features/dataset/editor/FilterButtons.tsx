@@ -1,8 +1,8 @@
 import { useMemo, useState } from 'react';
 import { Button } from 'antd';
 import { FilterOutlined, SafetyOutlined } from '@ant-design/icons';
-import { notifySuccess } from '../../../app/notify.ts';
-import { useUserInfo, usePermission } from '../../auth/hooks.ts';
+import { notifySuccess } from '../../../shared/notify.ts';
+import { useUserInfo, usePermission } from '../../../shared/session.ts';
 import { GlobalFilterDialog } from '../filter/GlobalFilterDialog.tsx';
 import { PermFilterDialog } from '../filter/PermFilterDialog.tsx';
 import type { FilterField, FilterTree } from '../filter/types.ts';

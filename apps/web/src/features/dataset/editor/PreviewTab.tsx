@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Table } from 'antd';
-import { errorText } from '../../../app/notify.ts';
+import { errorText } from '../../../shared/notify.ts';
 import type { FilterTree } from '../filter/types.ts';
 import { previewModel } from './api.ts';
 import type { EditorModel } from './model-state.ts';

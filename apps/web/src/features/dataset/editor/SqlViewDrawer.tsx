@@ -4,8 +4,8 @@ import { Button, Drawer, Empty, Form, Input, Space, Table, Tabs, Typography } fr
 import { EyeOutlined, SaveOutlined } from '@ant-design/icons';
 import type { SqlView, SqlViewPreviewResult } from '@shutu/contracts';
 import { API, SQL_NAME_MAX_LENGTH, VIEW_NAME_MAX_LENGTH, defaultSqlViewName, encodeSqlBase64, sqlViewSaveSchema } from '@shutu/contracts';
-import { ApiError, http } from '../../../app/api.ts';
-import { errorText, notifyError, notifySuccess, notifyWarning } from '../../../app/notify.ts';
+import { ApiError, http } from '../../../shared/api.ts';
+import { errorText, notifyError, notifySuccess, notifyWarning } from '../../../shared/notify.ts';
 import { CodeEditor, type CodeEditorHandle } from '../../../shared/CodeEditor.tsx';
 import { editorKeys, fetchUsableSources } from './api.ts';
 import { SqlTableBrowser } from './SqlTableBrowser.tsx';
@@ -116,7 +116,13 @@ function SqlViewEditor({ datasourceId, view, onClose }: Omit<Props, 'open'>) {
   const save = async () => {
     const values = form.getFieldsValue();
     clearErrors();
-    const body = { ...(view ? { id: view.id } : {}), datasourceId, sqlName: values.sqlName ?? '', viewName: values.viewName ?? '', sqlStatement: values.sqlStatement ?? '' };
+    const body = {
+      ...(view ? { id: view.id } : {}),
+      datasourceId,
+      sqlName: values.sqlName ?? '',
+      viewName: values.viewName ?? '',
+      sqlStatement: values.sqlStatement ?? '',
+    };
     const checked = sqlViewSaveSchema.safeParse(body);
     if (!checked.success) {
       const first = checked.error.issues[0]!;
@@ -145,9 +151,7 @@ function SqlViewEditor({ datasourceId, view, onClose }: Omit<Props, 'open'>) {
           form={form}
           layout="inline"
           className="sqlv-form"
-          onValuesChange={(changed: Partial<FormValues>) =>
-            setErrors((list) => Object.fromEntries(Object.entries(list).filter(([key]) => !(key in changed))))
-          }
+          onValuesChange={(changed: Partial<FormValues>) => setErrors((list) => Object.fromEntries(Object.entries(list).filter(([key]) => !(key in changed))))}
           initialValues={{ sqlName: view?.sqlName ?? '', viewName: view?.viewName ?? '', sqlStatement: view?.sqlStatement ?? '' }}
         >
           <Form.Item name="sqlName" label={sm.sqlName} required {...itemStatus('sqlName')}>

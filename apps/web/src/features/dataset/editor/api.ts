@@ -21,7 +21,7 @@ import type {
   UsableDataSource,
 } from '@shutu/contracts';
 import { API, apiPath, encodeBase64Json } from '@shutu/contracts';
-import { http, request } from '../../../app/api.ts';
+import { http, request } from '../../../shared/api.ts';
 
 export const editorKeys = {
   detail: (id: number) => ['dataset', 'editor', 'detail', id] as const,

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { DataSourceColumn, JoinType } from '@shutu/contracts';
-import { notifyError } from '../../../app/notify.ts';
+import { notifyError } from '../../../shared/notify.ts';
 import { fetchColumns } from './api.ts';
 import type { JoinDrawerProps, JoinFieldOption } from './JoinDrawer.tsx';
 import type { DragTable } from './LeftPanel.tsx';

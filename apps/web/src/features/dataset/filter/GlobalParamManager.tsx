@@ -11,10 +11,10 @@ import {
   type GlobalParamType,
   type ViewDataType,
 } from '@shutu/contracts';
-import { ApiError } from '../../../app/api.ts';
-import { notifySuccess } from '../../../app/notify.ts';
+import { ApiError } from '../../../shared/api.ts';
+import { notifySuccess } from '../../../shared/notify.ts';
 import { applyFieldErrors } from '../../../shared/form-errors.ts';
-import { useUserInfo } from '../../auth/hooks.ts';
+import { useUserInfo } from '../../../shared/session.ts';
 import { deleteParam, deleteParamType, fetchParams, fetchParamTypes, paramKeys, saveParam, saveParamType, type ParamListParams } from './param-api.ts';
 import { PARAM_TYPE_LABELS, pm } from './param-messages.ts';
 

@@ -3,7 +3,7 @@ import { App, Button, Empty, Modal, Spin, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { defaultPermFilterName, type CubePermFilter, type CubePermFilterSave } from '@shutu/contracts';
-import { notifySuccess, notifyWarning } from '../../../app/notify.ts';
+import { notifySuccess, notifyWarning } from '../../../shared/notify.ts';
 import { deletePermFilter, fetchPermFilters, permFilterKeys, savePermFilter } from './api.ts';
 import { fm } from './messages.ts';
 import { PermFilterCard, type PermFilterDraft } from './PermFilterCard.tsx';

@@ -1,6 +1,6 @@
 import type { CubePermFilter, CubePermFilterSave } from '@shutu/contracts';
 import { API, apiPath, encodeBase64Json } from '@shutu/contracts';
-import { http, request } from '../../../app/api.ts';
+import { http, request } from '../../../shared/api.ts';
 
 /** Dataset permission filters (spec 2 §7 "Dataset permission filters"). */
 export const permFilterKeys = {

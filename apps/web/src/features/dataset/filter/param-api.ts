@@ -1,6 +1,6 @@
 import type { GlobalParam, GlobalParamSave, GlobalParamType, GlobalParamTypeSave, Page } from '@shutu/contracts';
 import { API, apiPath, MAX_PAGE_SIZE } from '@shutu/contracts';
-import { http, request } from '../../../app/api.ts';
+import { http, request } from '../../../shared/api.ts';
 
 /** The manager's parameter query: paged, by category (absent: all) and name or key contains. */
 export interface ParamListParams {

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { App, Button, Checkbox, Input, Modal, Progress, Radio, Result, Space, Switch } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { PDF_SECONDS_PER_PAGE, type PptPdfTask, type PptVisual } from '@shutu/contracts';
-import { errorText } from '../../../app/notify.ts';
+import { errorText } from '../../../shared/notify.ts';
 import { vm } from './messages.ts';
 import { downloadPdf, fetchPdfTask, PDF_POLL_MS, pdfTaskKey, startPdfExport } from './pdf-api.ts';
 import { pdfEstimate } from './viewer-rules.ts';
@@ -33,7 +33,17 @@ function useElapsedSeconds(from: number | null, running: boolean): number {
 }
 
 /** The form: 当前页 / 全部 / 选择页 (with the dashboards to pick), watermark switch and text. */
-function ExportForm(props: { visuals: PptVisual[]; page: PageType | null; setPage: (p: PageType) => void; chosen: number[]; setChosen: (ids: number[]) => void; watermark: boolean; setWatermark: (on: boolean) => void; text: string; setText: (t: string) => void }) {
+function ExportForm(props: {
+  visuals: PptVisual[];
+  page: PageType | null;
+  setPage: (p: PageType) => void;
+  chosen: number[];
+  setChosen: (ids: number[]) => void;
+  watermark: boolean;
+  setWatermark: (on: boolean) => void;
+  text: string;
+  setText: (t: string) => void;
+}) {
   return (
     <div className="pptv-pdf-form" data-testid="ppt-pdf-form">
       <div className="pptv-pdf-row">

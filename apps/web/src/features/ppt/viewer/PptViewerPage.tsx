@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { pptRoutes } from '@shutu/contracts';
-import { getToken, loginPath, setTokenOverride } from '../../../app/api.ts';
+import { getToken, loginPath, setTokenOverride } from '../../../shared/api.ts';
 import { PptViewer } from './PptViewer.tsx';
 import { pathRules, viewerFlags } from './viewer-rules.ts';
 

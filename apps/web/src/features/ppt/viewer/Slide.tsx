@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { useQuery } from '@tanstack/react-query';
 import { API, apiPath, type Board, type PptVisual } from '@shutu/contracts';
-import { http } from '../../../app/api.ts';
+import { http } from '../../../shared/api.ts';
 import { BoardStatePanel } from '../../board/preview/BoardStatePanel.tsx';
 import { boardViewKeys, failureOf, type BoardFailure } from '../../board/preview/useBoardView.ts';
 import { BoardView, type BoardControls } from '../../board/runtime/BoardView.tsx';

@@ -1,6 +1,6 @@
 import type { PptPdfTask, PptPrint } from '@shutu/contracts';
 import { API, apiPath } from '@shutu/contracts';
-import { download, http, request } from '../../../app/api.ts';
+import { download, http, request } from '../../../shared/api.ts';
 import { vm } from './messages.ts';
 
 /** PDF export of a slideshow: start (the task), poll it, download the file. */

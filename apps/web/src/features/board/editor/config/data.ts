@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DatasetField, DatasetListItem, Page } from '@shutu/contracts';
 import { API, MAX_PAGE_SIZE } from '@shutu/contracts';
-import { http } from '../../../../app/api.ts';
+import { http } from '../../../../shared/api.ts';
 import { datasetKeys, fetchDatasetFields } from '../../../dataset/api.ts';
 
 /** The datasets the panel's picker offers: every dataset the caller may read (the list is visibility-filtered on the server). */

@@ -4,7 +4,7 @@ import { Button, Card, Input, Result, Space, Spin, Tooltip } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ShareOpenRefusal, ShareOpenResult } from '@shutu/contracts';
-import { ApiError, clearToken, getToken, loginPath, setTokenOverride } from '../../app/api.ts';
+import { ApiError, clearToken, getToken, loginPath, setTokenOverride } from '../../shared/api.ts';
 import { BoardStatePanel } from '../board/preview/BoardStatePanel.tsx';
 import { useBoardView } from '../board/preview/useBoardView.ts';
 import { AnchorNav } from '../board/runtime/AnchorNav.tsx';
@@ -13,9 +13,9 @@ import { ClearLinkageButton, DialogChartButtons } from '../board/runtime/Control
 import { PptViewer } from '../ppt/viewer/PptViewer.tsx';
 import { SHARED_PATH_RULES, viewerFlags } from '../ppt/viewer/viewer-rules.ts';
 import { pptKeys } from '../ppt/api.ts';
-import { openShareLink } from './api.ts';
-import { sm } from './messages.ts';
-import './share.css';
+import { openShareLink } from '../share/api.ts';
+import { sm } from '../share/messages.ts';
+import '../share/share.css';
 import '../board/board.css';
 
 /** Why the open call failed, from the server's `data.reason` (or the status when there is none). */

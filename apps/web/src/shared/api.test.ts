@@ -67,12 +67,18 @@ describe('api client', () => {
   });
 
   it('reports a network failure as status 0 with a Chinese message', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     await expect(http.get(API.system.config)).rejects.toMatchObject({ status: 0, message: '网络异常，请检查网络连接后重试' });
   });
 
   it('falls back to a Chinese message when the body is not an envelope', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('<html>bad gateway</html>', { status: 502 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('<html>bad gateway</html>', { status: 502 })),
+    );
     await expect(http.get(API.system.config)).rejects.toMatchObject({ status: 502, message: '服务器错误' });
   });
 

@@ -3,8 +3,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import type { AuthCubeDetail, CubePermFilter, DatasetField } from '@shutu/contracts';
 import { mockFetch, ok, type Call } from '../../test/fetch-mock.ts';
 import { renderWithApp } from '../../test/render.tsx';
-import { filterText } from '../dataset/filter-text.ts';
-import { categories, cube, page } from '../dataset/test-fixtures.ts';
+import { filterText } from './filter-text.ts';
+import { categories, cube, page } from './test-fixtures.ts';
 import { DatasetGrantTab, firstCategory } from './DatasetGrantTab.tsx';
 
 const orders = cube(5, '订购分析', { workspaceId: 1, workspaceName: '销售分析' });

@@ -3,17 +3,16 @@ import { Button, Checkbox, Descriptions, Drawer, Empty, Spin, Tag, Typography } 
 import { FilterOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import type { CubeCategory, DatasetListItem } from '@shutu/contracts';
-import { msg, t } from '../../app/messages.ts';
-import { datasetKeys, fetchAllDatasets, fetchAuthCubeDetail, fetchAuthCubeIds, fetchCategories, fetchDatasetFields, saveAuthCubes } from '../dataset/api.ts';
-import { CategoryTree } from '../dataset/CategoryTree.tsx';
-import { TABLE_TYPE_LABELS } from '../dataset/DatasetListPage.tsx';
-import { excludedTitles, filterText } from '../dataset/filter-text.ts';
-import { CategoryGrantLayout, GrantChecklist } from './grant-scaffold.tsx';
-import type { GrantTabProps } from './grant-tabs.tsx';
-import '../dataset/dataset.css';
+import { msg, t } from '../../shared/messages.ts';
+import { datasetKeys, fetchAllDatasets, fetchAuthCubeDetail, fetchAuthCubeIds, fetchCategories, fetchDatasetFields, saveAuthCubes } from './api.ts';
+import { CategoryTree } from './CategoryTree.tsx';
+import { TABLE_TYPE_LABELS } from './DatasetListPage.tsx';
+import { excludedTitles, filterText } from './filter-text.ts';
+import { CategoryGrantLayout, GrantChecklist, type GrantTabProps } from '../perm/grant-scaffold.tsx';
+import './dataset.css';
 
 // The category the tab opens on is the scaffold's (the first top-level one).
-export { firstCategory } from './grant-scaffold.tsx';
+export { firstCategory } from '../perm/grant-scaffold.tsx';
 
 /** The group's row filter and excluded columns on one dataset (authCubeDetail), read-only. */
 export function RowPermDrawer({

@@ -1,12 +1,19 @@
 import { useCallback } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import type { PermissionCode } from '@shutu/contracts';
-import { clearToken, getToken } from '../../app/api.ts';
-import { notifySuccess } from '../../app/notify.ts';
-import { msg } from '../../app/messages.ts';
-import { hasPermission } from '../../shared/access.ts';
-import { authKeys, fetchUserInfo, logout } from './api.ts';
+import type { PermissionCode, UserInfo } from '@shutu/contracts';
+import { API, clearToken, getToken, http, request } from './api.ts';
+import { notifySuccess } from './notify.ts';
+import { msg } from './messages.ts';
+import { hasPermission } from './access.ts';
+
+export const authKeys = { info: ['auth', 'info'] as const };
+
+export const fetchUserInfo = () => http.get<UserInfo>(API.auth.info);
+
+export async function logout(): Promise<void> {
+  await request<null>(API.auth.logout, { method: 'POST', body: {}, authRedirect: false });
+}
 
 /** The signed-in user; only runs while a token is stored. */
 export function useUserInfo() {
