@@ -12,7 +12,7 @@
  *
  * The server is the real one (buildApp, embedded PGlite, HTTP on 127.0.0.1, the built web app),
  * assembled here as startServer does so that the bench holds its AppContext: "cold" clears the
- * chart cache through the exported clearChartCache(ctx), and the statements the charts run are
+ * read cache through the exported clearReadCache(ctx), and the statements the charts run are
  * captured at the data-source driver the server uses (exactly what ran, after the chart
  * request builder, the dataset read path and the compiler). See bench/README.md.
  */
@@ -33,7 +33,7 @@ import { resolveSecretKey } from '../../apps/server/src/platform/crypto.ts';
 import { migrateToLatest } from '../../apps/server/src/platform/db/store.ts';
 import { seed } from '../../apps/server/src/platform/db/seed.ts';
 import { openConfiguredStore } from '../../apps/server/src/server.ts';
-import { clearChartCache, chartCacheStats } from '../../apps/server/src/modules/board/chart-query.ts';
+import { clearReadCache, readCacheStats } from '../../apps/server/src/modules/read/cache.ts';
 import { getDataSourceDriver } from '../../apps/server/src/modules/datasource/registry.ts';
 import { ensureBuiltinWarehouse } from '../../apps/server/src/modules/datasource/warehouse.ts';
 
@@ -117,8 +117,24 @@ const CHARTS: ChartSpec[] = [
   { name: 'line', title: '每日订单数', rows: [['订购时间', 'DAY']], measures: [['订单编号', 'COUNT']] },
   { name: 'pie', title: '产品类型占比', rows: ['一级产品类型'], measures: [['金额', 'SUM']] },
   { name: 'pie', title: '订购状态', rows: ['订购状态'], measures: [['订单编号', 'COUNT']] },
-  { name: 'table', title: '各地市汇总', rows: ['地市'], measures: [['金额', 'SUM'], ['订单编号', 'COUNT']] },
-  { name: 'table', title: '各产品汇总', rows: ['产品'], measures: [['金额', 'SUM'], ['手机号', 'COUNT_DISTINCT']] },
+  {
+    name: 'table',
+    title: '各地市汇总',
+    rows: ['地市'],
+    measures: [
+      ['金额', 'SUM'],
+      ['订单编号', 'COUNT'],
+    ],
+  },
+  {
+    name: 'table',
+    title: '各产品汇总',
+    rows: ['产品'],
+    measures: [
+      ['金额', 'SUM'],
+      ['手机号', 'COUNT_DISTINCT'],
+    ],
+  },
   { name: 'pivot', title: '省份 × 渠道', rows: ['省份'], columns: ['渠道'], measures: [['金额', 'SUM']] },
   { name: 'pivot', title: '月份 × 产品类型', rows: [['订购时间', 'MONTH']], columns: ['一级产品类型'], measures: [['订单编号', 'COUNT']] },
   { name: 'bar', title: '渠道归属销售额', rows: ['渠道归属'], measures: [['金额', 'SUM']] },
@@ -155,7 +171,12 @@ function board20(categoryId: number, cubeId: number, ids: Record<string, number>
     kind: 'visual',
     title: '二十图表基准大屏',
     categoryId,
-    content: { type: 'screen', width: 1920, height: 1080, layout: charts.map((c) => ({ i: c.key, x: c.site!.x!, y: c.site!.y!, w: c.site!.w!, h: c.site!.h! })) },
+    content: {
+      type: 'screen',
+      width: 1920,
+      height: 1080,
+      layout: charts.map((c) => ({ i: c.key, x: c.site!.x!, y: c.site!.y!, w: c.site!.w!, h: c.site!.h! })),
+    },
     charts,
     publicStatus: 1,
   };
@@ -221,7 +242,10 @@ try {
   const driver = await getDataSourceDriver(ctx, warehouse.id);
   const query = driver.query.bind(driver);
   driver.query = (sql, params = [], options) => {
-    statements.set(JSON.stringify([sql, params], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)), { sql, params });
+    statements.set(
+      JSON.stringify([sql, params], (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+      { sql, params },
+    );
     return query(sql, params, options);
   };
 
@@ -263,9 +287,11 @@ try {
     };
 
     // Warm-up: the browser caches the app's assets, DuckDB reads the columns once, the statements are captured.
-    clearChartCache(ctx);
+    clearReadCache(ctx);
     const first = await open('goto');
-    console.log(`warm-up load ${fmt(first.millis)}: ${first.requests} chart-data requests, ${statements.size} distinct statements, ${first.shared} shared answers`);
+    console.log(
+      `warm-up load ${fmt(first.millis)}: ${first.requests} chart-data requests, ${statements.size} distinct statements, ${first.shared} shared answers`,
+    );
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     const shot = path.join(ARTIFACTS, `bench-board-${orders}.png`);
     await page.screenshot({ path: shot });
@@ -277,7 +303,7 @@ try {
     const warmData: number[] = [];
     let warmShared = 0;
     for (let i = 0; i < runs; i++) {
-      clearChartCache(ctx);
+      clearReadCache(ctx);
       const c = await open('goto');
       const w = await open('reload');
       cold.push(c.millis);
@@ -287,7 +313,7 @@ try {
       warmShared = w.shared;
       if (c.millis > 25_000) console.warn(`  cold load took ${fmt(c.millis)}: some answers may have left the 30 s cache before the warm load`);
     }
-    console.log(`chart cache after the runs: ${JSON.stringify(chartCacheStats(ctx))}`);
+    console.log(`chart cache after the runs: ${JSON.stringify(readCacheStats(ctx))}`);
 
     // The same statements, one after another, on a connection of the same process-wide DuckDB instance.
     const instance = await DuckDBInstance.fromCache(file, DUCKDB_LOCKED_DOWN);
@@ -312,13 +338,17 @@ try {
     console.log(`| ${orders.toLocaleString('en')} orders, ${CHARTS.length} charts, ${list.length} distinct statements | median | runs |`);
     console.log('|---|---|---|');
     console.log(`| cold: navigation → ready, chart cache empty | ${fmt(coldMedian)} | ${cold.map((x) => x.toFixed(0)).join(' ')} |`);
-    console.log(`| warm: reload → ready, within the cache TTL (${warmShared} of ${first.requests} answers shared) | ${fmt(warmMedian)} | ${warm.map((x) => x.toFixed(0)).join(' ')} |`);
+    console.log(
+      `| warm: reload → ready, within the cache TTL (${warmShared} of ${first.requests} answers shared) | ${fmt(warmMedian)} | ${warm.map((x) => x.toFixed(0)).join(' ')} |`,
+    );
     console.log(`| cold: navigation → last chart-data answer | ${fmt(median(coldData))} | ${coldData.map((x) => x.toFixed(0)).join(' ')} |`);
     console.log(`| warm: reload → last chart-data answer | ${fmt(median(warmData))} | ${warmData.map((x) => x.toFixed(0)).join(' ')} |`);
     console.log(`| raw DuckDB: sum of the ${list.length} statements, sequential | ${fmt(rawSum)} | |`);
     console.log(`| raw DuckDB: slowest single statement | ${fmt(rawMax)} | |`);
     console.log('');
-    console.log(`cold / raw sum ${(coldMedian / rawSum).toFixed(2)}, warm / raw sum ${(warmMedian / rawSum).toFixed(2)}, cold / slowest ${(coldMedian / rawMax).toFixed(2)}`);
+    console.log(
+      `cold / raw sum ${(coldMedian / rawSum).toFixed(2)}, warm / raw sum ${(warmMedian / rawSum).toFixed(2)}, cold / slowest ${(coldMedian / rawMax).toFixed(2)}`,
+    );
     console.log(`load average after: ${load()}`);
   } finally {
     await browser.close();

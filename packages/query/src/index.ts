@@ -24,6 +24,7 @@ import { buildModel, type CubeModel } from './model.ts';
 export * from './dialects/index.ts';
 export { QueryError, type QueryErrorKind } from './errors.ts';
 export { buildModel, type CubeModel, type ModelField, type ModelJoin, type ModelTable } from './model.ts';
+export { UNRESTRICTED, type QueryPermissions } from './permissions.ts';
 export { compileCubeQuery, planCubeQuery, countQuery, type CompileOptions, type CompiledQuery, type CubePlan } from './compiler.ts';
 export { compileSetOperation, planSetOperation, SET_KEY_ALIAS, type SetOperand, type CompiledSetOperation } from './setops.ts';
 export { renderQuery, renderExpr, type RenderedSql, type ParamValue } from './render.ts';

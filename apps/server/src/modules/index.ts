@@ -10,6 +10,7 @@ import { registerSqlViewRoutes } from './sqlview/routes.ts';
 import { registerQueryRoutes } from './query/routes.ts';
 import { registerPermRoutes } from './perm/routes.ts';
 import { registerDatasetRoutes } from './dataset/routes.ts';
+import { registerReadRoutes } from './read/routes.ts';
 import { registerBoardRoutes } from './board/routes.ts';
 import { registerExportRoutes } from './export/routes.ts';
 import { registerPptRoutes } from './ppt/routes.ts';
@@ -20,4 +21,4 @@ import { registerShareRoutes } from './share/routes.ts';
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
 /** Every domain module, registered in this order. */
-export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes, registerBoardRoutes, registerExportRoutes, registerPptRoutes, registerPptPdfRoutes, registerSubscriptionRoutes, registerShareRoutes];
+export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes, registerReadRoutes, registerBoardRoutes, registerExportRoutes, registerPptRoutes, registerPptPdfRoutes, registerSubscriptionRoutes, registerShareRoutes];

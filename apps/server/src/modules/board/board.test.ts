@@ -30,7 +30,8 @@ describe.each(kinds)('boards on %s', (kind) => {
   const api = (path: string) => `/api/board${path}`;
   const category = async (body: Record<string, unknown>, headers: Headers = admin) => call(w.server, 'POST', api('/categories'), { headers, payload: body });
   const save = (headers: Headers, body: BoardSave) => call(w.server, 'POST', api('/boards'), { headers, payload: body });
-  const list = (headers: Headers, query: Record<string, string | number> = {}) => call(w.server, 'GET', api('/boards'), { headers, query: { kind: 'visual', ...query } });
+  const list = (headers: Headers, query: Record<string, string | number> = {}) =>
+    call(w.server, 'GET', api('/boards'), { headers, query: { kind: 'visual', ...query } });
   const detail = (headers: Headers, id: number) => call(w.server, 'GET', api(`/boards/${id}`), { headers });
   const bar = (cubeId: number, f: Record<string, number>, key = 'c1', extra: Partial<ChartSave> = {}): ChartSave => ({
     key,
@@ -94,10 +95,22 @@ describe.each(kinds)('boards on %s', (kind) => {
   });
 
   it('saves a dashboard with its charts and reads it back', async () => {
-    const id = await saved(admin, board('销售大屏', sub, { content: { type: 'screen', layout: [{ i: 'c1', x: 0, y: 0, w: 400, h: 300 }], width: 1920, height: 1080 } }));
+    const id = await saved(
+      admin,
+      board('销售大屏', sub, { content: { type: 'screen', layout: [{ i: 'c1', x: 0, y: 0, w: 400, h: 300 }], width: 1920, height: 1080 } }),
+    );
     const res = await detail(admin, id);
     expect(res.status, res.raw.body).toBe(200);
-    expect(res.body.data).toMatchObject({ id, kind: 'visual', title: '销售大屏', categoryId: sub, categoryName: '销售', type: 'screen', publicStatus: 1, editable: true });
+    expect(res.body.data).toMatchObject({
+      id,
+      kind: 'visual',
+      title: '销售大屏',
+      categoryId: sub,
+      categoryName: '销售',
+      type: 'screen',
+      publicStatus: 1,
+      editable: true,
+    });
     expect(res.body.data.content).toMatchObject({ type: 'screen', width: 1920, layout: [{ i: 'c1' }] });
     expect(res.body.data.charts).toHaveLength(1);
     expect(res.body.data.charts[0]).toMatchObject({ key: 'c1', name: 'bar', title: '各省金额', dataconfig: { cubeId: publicCube }, ext: { filterList: [] } });
@@ -132,15 +145,17 @@ describe.each(kinds)('boards on %s', (kind) => {
     expect(await msg(board(' ', top))).toBe('请填写大屏名称');
     expect(await msg(board('x', 999_999))).toBe('分类不存在');
     expect(await msg(board('x', top, { charts: [bar(publicCube, pf), bar(publicCube, pf)] }))).toBe('图表编号【c1】重复');
-    expect(await msg(board('x', top, { charts: [bar(publicCube, pf, 'c1', { dataconfig: { cubeId: publicCube, rowParamList: [{ fieldId: 987_654 }] } })] }))).toBe(
-      '图表【各省金额】使用的字段【987654】不在数据集中',
-    );
-    expect(await msg(board('x', top, { charts: [bar(publicCube, pf, 'c1', { dataconfig: null })] }))).toBe('图表【各省金额】未选择数据集');
-    expect(await msg(board('x', top, { charts: [bar(publicCube, pf, 'c1', { dataconfig: { cubeId: publicCube } })] }))).toBe('图表【各省金额】请至少选择一个维度或指标');
-    expect(await msg(board('x', top, { content: { layout: [{ i: 'nope', x: 0, y: 0, w: 1, h: 1 }] } }))).toBe('布局中的图表编号【nope】不存在');
     expect(
-      await msg(board('x', top, { charts: [bar(publicCube, pf, 'c1', { ext: { filterList: [{ linkFrom: 'f9', linkKey: pf['省份']! }] } })] })),
-    ).toBe('图表【各省金额】联动的图表编号【f9】不存在');
+      await msg(board('x', top, { charts: [bar(publicCube, pf, 'c1', { dataconfig: { cubeId: publicCube, rowParamList: [{ fieldId: 987_654 }] } })] })),
+    ).toBe('图表【各省金额】使用的字段【987654】不在数据集中');
+    expect(await msg(board('x', top, { charts: [bar(publicCube, pf, 'c1', { dataconfig: null })] }))).toBe('图表【各省金额】未选择数据集');
+    expect(await msg(board('x', top, { charts: [bar(publicCube, pf, 'c1', { dataconfig: { cubeId: publicCube } })] }))).toBe(
+      '图表【各省金额】请至少选择一个维度或指标',
+    );
+    expect(await msg(board('x', top, { content: { layout: [{ i: 'nope', x: 0, y: 0, w: 1, h: 1 }] } }))).toBe('布局中的图表编号【nope】不存在');
+    expect(await msg(board('x', top, { charts: [bar(publicCube, pf, 'c1', { ext: { filterList: [{ linkFrom: 'f9', linkKey: pf['省份']! }] } })] }))).toBe(
+      '图表【各省金额】联动的图表编号【f9】不存在',
+    );
     expect(await msg(board('x', top, { charts: [bar(123_456, pf)] }), 404)).toBe('数据集不存在');
     // A dataset the caller may not read cannot back a chart.
     const pv = await fieldIds(w.server, admin, privateCube);
@@ -225,7 +240,9 @@ describe.each(kinds)('boards on %s', (kind) => {
     const granted = (await call(w.server, 'GET', api(`/auth/${memberGroup}`), { headers: admin, query: { kind: 'visual' } })).body.data;
     expect(granted).toEqual(expect.arrayContaining([b, c]));
     expect(granted).not.toContain(a);
-    expect((await call(w.server, 'GET', api(`/auth/${memberGroup}`), { headers: admin, query: { kind: 'visual', reportCategoryId: sub } })).body.data).toEqual([b]);
+    expect((await call(w.server, 'GET', api(`/auth/${memberGroup}`), { headers: admin, query: { kind: 'visual', reportCategoryId: sub } })).body.data).toEqual([
+      b,
+    ]);
     const outside = await put(sub, [c]);
     expect(outside.status).toBe(400);
   });
@@ -265,7 +282,10 @@ describe.each(kinds)('boards on %s', (kind) => {
     expect(copy.charts.map((c: { key: string }) => c.key)).toEqual(['c1']);
 
     const restricted = await saved(admin, board('受限复制', top, { publicStatus: 0, dataPermIdList: [memberGroup] }));
-    await call(w.server, 'PUT', api(`/boards/${restricted}/info`), { headers: admin, payload: { title: '受限复制', categoryId: top, backgroundUrl: '/api/board/thumbnails/b.png' } });
+    await call(w.server, 'PUT', api(`/boards/${restricted}/info`), {
+      headers: admin,
+      payload: { title: '受限复制', categoryId: top, backgroundUrl: '/api/board/thumbnails/b.png' },
+    });
     expect((await call(w.server, 'POST', api(`/boards/${restricted}/copy`), { headers: outsider.headers })).status).toBe(403);
     const copied = (await call(w.server, 'POST', api(`/boards/${restricted}/copy`), { headers: member.headers })).body.data;
     expect((await call(w.server, 'GET', api(`/boards/${copied}/auth`), { headers: admin })).body.data).toEqual({ publicStatus: 0, permIds: [memberGroup] });
@@ -291,7 +311,10 @@ describe.each(kinds)('boards on %s', (kind) => {
   });
 
   it('answers chart data refusals without querying', async () => {
-    const id = await saved(admin, board('图表数据', top, { charts: [bar(publicCube, pf), { key: 't1', name: 'text', ext: { filterList: [], text: '说明' } }] }));
+    const id = await saved(
+      admin,
+      board('图表数据', top, { charts: [bar(publicCube, pf), { key: 't1', name: 'text', ext: { filterList: [], text: '说明' } }] }),
+    );
     const data = (payload: unknown, headers = admin) => call(w.server, 'POST', api('/chart-data'), { headers, payload });
     const text = await data({ boardId: id, chartKey: 't1' });
     expect(text.status, text.raw.body).toBe(200);

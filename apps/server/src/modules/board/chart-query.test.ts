@@ -6,7 +6,8 @@ import { datasetWorld, fieldIds, ordersDataset, type DatasetWorld, type Headers 
 import { AppError } from '../../platform/http/errors.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { chartCacheStats, clearChartCache, runChartQuery, type ChartQueryInput } from './chart-query.ts';
+import { clearReadCache as clearChartCache, readCacheStats as chartCacheStats } from '../read/cache.ts';
+import { runChartQuery, type ChartQueryInput } from './chart-query.ts';
 
 /**
  * Chart data over the demo warehouse, on both stores: runChartQuery is called directly with

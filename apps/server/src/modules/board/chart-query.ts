@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   cubeQueryRequestSchema,
   STATIC_CHART_TYPES,
@@ -6,20 +5,16 @@ import {
   type ChartDataRequestParsed,
   type ChartDataResult,
   type ChartType,
-  type CubePreviewResult,
   type CubeQueryRequestParsed,
   type FieldId,
 } from '@shutu/contracts';
-import type { CompiledQuery } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
-import { SingleFlightCache, type SingleFlightStats } from '../../platform/cache/single-flight.ts';
 import { badRequest } from '../../platform/http/errors.ts';
 import { keyOf } from '../dataset/model.ts';
-import { openDatasetRead, savedOrder } from '../dataset/read.ts';
+import { savedOrder } from '../dataset/read.ts';
 import type { FieldRow } from '../dataset/repo.ts';
-import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { compilePreview, runPreview } from '../query/service.ts';
+import { openRead, readPage, type OpenRead, type ReadSubject } from '../read/open.ts';
 import { buildChartRequest, normaliseSort, type ChartFieldInfo } from './chart-request.ts';
 import { chartTotals, totalsRequests } from './chart-totals.ts';
 
@@ -47,55 +42,12 @@ export interface ChartQueryInput {
 }
 
 /**
- * A chart's data (spec 1 §3 "Chart"): read through the dataset read path (dataset/read.ts —
- * the dataset's model, its global filter, the caller's permission filters), compiled by the
- * query engine and run by the data source's driver (query/service.ts compilePreview and runPreview), with single
- * flight and a short result cache.
- *
- * Charts of a board that issue the same query share one execution: the key is a hash of the
- * data source, the compiled SQL and its bound values (the caller's permission filters are
- * compiled into them, so users with different filters never share). The answer is kept for
- * CHART_CACHE_TTL_MS; failures are not kept. The cache lives per AppContext.
- *
- * A table or pivot that shows 合计 runs its totals queries (chart-totals.ts) beside its own,
- * through the same read path and cache.
+ * A chart's data (spec 1 §3 "Chart"): read through the read module (read/open.ts — the
+ * dataset's model, its global filter, the permission filters of the viewer and of the board's
+ * creator), with the request the chart's configuration makes (chart-request.ts). Charts of a
+ * board that issue the same query share one execution (read/cache.ts). A table or pivot that
+ * shows 合计 runs its totals queries (chart-totals.ts) beside its own, through the same read.
  */
-
-/** How long a chart's answer is kept. */
-export const CHART_CACHE_TTL_MS = 30_000;
-/** Most answers kept per server. */
-export const CHART_CACHE_MAX_ENTRIES = 500;
-/** Most rows kept in total per server (an answer larger than this alone is not kept). */
-export const CHART_CACHE_MAX_ROWS = 200_000;
-
-/** What is shared: the rows, the total and the time of the execution (the field dictionary is each caller's own). */
-type SharedRows = Pick<CubePreviewResult, 'dataList' | 'total' | 'elapsedMs'>;
-
-const caches = new WeakMap<AppContext, SingleFlightCache<SharedRows>>();
-
-function cacheOf(ctx: AppContext): SingleFlightCache<SharedRows> {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    cache = new SingleFlightCache<SharedRows>({
-      ttlMs: CHART_CACHE_TTL_MS,
-      maxEntries: CHART_CACHE_MAX_ENTRIES,
-      maxWeight: CHART_CACHE_MAX_ROWS,
-      weigh: (value) => value.dataList.length + 1,
-    });
-    caches.set(ctx, cache);
-  }
-  return cache;
-}
-
-/** Executions, hits, shared flights and the size of the chart cache of this server (tests, diagnostics). */
-export function chartCacheStats(ctx: AppContext): SingleFlightStats {
-  return cacheOf(ctx).stats();
-}
-
-/** Forgets the kept chart answers of this server. */
-export function clearChartCache(ctx: AppContext): void {
-  cacheOf(ctx).clear();
-}
 
 export function chartFieldInfo(fields: readonly FieldRow[]): Map<string, ChartFieldInfo> {
   return new Map(
@@ -105,41 +57,52 @@ export function chartFieldInfo(fields: readonly FieldRow[]): Map<string, ChartFi
 
 const EMPTY: ChartDataResult = { dataList: [], fieldDict: [], total: null, elapsedMs: 0, shared: false };
 
-export async function runChartQuery(ctx: AppContext, caller: Caller, input: ChartQueryInput): Promise<ChartDataResult> {
-  if (STATIC_CHART_TYPES.includes(input.chartType)) return EMPTY;
-  const read = await openDatasetRead(ctx, caller, input.dataconfig.cubeId, input.params, {
-    access: input.access === 'board' ? 'granted' : 'dataset',
-    ownerId: input.ownerId,
-  });
+/** What a chart reads: the opened read, its request, and its 合计 requests when it shows them. */
+export interface ChartReadPlan {
+  read: OpenRead;
+  request: CubeQueryRequestParsed;
+  totals: ReturnType<typeof totalsRequests> | null;
+}
+
+/** Who reads a chart: the caller, for themself (an editor's chart) or through the board showing it. */
+export function chartSubject(caller: Caller, input: Pick<ChartQueryInput, 'access' | 'ownerId'>): ReadSubject {
+  return { viewer: caller, ownerId: input.ownerId, access: input.access === 'board' ? 'granted' : 'dataset' };
+}
+
+/**
+ * Opens the chart's dataset for the subject and makes the chart's request: a detail table
+ * without the columns hidden from the subject, the saved order when the chart has none;
+ * `page` replaces the request's own paging (exports read every row).
+ */
+export async function planChartRead(
+  ctx: AppContext,
+  subject: ReadSubject,
+  input: ChartQueryInput,
+  page?: Pick<CubeQueryRequestParsed, 'limit' | 'offset' | 'withTotal'>,
+): Promise<ChartReadPlan> {
+  const read = await openRead(ctx, subject, input.dataconfig.cubeId, input.params);
   const fields = chartFieldInfo(read.fields);
   const dataconfig = input.mode === 'detail' ? withoutExcludedColumns(input.dataconfig, read.permissions.excludedColumnIds) : input.dataconfig;
-  const built = cubeQueryRequestSchema.safeParse(buildChartRequest({ ...input, dataconfig }, fields));
+  const built = cubeQueryRequestSchema.safeParse({ ...buildChartRequest({ ...input, dataconfig }, fields), ...page });
   if (!built.success) throw badRequest(built.error.issues[0]?.message);
   let request = built.data;
   if (request.sort.length === 0 && input.mode !== 'values') {
     request = { ...request, sort: normaliseSort(savedOrder(read.cube.orderByJson, request), fields, request.detail) };
   }
-
-  const datasourceId = read.cube.datasourceId;
-  const driver = await getDataSourceDriver(ctx, datasourceId);
-  const dialect = await driver.dialect();
-  const now = new Date();
-  // Compiled once: its SQL and bound values are the key, and it is what runs. Totals go the same
-  // way (same dataset, filters, permissions and parameters), so they share executions too.
-  const run = async (cubeRequest: CubeQueryRequestParsed) => {
-    const compiled = compilePreview(dialect, { model: read.model, request: cubeRequest, params: input.params }, read.permissions, now);
-    const answer = await cacheOf(ctx).run(chartKey(datasourceId, compiled), async () => {
-      const result = await runPreview(driver, compiled);
-      return { dataList: result.dataList, total: result.total, elapsedMs: result.elapsedMs };
-    });
-    return { answer, fields: compiled.fields };
-  };
   const totals = input.showTotal && input.mode === 'aggregate' ? totalsRequests(input.chartType, request, input.dataconfig.rowParamList.length) : null;
+  return { read, request, totals };
+}
+
+export async function runChartQuery(ctx: AppContext, caller: Caller, input: ChartQueryInput): Promise<ChartDataResult> {
+  if (STATIC_CHART_TYPES.includes(input.chartType)) return EMPTY;
+  const { read, request, totals } = await planChartRead(ctx, chartSubject(caller, input), input);
+  // Totals go the same way (same dataset, filters, permissions and parameters), so identical
+  // ones share executions too.
   const [main, grand, byColumn, byRow] = await Promise.all([
-    run(request),
-    totals ? run(totals.grand) : null,
-    totals?.byColumn ? run(totals.byColumn) : null,
-    totals?.byRow ? run(totals.byRow) : null,
+    readPage(ctx, read, request),
+    totals ? readPage(ctx, read, totals.grand) : null,
+    totals?.byColumn ? readPage(ctx, read, totals.byColumn) : null,
+    totals?.byRow ? readPage(ctx, read, totals.byRow) : null,
   ]);
   const result: ChartDataResult = { ...main.answer.value, fieldDict: main.fields, shared: main.answer.shared };
   if (grand) {
@@ -163,13 +126,4 @@ export function withoutExcludedColumns(dataconfig: ChartDataConfigParsed, exclud
   const indexParamList = shown(dataconfig.indexParamList);
   if (rowParamList.length + indexParamList.length === 0) return dataconfig;
   return { ...dataconfig, rowParamList, indexParamList, sortList: shown(dataconfig.sortList) };
-}
-
-/** sha256 of the data source, the SQL and its bound values (and those of the count query). */
-export function chartKey(datasourceId: number, compiled: Pick<CompiledQuery, 'sql' | 'params' | 'count'>): string {
-  const text = JSON.stringify(
-    [datasourceId, compiled.sql, compiled.params, compiled.count?.sql ?? null, compiled.count?.params ?? null],
-    (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value),
-  );
-  return createHash('sha256').update(text).digest('hex');
 }

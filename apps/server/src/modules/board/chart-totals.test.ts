@@ -5,7 +5,8 @@ import { call } from '../../../test/fixtures.ts';
 import { datasetWorld, fieldIds, ordersDataset, type DatasetWorld, type Headers } from '../../../test/dataset-fixtures.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { clearChartCache, runChartQuery, type ChartQueryInput } from './chart-query.ts';
+import { clearReadCache as clearChartCache } from '../read/cache.ts';
+import { runChartQuery, type ChartQueryInput } from './chart-query.ts';
 
 /**
  * 合计 of tables and pivots, computed by the query engine (chart-totals.ts) over the demo

@@ -125,7 +125,9 @@ describe.each(kinds)('demo content on %s', (kind) => {
     expect(dateFilter.ext.defaultValue).toEqual(lastDemoMonth(TEST_DEMO_SCALE));
     const [from, to] = lastDemoMonth(TEST_DEMO_SCALE);
     const timeField = detailChart.dataconfig!.rowParamList[1]!.fieldId;
-    const lastMonth = await chartData(viewer, report.id, detailChart.key, { links: [{ fieldId: timeField, function: 'between', values: [from, `${to} 23:59:59`] }] });
+    const lastMonth = await chartData(viewer, report.id, detailChart.key, {
+      links: [{ fieldId: timeField, function: 'between', values: [from, `${to} 23:59:59`] }],
+    });
     const [inMonth] = await direct(`select count(*) as n from orders where order_time >= '${from}' and order_time < '${to}'::date + 1`);
     expect(lastMonth.total).toBe(Number(inMonth!.n));
     expect(lastMonth.total).toBeGreaterThan(0);

@@ -60,13 +60,7 @@ export async function ensureDemoContent(ctx: AppContext, log: Pick<Logger, 'info
   const nothing = (action: DemoContentResult['action']): DemoContentResult => ({ action, datasetIds: [], boardIds: [] });
   const recorded = await ctx.db.selectFrom('sysConfig').select('value').where('key', '=', DEMO_CONTENT_KEY).executeTakeFirst();
   if (recorded) return nothing('done-before');
-  const admin = await ctx.db
-    .selectFrom('sysUser')
-    .select('id')
-    .where('isAdministrator', '=', true)
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const admin = await ctx.db.selectFrom('sysUser').select('id').where('isAdministrator', '=', true).orderBy('id').limit(1).executeTakeFirst();
   if (!admin) return nothing('no-administrator');
   const warehouse = await findBuiltinRow(ctx.db);
   if (!warehouse || !(await hasDemoTables(ctx, warehouse.id))) return nothing('no-demo-tables');
@@ -82,7 +76,10 @@ export async function ensureDemoContent(ctx: AppContext, log: Pick<Logger, 'info
   try {
     const result = await createDemoContent(ctx, { userId: admin.id, isAdministrator: true, permissions: new Set() }, warehouse.id);
     await ctx.db.updateTable('sysConfig').set({ value: DEMO_CONTENT_VERSION }).where('key', '=', DEMO_CONTENT_KEY).execute();
-    log.info({ datasets: result.datasetIds, boards: result.boardIds }, `demo content created: dataset ${DEMO_NAMES.dataset}, boards ${Object.values(DEMO_NAMES).slice(2).join('、')}`);
+    log.info(
+      { datasets: result.datasetIds, boards: result.boardIds },
+      `demo content created: dataset ${DEMO_NAMES.dataset}, boards ${Object.values(DEMO_NAMES).slice(2).join('、')}`,
+    );
     return result;
   } catch (error) {
     // Released so that the next start tries again; the start itself goes on.
@@ -116,7 +113,8 @@ async function createDemoContent(ctx: AppContext, admin: SaveCaller, datasourceI
     if (id === undefined) throw new Error(`demo dataset has no field ${title}`);
     return id;
   };
-  const category = async (kind: BoardKind) => (await saveBoardCategory(ctx, admin, boardCategorySaveSchema.parse({ kind, categoryValue: DEMO_NAMES.category }))).id;
+  const category = async (kind: BoardKind) =>
+    (await saveBoardCategory(ctx, admin, boardCategorySaveSchema.parse({ kind, categoryValue: DEMO_NAMES.category }))).id;
   const visual = await category('visual');
   const report = await category('report');
   const boards = [salesOverview(visual, cubeId, field), orderReport(report, cubeId, field, ctx.config.demoScale), productBoard(report, cubeId, field)];
@@ -129,7 +127,14 @@ async function createDemoContent(ctx: AppContext, admin: SaveCaller, datasourceI
 // ---------------------------------------------------------------------------------------
 // The dataset: orders with their user and province
 
-const column = (id: string, table: string, columnName: string, columnTitle: string, sortNum: number, extra: Partial<DatasetFieldSave> = {}): DatasetFieldSave => ({
+const column = (
+  id: string,
+  table: string,
+  columnName: string,
+  columnTitle: string,
+  sortNum: number,
+  extra: Partial<DatasetFieldSave> = {},
+): DatasetFieldSave => ({
   id,
   columnName,
   columnTitle,

@@ -7,7 +7,7 @@ import { call, type Call } from '../../../test/fixtures.ts';
 import { datasetWorld, fieldIds, ordersDataset, type DatasetWorld, type Headers } from '../../../test/dataset-fixtures.ts';
 import { Jobs } from '../../platform/jobs/boss.ts';
 import { moduleJobs } from '../jobs.ts';
-import { clearChartCache } from './chart-query.ts';
+import { clearReadCache as clearChartCache } from '../read/cache.ts';
 import { issueViewToken } from './view-token.ts';
 
 /**

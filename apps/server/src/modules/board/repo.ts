@@ -47,7 +47,11 @@ export async function insertCategory(
   return row.id;
 }
 
-export async function updateCategory(db: Db, id: number, values: { categoryKey: string | null; categoryValue: string; parentId: number; sortNum?: number }): Promise<void> {
+export async function updateCategory(
+  db: Db,
+  id: number,
+  values: { categoryKey: string | null; categoryValue: string; parentId: number; sortNum?: number },
+): Promise<void> {
   await db
     .updateTable('boardCategory')
     .set({ ...values, updateTime: new Date() })
@@ -190,7 +194,12 @@ export async function updateBoard(db: Db, id: number, values: Updateable<BoardTa
 /** Sort numbers 1..n in the order of `ids` (no updateTime change: reordering is not an edit). */
 export async function updateBoardSortNums(db: Db, ids: readonly number[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    for (const [index, id] of ids.entries()) await trx.updateTable('board').set({ sortNum: index + 1 }).where('id', '=', id).execute();
+    for (const [index, id] of ids.entries())
+      await trx
+        .updateTable('board')
+        .set({ sortNum: index + 1 })
+        .where('id', '=', id)
+        .execute();
   });
 }
 

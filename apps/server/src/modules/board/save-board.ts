@@ -102,4 +102,3 @@ async function checkCharts(ctx: AppContext, caller: Caller, charts: readonly Cha
   }
   await assertNoHiddenColumns(ctx, caller, charts);
 }
-

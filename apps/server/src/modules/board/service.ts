@@ -44,7 +44,8 @@ export type BoardInfoBody = z.output<typeof boardInfoSaveSchema>;
 /** The list: boards of a kind the caller may see, by category (with sub-categories; -1 or none: all) and title; by sort number, then newest. */
 export async function listBoards(ctx: AppContext, caller: Caller, query: BoardListBody): Promise<Page<BoardListItem>> {
   const { current, size, kind } = query;
-  const categoryIds = query.categoryId === undefined || query.categoryId === ALL_CATEGORIES ? undefined : await findCategoryWithChildren(ctx.db, query.categoryId);
+  const categoryIds =
+    query.categoryId === undefined || query.categoryId === ALL_CATEGORIES ? undefined : await findCategoryWithChildren(ctx.db, query.categoryId);
   const visibleTo = await boardVisibilityOf(ctx, caller, kind);
   const { rows, total } = await findBoardPage(ctx.db, { kind, categoryIds, title: query.title || undefined, visibleTo }, (current - 1) * size, size);
   return page(

@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import type { Caller } from '../perm/permissions.ts';
-import type { QueryPermissions } from '../query/service.ts';
+import type { QueryPermissions } from '@shutu/query';
 import { readRestriction, requireViewable } from './access.ts';
 import { keyOf, parseFilterTree, parseJoins, parseSorts, parseTables, resolveParams, storedModel, treeIsEmpty } from './model.ts';
 import { findCube, listFields, type CubeRow, type FieldRow } from './repo.ts';

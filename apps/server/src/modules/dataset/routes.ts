@@ -4,13 +4,11 @@ import {
   columnIdParamSchema,
   cubeCategorySaveSchema,
   cubeCategorySchema,
-  cubePreviewResultSchema,
   datasetFieldDraftSchema,
   datasetFieldSchema,
   datasetListItemSchema,
   datasetListQuerySchema,
   datasetMessages,
-  datasetPreviewSchema,
   datasetSaveSchema,
   datasetSchema,
   envelopeSchema,
@@ -24,7 +22,7 @@ import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { deleteCategory, listCategories, saveCategory } from './categories.ts';
 import { registerDatasetPermRoutes } from './perm-routes.ts';
-import { checkFields, previewSavedDataset } from './preview.ts';
+import { checkFields } from './field-check.ts';
 import { saveDataset } from './save.ts';
 import { deleteDataset, deleteDatasetField, getDataset, listDatasetFields, listDatasets } from './service.ts';
 
@@ -155,19 +153,5 @@ export function registerDatasetRoutes(app: App, ctx: AppContext): void {
       return ok(drafts, drafts.length === 0 ? datasetMessages.noFieldsToSync : zhCN.ok);
     },
   );
-  app.post(
-    API.dataset.preview,
-    {
-      config: { access: 'user' },
-      schema: {
-        tags,
-        summary: '预览已保存的数据集（按 cubeDataId；应用全局过滤与当前用户的权限过滤）',
-        body: datasetPreviewSchema,
-        response: { 200: envelopeSchema(cubePreviewResultSchema) },
-      },
-    },
-    async (request) => ok(await previewSavedDataset(ctx, sessionOf(request), request.body)),
-  );
-
   registerDatasetPermRoutes(app, ctx);
 }

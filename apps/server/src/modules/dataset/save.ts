@@ -15,12 +15,11 @@ import {
 import { ConnectorError, type Driver } from '@shutu/connectors';
 import { QueryError, buildModel, checkFormula, checkJoins, compileCubeQuery, formulaParamRefs, type CubeModel, type Dialect } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
-import { AppError, conflict, fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
+import { AppError, conflict, fieldError, forbidden, notFound, queryFailure } from '../../platform/http/errors.ts';
 import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
 import { checkGrantableGroups, setGroupsOf } from '../perm/grants-service.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { assertTablesUsable } from '../perm/table-access.ts';
-import { queryFailure } from '../query/service.ts';
+import { assertTablesUsable } from '../datasource/table-access.ts';
 import { requireEditable } from './access.ts';
 import { listPermFilters, paramKeysExisting, updatePermFilter } from './filter-repo.ts';
 import {
@@ -242,7 +241,11 @@ async function checkFormulaParams(ctx: AppContext, fields: readonly DatasetField
   const existing = await paramKeysExisting(ctx.db, [...new Set(refs.map((r) => r.key))]);
   const unknown = refs.find((r) => !existing.has(r.key));
   if (unknown) {
-    throw new AppError(400, formatMessage(formulaCheckMessages.paramUnknown, { key: unknown.key }), { kind: 'formula', position: unknown.pos, field: unknown.field });
+    throw new AppError(400, formatMessage(formulaCheckMessages.paramUnknown, { key: unknown.key }), {
+      kind: 'formula',
+      position: unknown.pos,
+      field: unknown.field,
+    });
   }
 }
 

@@ -3,6 +3,8 @@ import {
   API,
   dataSourceColumnSchema,
   dataSourceColumnsQuerySchema,
+  dataSourceGrantSaveSchema,
+  dataSourceGrantSchema,
   dataSourceListQuerySchema,
   dataSourceSaveSchema,
   dataSourceSchema,
@@ -12,14 +14,16 @@ import {
   envelopeSchema,
   idParamSchema,
   pageSchema,
+  permGrantParamsSchema,
   usableDataSourceSchema,
   zhCN,
 } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { assertSourceUsable, assertTablesUsable, filterUsableTables } from '../perm/table-access.ts';
+import { assertSourceUsable, assertTablesUsable, filterUsableTables } from './table-access.ts';
 import { closeDataSourceDrivers, getDataSource } from './registry.ts';
+import { listDataSourceGrants, saveDataSourceGrant } from './table-grants.ts';
 import {
   createDataSource,
   deleteDataSource,
@@ -37,7 +41,7 @@ const tags = ['datasource'];
 /**
  * Data-source management (issue 3 "Connectors"): administrators only. Building on a source
  * (its usable list, tables and columns) is open to every user, limited to the tables granted
- * to the user's permission groups (issue 4; perm/table-access.ts).
+ * to the user's permission groups (issue 4; table-access.ts).
  */
 export function registerDataSourceRoutes(app: App, ctx: AppContext): void {
   app.addHook('onClose', () => closeDataSourceDrivers(ctx));
@@ -158,5 +162,29 @@ export function registerDataSourceRoutes(app: App, ctx: AppContext): void {
       await assertTablesUsable(ctx, sessionOf(request), request.params.id, [{ schema: schema ?? null, name: tableName, quoted: true }]);
       return ok(await listColumns(ctx, request.params.id, request.query));
     },
+  );
+
+  // Tables granted to a permission group (its 数据源 tab): administrators only.
+  app.get(
+    API.perm.dataSourceGrants,
+    {
+      config: { access: 'admin' },
+      schema: { tags, summary: '权限组的数据源与数据表授权', params: idParamSchema, response: { 200: envelopeSchema(z.array(dataSourceGrantSchema)) } },
+    },
+    async (request) => ok(await listDataSourceGrants(ctx, request.params.id)),
+  );
+  app.put(
+    API.perm.dataSourceGrant,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags,
+        summary: '保存权限组在一个数据源上的数据表授权（空列表为移除该数据源）',
+        params: permGrantParamsSchema,
+        body: dataSourceGrantSaveSchema,
+        response: { 200: envelopeSchema(z.array(dataSourceGrantSchema)) },
+      },
+    },
+    async (request) => ok(await saveDataSourceGrant(ctx, request.params.id, request.params.datasourceId, request.body.tableNames), zhCN.saved),
   );
 }

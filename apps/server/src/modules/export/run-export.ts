@@ -2,8 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   boardMessages,
-  cubeQueryRequestSchema,
-  datasetMessages,
   EXPORT_MAX_ROWS,
   EXPORTABLE_CHART_TYPES,
   exportCreateSchema,
@@ -11,26 +9,20 @@ import {
   formatMessage,
   type ChartDataConfigParsed,
   type ExportCreateParsed,
-  type ChartType,
-  type CubeQueryRequestParsed,
   type ResultField,
 } from '@shutu/contracts';
-import { collect, ConnectorError, type ParamValue } from '@shutu/connectors';
+import { ConnectorError } from '@shutu/connectors';
 import { QueryError, type CompiledQuery } from '@shutu/query';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
-import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
-import { buildChartRequest, normaliseSort } from '../board/chart-request.ts';
-import { chartFieldInfo, withoutExcludedColumns } from '../board/chart-query.ts';
-import { chartTotals, totalsRequests } from '../board/chart-totals.ts';
-import { requireViewableBoard } from '../board/access.ts';
-import { parseDataConfig, toChart } from '../board/model.ts';
-import { findChart } from '../board/repo.ts';
+import { AppError, badRequest } from '../../platform/http/errors.ts';
+import { openSavedChart } from '../board/chart-data.ts';
+import { planChartRead, type ChartQueryInput } from '../board/chart-query.ts';
+import { chartTotals } from '../board/chart-totals.ts';
 import { keyOf } from '../dataset/model.ts';
-import { openDatasetRead, savedOrder } from '../dataset/read.ts';
-import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { compileWithPermissions } from '../query/service.ts';
+import { compileRead, type OpenRead } from '../read/open.ts';
+import { readCount, readRows, streamRows } from '../read/run.ts';
 import { claimTask, findTask, findUser, updateTask } from './repo.ts';
 import { ColumnCombinations, columnAliases, totalsSheetRows, type TotalsLayout } from './export-totals.ts';
 import { StreamingSheet, type SheetColumn } from './workbook.ts';
@@ -69,7 +61,8 @@ interface ExportPlan {
   compiled: CompiledQuery;
   columns: SheetColumn[];
   limit: number;
-  datasourceId: number;
+  /** The opened read the rows come through (driver, permissions). */
+  read: OpenRead;
   /** The 合计 queries and layout when the chart shows 合计, else null. */
   totals: { grand: CompiledQuery; byColumn: CompiledQuery | null; layout: TotalsLayout } | null;
 }
@@ -90,64 +83,49 @@ function chartTitles(dataconfig: ChartDataConfigParsed): Map<string, string> {
   return titles;
 }
 
-/** The query of the export: the chart's own query, all pages, with the owner's permissions. */
+/**
+ * The query of the export: the chart's own query, all pages, read for the task's owner
+ * through the board showing the chart (its creator's restriction applies too), exactly as
+ * the chart on screen (board planChartRead).
+ */
 export async function planExport(ctx: AppContext, caller: Caller, task: { boardId: number; chartKey: string }, request: ExportRequest): Promise<ExportPlan> {
-  const board = await requireViewableBoard(ctx, caller, task.boardId);
-  const chart = await findChart(ctx.db, board.id, task.chartKey);
-  if (!chart) throw notFound(boardMessages.chartNotFound);
-  const chartType = chart.name as ChartType;
-  if (!EXPORTABLE_CHART_TYPES.includes(chartType)) throw badRequest(exportMessages.chartNotExportable);
-  const title = chart.title || chart.chartKey;
-  const saved = parseDataConfig(chart.dataconfig);
-  if (!saved) throw badRequest(formatMessage(boardMessages.chartNoDataset, { title }));
-
-  // The task owner's restriction and the board creator's, as for the chart on screen.
-  const read = await openDatasetRead(ctx, caller, saved.cubeId, request.params, { access: 'granted', ownerId: board.createUserId }).catch((error: unknown) => {
-    if (error instanceof AppError && error.status === 404) throw notFound(datasetMessages.datasetNotFound);
-    throw error;
-  });
-  const fields = chartFieldInfo(read.fields);
-  const detail = chartType === 'detail';
-  const dataconfig = detail ? withoutExcludedColumns(saved, read.permissions.excludedColumnIds) : saved;
-  const limit = detail ? EXPORT_MAX_ROWS : (dataconfig.limit ?? EXPORT_MAX_ROWS);
-  const built = buildChartRequest(
-    { title, dataconfig, mode: detail ? 'detail' : 'aggregate', links: request.links, current: 1, size: limit, params: request.params },
-    fields,
-  );
-  const parsed = cubeQueryRequestSchema.safeParse({ ...built, limit, offset: 0, withTotal: true });
-  if (!parsed.success) throw badRequest(parsed.error.issues[0]?.message);
-  let cubeRequest = parsed.data;
-  if (cubeRequest.sort.length === 0)
-    cubeRequest = { ...cubeRequest, sort: normaliseSort(savedOrder(read.cube.orderByJson, cubeRequest), fields, cubeRequest.detail) };
-
-  const driver = await getDataSourceDriver(ctx, read.cube.datasourceId);
-  const dialect = await driver.dialect();
-  const now = new Date();
-  // The export's query and its totals queries alike: the owner's permission filters, the links and parameters.
-  const compile = (query: CubeQueryRequestParsed): CompiledQuery => compileWithPermissions(dialect, read.model, query, read.permissions, request.params, now);
-  const compiled = compile(cubeRequest);
-  const renamed = chartTitles(dataconfig);
+  const saved = await openSavedChart(ctx, caller, task.boardId, task.chartKey);
+  if (!EXPORTABLE_CHART_TYPES.includes(saved.chartType)) throw badRequest(exportMessages.chartNotExportable);
+  if (!saved.dataconfig) throw badRequest(formatMessage(boardMessages.chartNoDataset, { title: saved.title }));
+  const detail = saved.chartType === 'detail';
+  const limit = detail ? EXPORT_MAX_ROWS : (saved.dataconfig.limit ?? EXPORT_MAX_ROWS);
+  const input: ChartQueryInput = {
+    chartType: saved.chartType,
+    title: saved.title,
+    dataconfig: saved.dataconfig,
+    mode: detail ? 'detail' : 'aggregate',
+    links: request.links,
+    current: 1,
+    size: limit,
+    params: request.params,
+    showTotal: saved.chart.option.showTotal === true,
+  };
+  const subject = { viewer: caller, ownerId: saved.board.createUserId, access: 'granted' as const };
+  const { read, request: cubeRequest, totals: totalsQueries } = await planChartRead(ctx, subject, input, { limit, offset: 0, withTotal: true });
+  // The export's query and its totals queries alike: the subject's permission filters, the links and parameters.
+  const compiled = compileRead(read, cubeRequest);
+  const renamed = chartTitles(saved.dataconfig);
   const columns = compiled.fields.map((f: ResultField) => ({
     alias: f.alias,
     title: renamed.get(keyOf(f.fieldId as number)) ?? f.title,
     type: f.viewDataType,
   }));
-
-  const rowDimensionCount = dataconfig.rowParamList.length;
-  const showTotal = toChart(chart).option.showTotal === true;
-  const totalsQueries = showTotal ? totalsRequests(chartType, cubeRequest, rowDimensionCount) : null;
   const totals = totalsQueries && {
-    grand: compile(totalsQueries.grand),
-    byColumn: totalsQueries.byColumn && compile(totalsQueries.byColumn),
-    layout: { fields: compiled.fields, rowDimensionCount, pivot: chartType === 'pivot' },
+    grand: compileRead(read, totalsQueries.grand),
+    byColumn: totalsQueries.byColumn && compileRead(read, totalsQueries.byColumn),
+    layout: { fields: compiled.fields, rowDimensionCount: saved.dataconfig.rowParamList.length, pivot: saved.chartType === 'pivot' },
   };
-  return { compiled, columns, limit, datasourceId: read.cube.datasourceId, totals };
+  return { compiled, columns, limit, read, totals };
 }
 
 /** Every row of a totals query (one for the grand total, one per column combination for a pivot's). */
-async function totalsRows(ctx: AppContext, datasourceId: number, compiled: CompiledQuery) {
-  const driver = await getDataSourceDriver(ctx, datasourceId);
-  const { rows } = await collect(driver.query(compiled.sql, compiled.params as ParamValue[], { timeoutMs: EXPORT_QUERY_TIMEOUT_MS }));
+async function totalsRows(read: OpenRead, compiled: CompiledQuery) {
+  const rows = await readRows(read.driver, compiled, Number.MAX_SAFE_INTEGER, { timeoutMs: EXPORT_QUERY_TIMEOUT_MS });
   return { rows: rows as Parameters<typeof chartTotals>[0]['rows'], fields: compiled.fields };
 }
 
@@ -157,13 +135,8 @@ function failureMessage(error: unknown): string {
   return exportMessages.failed;
 }
 
-async function countRows(ctx: AppContext, datasourceId: number, count: CompiledQuery['count']): Promise<number | null> {
-  if (!count) return null;
-  const driver = await getDataSourceDriver(ctx, datasourceId);
-  for await (const row of driver.query(count.sql, count.params as ParamValue[], { timeoutMs: EXPORT_QUERY_TIMEOUT_MS })) {
-    return Number(Object.values(row)[0] ?? 0);
-  }
-  return 0;
+async function countRows(read: OpenRead, count: CompiledQuery['count']): Promise<number | null> {
+  return count ? readCount(read.driver, count, { timeoutMs: EXPORT_QUERY_TIMEOUT_MS }) : null;
 }
 
 /**
@@ -181,15 +154,14 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
     const stored = requestSchema.safeParse(JSON.parse(task.request || '{}'));
     const request: ExportRequest = stored.success ? stored.data : { links: [], params: {} };
     const plan = await planExport(ctx, caller, task, request);
-    const matched = await countRows(ctx, plan.datasourceId, plan.compiled.count);
+    const matched = await countRows(plan.read, plan.compiled.count);
     const totalRows = matched === null ? null : Math.min(matched, plan.limit);
     await updateTask(ctx.db, taskId, { totalRows }, runId);
 
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     const sheet = new StreamingSheet(file, plan.columns);
-    const driver = await getDataSourceDriver(ctx, plan.datasourceId);
     const written = new ColumnCombinations(plan.totals ? columnAliases(plan.totals.layout) : []);
-    for await (const row of driver.query(plan.compiled.sql, plan.compiled.params as ParamValue[], { timeoutMs: EXPORT_QUERY_TIMEOUT_MS })) {
+    for await (const row of streamRows(plan.read.driver, plan.compiled, { timeoutMs: EXPORT_QUERY_TIMEOUT_MS })) {
       if (sheet.rowCount >= plan.limit) break;
       sheet.add(row as Record<string, string | number | boolean | null>);
       written.add(row);
@@ -200,8 +172,8 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
     }
     if (plan.totals && written.rows > 0) {
       const [grand, byColumn] = await Promise.all([
-        totalsRows(ctx, plan.datasourceId, plan.totals.grand),
-        plan.totals.byColumn ? totalsRows(ctx, plan.datasourceId, plan.totals.byColumn) : null,
+        totalsRows(plan.read, plan.totals.grand),
+        plan.totals.byColumn ? totalsRows(plan.read, plan.totals.byColumn) : null,
       ]);
       const totals = chartTotals(grand, byColumn, plan.compiled.fields);
       for (const row of totalsSheetRows(totals, plan.totals.layout, written)) sheet.addTotal(row);

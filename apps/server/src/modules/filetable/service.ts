@@ -6,7 +6,7 @@ import type { Upload } from '../../platform/files/upload.ts';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation } from '../../platform/http/errors.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import { usableSources, type Caller } from '../perm/permissions.ts';
-import { assertSourceUsable, tableCheckerFor } from '../perm/table-access.ts';
+import { assertSourceUsable, tableCheckerFor } from '../datasource/table-access.ts';
 import { describeColumns, fileWidth, previewRows, rowConverter, SAMPLE_ROWS } from './columns.ts';
 import { openTableFile, type DataRow, type TableFile } from './readers.ts';
 import { publishLoad, reclaimName, type RecoveryLog } from './recovery.ts';

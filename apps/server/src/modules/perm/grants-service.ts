@@ -1,71 +1,29 @@
-import { DATA_SOURCE_TYPE_LABELS, formatMessage, permMessages, zhCN, type DataSourceGrant, type GrantKind, type TableRef } from '@shutu/contracts';
+import { permMessages, type GrantKind } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
-import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
 import { groupIdsOf, invalidatePermissions, type Caller } from './permissions.ts';
 import {
   findGroup,
   listGrantIds,
   listGroupIdsOf,
   listGroupsByIds,
-  listTableGrants,
   removeGrantsOf as removeGrantRows,
   replaceGrants as replaceGrantRows,
-  replaceTableGrants,
   setGroupsOf as setGroupRows,
 } from './repo.ts';
 
 /**
- * What a permission group is granted (spec 2 §3 "Data-source authorisation", §7
- * "Data-source table authorisation", "Permission groups and other grants"): tables of data
- * sources here, and the generic grants other modules (datasets, slides, screens, reports,
- * apps, links) store through the wrappers below. Every change throws the permission
- * service's cached answers away.
+ * What a permission group is granted (spec 2 §7 "Permission groups and other grants"): the
+ * generic grants other modules (datasets, slides, screens, reports, apps, links) store through
+ * the wrappers below; tables of data sources are datasource/table-grants.ts. Every change
+ * throws the permission service's cached answers away.
  */
 
 /** A kind of resource granted through the generic grant table (data sources have their own). */
 export type ResourceKind = Exclude<GrantKind, 'datasource'>;
 
-async function requireGroup(ctx: AppContext, permId: number): Promise<void> {
+export async function requireGroup(ctx: AppContext, permId: number): Promise<void> {
   if (!(await findGroup(ctx.db, permId))) throw notFound(permMessages.groupNotFound);
-}
-
-const tableKey = (t: TableRef) => `${t.schema}\u0000${t.name}`;
-
-/** dsAuthList: the group's data sources, each with its granted tables. */
-export async function listDataSourceGrants(ctx: AppContext, permId: number): Promise<DataSourceGrant[]> {
-  await requireGroup(ctx, permId);
-  const bySource = new Map<number, DataSourceGrant>();
-  for (const row of await listTableGrants(ctx.db, permId)) {
-    let grant = bySource.get(row.datasourceId);
-    if (!grant) {
-      grant = { dataPermId: permId, datasourceId: row.datasourceId, dsName: row.dsName, dsTypeSyl: DATA_SOURCE_TYPE_LABELS[row.type], tableNames: [] };
-      bySource.set(row.datasourceId, grant);
-    }
-    grant.tableNames.push({ schema: row.tableSchema, name: row.tableName });
-  }
-  return [...bySource.values()];
-}
-
-/**
- * dsAuthSave: the group's tables of one source become `tables` (each once); an empty list
- * removes the source from the group. Every table must exist in the source now: it is asked
- * for its tables, and an unknown one is refused with 400. Returns the group's grants.
- */
-export async function saveDataSourceGrant(ctx: AppContext, permId: number, datasourceId: number, tables: readonly TableRef[]): Promise<DataSourceGrant[]> {
-  await requireGroup(ctx, permId);
-  await getDataSource(ctx, datasourceId);
-  const unique = [...new Map(tables.map((t) => [tableKey(t), { schema: t.schema, name: t.name }] as const)).values()];
-  if (unique.length > 0) {
-    const known = new Set((await (await getDataSourceDriver(ctx, datasourceId)).listTables()).map(tableKey));
-    const missing = unique.find((t) => !known.has(tableKey(t)));
-    if (missing) throw fieldError('tableNames', formatMessage(permMessages.tableMissing, { name: missing.name }));
-  }
-  const outcome = await replaceTableGrants(ctx.db, permId, datasourceId, unique);
-  invalidatePermissions(ctx);
-  if (outcome === 'noGroup') throw notFound(permMessages.groupNotFound);
-  if (outcome === 'noSource') throw notFound(zhCN.dsNotFound);
-  return listDataSourceGrants(ctx, permId);
 }
 
 /** Resource ids of a kind granted to the group (404 when there is no such group). */

@@ -285,7 +285,11 @@ export async function setGroupsOf(db: Db, kind: string, resourceId: number, perm
   const wanted = [...new Set(permIds)];
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('permGrant').where('kind', '=', kind).where('resourceId', '=', resourceId).execute();
-    if (wanted.length > 0) await trx.insertInto('permGrant').values(wanted.map((permId) => ({ permId, kind, resourceId }))).execute();
+    if (wanted.length > 0)
+      await trx
+        .insertInto('permGrant')
+        .values(wanted.map((permId) => ({ permId, kind, resourceId })))
+        .execute();
   });
 }
 

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import {
   API,
-  dataSourceGrantSaveSchema,
-  dataSourceGrantSchema,
   envelopeSchema,
   idParamSchema,
   myPermGroupSchema,
   pageSchema,
-  permGrantParamsSchema,
   permGroupPageQuerySchema,
   permGroupSaveSchema,
   permGroupSchema,
@@ -18,7 +15,6 @@ import {
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { listDataSourceGrants, saveDataSourceGrant } from './grants-service.ts';
 import { deleteGroup, deleteType, getGroup, groupPage, listTypes, myGroups, saveGroup, saveType } from './groups-service.ts';
 import { invalidatePermissions } from './permissions.ts';
 
@@ -127,28 +123,5 @@ export function registerPermRoutes(app: App, ctx: AppContext): void {
       schema: { tags, summary: '我所在的权限组', response: { 200: envelopeSchema(z.array(myPermGroupSchema)) } },
     },
     async (request) => ok(await myGroups(ctx, sessionOf(request).userId)),
-  );
-
-  app.get(
-    API.perm.dataSourceGrants,
-    {
-      config: { access: 'admin' },
-      schema: { tags, summary: '权限组的数据源与数据表授权', params: idParamSchema, response: { 200: envelopeSchema(z.array(dataSourceGrantSchema)) } },
-    },
-    async (request) => ok(await listDataSourceGrants(ctx, request.params.id)),
-  );
-  app.put(
-    API.perm.dataSourceGrant,
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        summary: '保存权限组在一个数据源上的数据表授权（空列表为移除该数据源）',
-        params: permGrantParamsSchema,
-        body: dataSourceGrantSaveSchema,
-        response: { 200: envelopeSchema(z.array(dataSourceGrantSchema)) },
-      },
-    },
-    async (request) => ok(await saveDataSourceGrant(ctx, request.params.id, request.params.datasourceId, request.body.tableNames), zhCN.saved),
   );
 }

@@ -7,7 +7,9 @@ import { collect, ensureDemoWarehouse, MIN_SCALE } from '@shutu/connectors';
 import { createTestServer, PG_URL, storeKinds, type TestServer } from '../../../test/harness.ts';
 import { call } from '../../../test/fixtures.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
-import { previewCube, previewLimit, UNRESTRICTED } from './service.ts';
+import { UNRESTRICTED } from '@shutu/query';
+import { previewLimit } from '../read/compile.ts';
+import { previewModel as previewCube } from '../read/preview.ts';
 
 const kinds = await storeKinds();
 const withPostgres = kinds.includes('postgres');

@@ -11,9 +11,11 @@ import {
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { assertSourceUsable, assertTablesUsable } from '../perm/table-access.ts';
+import { assertSourceUsable, assertTablesUsable } from '../datasource/table-access.ts';
 import { editorPreviewPermissions } from '../dataset/access.ts';
-import { formulaAggregates, functionList, previewCube, UNRESTRICTED } from './service.ts';
+import { UNRESTRICTED } from '@shutu/query';
+import { previewModel } from '../read/preview.ts';
+import { formulaAggregates, functionList } from './service.ts';
 
 const tags = ['query'];
 
@@ -49,7 +51,7 @@ export function registerQueryRoutes(app: App, ctx: AppContext): void {
             model.fields.map((f) => f.id),
           )
         : UNRESTRICTED;
-      return ok(await previewCube(ctx, request.body, permissions));
+      return ok(await previewModel(ctx, request.body, permissions));
     },
   );
   app.post(

@@ -1,60 +1,25 @@
 import { isUtf8 } from 'node:buffer';
-import {
-  SQL_PREVIEW_ROWS,
-  SQL_PREVIEW_TIMEOUT_MS,
-  SQL_STATEMENT_MAX_LENGTH,
-  permMessages,
-  zhCN,
-  type DataSourceType,
-  type SqlView,
-  type SqlViewPreviewResult,
-} from '@shutu/contracts';
-import type { Row } from '@shutu/connectors';
-import { checkInspection, guardSelectSql, referencedTables, SqlGuardError } from '@shutu/query';
+import { SQL_STATEMENT_MAX_LENGTH, permMessages, zhCN, type DataSourceType, type SqlView, type SqlViewPreviewResult } from '@shutu/contracts';
+import { referencedTables } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
-import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
-import { getDataSourceDriver } from '../datasource/registry.ts';
+import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { assertSourceUsable, assertTablesUsable, tableCheckerFor, type TableChecker } from '../perm/table-access.ts';
+import { assertSourceUsable, tableCheckerFor, type TableChecker } from '../datasource/table-access.ts';
+import { checkUserSql, previewUserSql } from '../read/user-sql.ts';
 import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView, viewNameTaken, type SqlViewValues } from './repo.ts';
 
 /**
  * SQL views (spec 2 §5 "SQL view", §7 "SQL views"). A view is a saved single SELECT over one
- * data source; the guard (@shutu/query sql/guard.ts) checks it, with that engine's quoting rules and, where
- * the driver offers it, the engine's own parser, on save and on every preview, before it runs. Previews run through the
- * driver: read-only, with a statement timeout, first 100 rows.
+ * data source; the read module's user-SQL path (read/user-sql.ts: the guard of @shutu/query with
+ * that engine's quoting rules and, where the driver offers it, the engine's own parser) checks
+ * it on save and on every preview, before it runs read-only, with a statement timeout, first
+ * 100 rows.
  *
  * Non-administrators (issue 4) work on sources where their groups hold a grant: every table
  * their SQL reads must be granted to them (@shutu/query sql/tables.ts finds them, refusing what it cannot
  * read with certainty); they see their own views and those whose tables they may all read,
  * and change or delete only their own.
  */
-
-const guardFailure = (error: SqlGuardError, field: string) =>
-  new AppError(400, error.message, {
-    fields: [{ field, message: error.message }],
-    position: error.position,
-    ...(error.detail === undefined ? {} : { detail: error.detail }),
-  });
-
-/**
- * The statement the engine may run, or a 400 carrying the guard's message and position (403
- * for a table not granted). The tokenizer guard first; then, where the driver can parse with
- * the engine's own parser (inspectSql), the engine's reading of the statement.
- */
-async function checkedStatement(ctx: AppContext, caller: Caller, datasourceId: number, text: string, field: string): Promise<string> {
-  const source = await assertSourceUsable(ctx, caller, datasourceId);
-  try {
-    const { statement, offset } = guardSelectSql(text, source.type);
-    const driver = await getDataSourceDriver(ctx, datasourceId);
-    if (driver.inspectSql) checkInspection(await driver.inspectSql(statement), offset);
-    if (!caller.isAdministrator) await assertTablesUsable(ctx, caller, datasourceId, referencedTables(statement, source.type));
-    return statement;
-  } catch (error) {
-    if (error instanceof SqlGuardError) throw guardFailure(error, field);
-    throw error;
-  }
-}
 
 /** Whether a non-administrator may see the view: their own, or one reading only tables they may use. */
 async function visibleTo(caller: Caller, view: SqlView, type: DataSourceType, checker: TableChecker): Promise<boolean> {
@@ -102,7 +67,7 @@ export async function saveView(ctx: AppContext, caller: Caller, body: SqlViewVal
   const values: SqlViewValues = { datasourceId: body.datasourceId, sqlName: body.sqlName, viewName: body.viewName, sqlStatement: body.sqlStatement };
   const id = body.id ?? undefined;
   if (id !== undefined) await ownedView(ctx, caller, id);
-  await checkedStatement(ctx, caller, values.datasourceId, values.sqlStatement, 'sqlStatement');
+  await checkUserSql(ctx, caller, values.datasourceId, values.sqlStatement, 'sqlStatement');
   if (await viewNameTaken(ctx.db, values.datasourceId, values.viewName, id)) throw conflict(zhCN.viewNameExists);
   try {
     if (id === undefined) return getView(ctx, caller, await insertSqlView(ctx.db, { ...values, createUserId: caller.userId }));
@@ -137,25 +102,7 @@ export function previewSql(body: { sqlStatement?: string | undefined; sql?: stri
   throw badRequest(zhCN.sqlStatementRequired, [{ field: 'sqlStatement', message: zhCN.sqlStatementRequired }]);
 }
 
-/**
- * viewPreview: the first 100 rows and the columns. An engine error is the driver's
- * ConnectorError (400, msg 查询执行失败：<engine text>, data.detail the engine's text), which
- * the editor's error tab shows.
- */
-export async function previewView(ctx: AppContext, caller: Caller, datasourceId: number, text: string): Promise<SqlViewPreviewResult> {
-  const statement = await checkedStatement(ctx, caller, datasourceId, text, 'sqlStatement');
-  const driver = await getDataSourceDriver(ctx, datasourceId);
-  const started = performance.now();
-  const stream = driver.query(statement, [], { timeoutMs: SQL_PREVIEW_TIMEOUT_MS });
-  const rows: Row[] = [];
-  let truncated = false;
-  for await (const row of stream) {
-    if (rows.length >= SQL_PREVIEW_ROWS) {
-      truncated = true;
-      break; // leaving the loop cancels the rest of the query
-    }
-    rows.push(row);
-  }
-  const columns = (stream.columns ?? []).map((c) => ({ name: c.name, databaseType: c.databaseType, viewDataType: c.viewDataType }));
-  return { columns, rows, truncated, elapsedMs: Math.round(performance.now() - started) };
+/** viewPreview: the first 100 rows and the columns, through the read module's user-SQL path. */
+export function previewView(ctx: AppContext, caller: Caller, datasourceId: number, text: string): Promise<SqlViewPreviewResult> {
+  return previewUserSql(ctx, caller, datasourceId, text);
 }

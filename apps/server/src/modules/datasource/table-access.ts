@@ -2,8 +2,8 @@ import { defaultCapabilities, type DriverCapabilities } from '@shutu/connectors'
 import { formatMessage, permMessages, type DataSource, type TableRef } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../platform/http/errors.ts';
-import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
-import { grantedTables, usableSources, type Caller } from './permissions.ts';
+import { getDataSource, getDataSourceDriver } from './registry.ts';
+import { grantedTables, usableSources, type Caller } from '../perm/permissions.ts';
 
 /**
  * Table-level enforcement (spec 2 §6, issue 4): the tables granted to a user's groups are the

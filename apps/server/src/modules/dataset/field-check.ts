@@ -1,36 +1,13 @@
 import type { z } from 'zod';
-import {
-  dedupeFieldTitle,
-  DATASET_DEFAULTS,
-  type CubePreviewResult,
-  type DatasetFieldDraft,
-  type DatasetPreviewParsed,
-  type fieldCheckSchema,
-  type ViewDataType,
-} from '@shutu/contracts';
+import { dedupeFieldTitle, DATASET_DEFAULTS, type DatasetFieldDraft, type fieldCheckSchema, type ViewDataType } from '@shutu/contracts';
 import { ConnectorError } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { fieldError } from '../../platform/http/errors.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/permissions.ts';
-import { assertTablesUsable } from '../perm/table-access.ts';
-import { previewCube } from '../query/service.ts';
-import { openDatasetRead, savedOrder } from './read.ts';
+import { assertTablesUsable } from '../datasource/table-access.ts';
 
 export type FieldCheckBody = z.output<typeof fieldCheckSchema>;
-
-/**
- * Reading a saved dataset (preview by cubeDataId) and the field check of the editor.
- *
- * A saved dataset is read through read.ts (its own model, the global filter, the caller's
- * permission filters); the caller must be allowed to see it. Formulas' `${key}` references
- * read the same `params` (bound; no value: NULL).
- */
-export async function previewSavedDataset(ctx: AppContext, caller: Caller, body: DatasetPreviewParsed): Promise<CubePreviewResult> {
-  const { cube, model, permissions } = await openDatasetRead(ctx, caller, body.cubeDataId, body.params);
-  const request = body.request.sort.length > 0 ? body.request : { ...body.request, sort: savedOrder(cube.orderByJson, body.request) };
-  return previewCube(ctx, { datasourceId: cube.datasourceId, model, request, cubeDataId: cube.id, params: body.params }, permissions);
-}
 
 /**
  * Field check: the physical columns of the editor's tables that no field holds yet, as new
