@@ -139,7 +139,6 @@ const uiZhCN = {
   phonePlaceholder: '请输入手机号',
   emailPlaceholder: '请输入邮箱',
   avatarInvalid: '请输入正确的图片地址',
-  systemNameTooLong: '系统名称不能超过50个字符',
   userExtJson: '扩展信息',
   userExtJsonPlaceholder: '选填，JSON 格式，如 {"工号": "A001"}',
   userExtJsonInvalid: '扩展信息须为合法的JSON',

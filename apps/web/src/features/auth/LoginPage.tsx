@@ -3,11 +3,13 @@ import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Form, Input } from 'antd';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { loginRequestSchema } from '@shutu/contracts';
 import { getToken, setToken } from '../../shared/api.ts';
-import { msg, t } from '../../shared/messages.ts';
+import { t } from '../../shared/messages.ts';
 import { errorText } from '../../shared/notify.ts';
 import { useSystemName } from '../system/api.ts';
 import { Logo } from '../../shared/Logo.tsx';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { login, type LoginForm } from './api.ts';
 import './login.css';
 
@@ -81,10 +83,10 @@ export function LoginPage() {
               mutation.mutate(values);
             }}
           >
-            <Form.Item name="account" rules={[{ required: true, whitespace: true, message: msg.accountRequired }]}>
+            <Form.Item name="account" rules={zodRules(loginRequestSchema, 'account')}>
               <Input prefix={<UserOutlined className="login-icon" />} placeholder={t.loginAccount} autoComplete="username" autoFocus />
             </Form.Item>
-            <Form.Item name="password" rules={[{ required: true, message: msg.passwordRequired }]}>
+            <Form.Item name="password" rules={zodRules(loginRequestSchema, 'password', { only: ['required'] })}>
               <Input.Password prefix={<LockOutlined className="login-icon" />} placeholder={t.loginPassword} autoComplete="current-password" />
             </Form.Item>
             {error && <Alert className="login-error" type="error" showIcon title={error} data-testid="login-error" />}

@@ -1,9 +1,18 @@
 import { useMemo, useState } from 'react';
 import { Alert, Checkbox, Empty, Form, Input, Modal, Radio, Select, Spin, Typography } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { BOARD_TITLE_MAX_LENGTH, type BoardAuth, type BoardAuthSave, type BoardCategory, type BoardListItem, type PermGroup } from '@shutu/contracts';
+import {
+  BOARD_TITLE_MAX_LENGTH,
+  boardInfoSaveSchema,
+  type BoardAuth,
+  type BoardAuthSave,
+  type BoardCategory,
+  type BoardListItem,
+  type PermGroup,
+} from '@shutu/contracts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { boardKeys, fetchAllPermGroups, fetchBoardAuth, saveBoardAuth, saveBoardInfo } from './api.ts';
 import { categoryOptions } from './categories.tsx';
 import { bm, bt } from './messages.ts';
@@ -49,7 +58,7 @@ export function BoardInfoModal({ board, categories, onClose }: { board: BoardLis
         </Form>
       )}
     >
-      <Form.Item label={bt.title} name="title" rules={[{ required: true, whitespace: true, message: bm.titleRequired }]}>
+      <Form.Item label={bt.title} name="title" rules={zodRules(boardInfoSaveSchema, 'title')}>
         <Input placeholder={bm.titleRequired} maxLength={BOARD_TITLE_MAX_LENGTH} autoComplete="off" data-testid="board-info-title" />
       </Form.Item>
       <Form.Item label={bt.category} name="categoryId" rules={[{ required: true, message: bt.categoryRequired }]}>

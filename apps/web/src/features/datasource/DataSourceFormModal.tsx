@@ -6,6 +6,7 @@ import {
   DATA_SOURCE_DEFAULT_PORTS,
   DATA_SOURCE_TYPE_LABELS,
   SERVER_DATA_SOURCE_TYPES,
+  dataSourceSaveSchema,
   type DataSource,
   type DataSourceSave,
   type DataSourceType,
@@ -13,6 +14,7 @@ import {
 import { msg, t } from '../../shared/messages.ts';
 import { errorText, notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { createDataSource, dataSourceKeys, testDataSourceForm, updateDataSource } from './api.ts';
 
 /** What the modal edits: a new source (no record) or a saved one. */
@@ -165,12 +167,12 @@ export function DataSourceFormModal({ target, onClose }: { target: DataSourceTar
       {builtin && <Alert className="ds-form-alert" type="info" showIcon title={t.dsBuiltinHint} />}
       <Row gutter={16}>
         <Col span={12}>
-          <Form.Item label={t.dsNameLabel} name="dsDb" rules={required(msg.dsNameRequired)}>
+          <Form.Item label={t.dsNameLabel} name="dsDb" rules={zodRules(dataSourceSaveSchema, 'dsDb')}>
             <Input placeholder={t.dsNamePlaceholder} maxLength={50} />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item label={t.dsTypeLabel} name="type" rules={[{ required: true, message: msg.dsTypeRequired }]}>
+          <Form.Item label={t.dsTypeLabel} name="type" rules={zodRules(dataSourceSaveSchema, 'type')}>
             <Select options={TYPE_OPTIONS} disabled={builtin} onChange={onTypeChange} />
           </Form.Item>
         </Col>

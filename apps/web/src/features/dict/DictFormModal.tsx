@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { Col, Form, Input, InputNumber, Modal, Radio, Row } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Dict, DictSave } from '@shutu/contracts';
+import { dictSaveSchema, type Dict, type DictSave } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { createDict, dictKeys, fetchDict, updateDict } from './api.ts';
 
 /** What the modal edits: a new or existing parent, or a new or existing child of `parent`. */
@@ -91,27 +92,27 @@ export function DictFormModal({ target, onClose }: { target: DictEditTarget | nu
     >
       <Row gutter={16}>
         <Col span={12}>
-          <Form.Item label={t.dictCode} name="code" rules={[{ required: true, whitespace: true, message: msg.dictCodeRequired }]}>
+          <Form.Item label={t.dictCode} name="code" rules={zodRules(dictSaveSchema, 'code')}>
             <Input placeholder={t.dictCodePlaceholder} maxLength={64} readOnly={isChild} variant={isChild ? 'filled' : 'outlined'} />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item label={t.dictValue} name="dictValue" rules={[{ required: true, whitespace: true, message: msg.dictValueRequired }]}>
+          <Form.Item label={t.dictValue} name="dictValue" rules={zodRules(dictSaveSchema, 'dictValue')}>
             <Input placeholder={t.dictValuePlaceholder} maxLength={100} />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item label={t.dictKey} name="dictKey" rules={[{ required: true, message: msg.dictKeyRequired }]}>
+          <Form.Item label={t.dictKey} name="dictKey" rules={zodRules(dictSaveSchema, 'dictKey')}>
             <InputNumber placeholder={t.dictKeyPlaceholder} precision={0} min={INT_MIN} max={INT_MAX} className="full-width" />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item label={t.dictSort} name="sort" rules={[{ required: true, message: msg.dictSortRequired }]}>
+          <Form.Item label={t.dictSort} name="sort" rules={zodRules(dictSaveSchema, 'sort')}>
             <InputNumber placeholder={t.dictSortPlaceholder} precision={0} min={INT_MIN} max={INT_MAX} className="full-width" />
           </Form.Item>
         </Col>
         <Col span={24}>
-          <Form.Item label={t.dictSealed} name="isSealed" rules={[{ required: true, message: msg.dictSealedRequired }]}>
+          <Form.Item label={t.dictSealed} name="isSealed" rules={zodRules(dictSaveSchema, 'isSealed')}>
             <Radio.Group
               options={[
                 { label: t.no, value: 0 },

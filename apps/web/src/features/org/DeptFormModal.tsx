@@ -1,9 +1,10 @@
 import { Form, Input, InputNumber, Modal, TreeSelect } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DepartmentNode, DepartmentSave } from '@shutu/contracts';
+import { departmentSaveSchema, type DepartmentNode, type DepartmentSave } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { createDepartment, orgKeys, updateDepartment } from './api.ts';
 import { toSelectTree } from './tree.ts';
 
@@ -60,7 +61,7 @@ export function DeptFormModal({ target, tree, onClose }: { target: DeptTarget | 
       <Form.Item label={t.parentDept} name="parentId">
         <TreeSelect treeData={parentOptions} treeDefaultExpandAll showSearch={{ treeNodeFilterProp: 'title' }} placeholder={t.deptPlaceholder} />
       </Form.Item>
-      <Form.Item label={t.deptName} name="deptName" rules={[{ required: true, whitespace: true, message: msg.deptNameRequired }]}>
+      <Form.Item label={t.deptName} name="deptName" rules={zodRules(departmentSaveSchema, 'deptName')}>
         <Input placeholder={msg.deptNameRequired} maxLength={50} />
       </Form.Item>
       <Form.Item label={t.sort} name="sort">

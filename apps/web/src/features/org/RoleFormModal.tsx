@@ -1,9 +1,10 @@
 import { Checkbox, Form, Input, InputNumber, Modal, TreeSelect } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Permission, RoleNode, RoleSave } from '@shutu/contracts';
+import { roleSaveSchema, type Permission, type RoleNode, type RoleSave } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { createRole, fetchPermissions, orgKeys, updateRole } from './api.ts';
 import { toSelectTree } from './tree.ts';
 
@@ -71,7 +72,7 @@ export function RoleFormModal({ target, tree, onClose }: { target: RoleTarget | 
       <Form.Item label={t.parentRole} name="parentId">
         <TreeSelect treeData={parentOptions} treeDefaultExpandAll showSearch={{ treeNodeFilterProp: 'title' }} />
       </Form.Item>
-      <Form.Item label={t.roleName} name="roleName" rules={[{ required: true, whitespace: true, message: msg.roleNameRequired }]}>
+      <Form.Item label={t.roleName} name="roleName" rules={zodRules(roleSaveSchema, 'roleName')}>
         <Input placeholder={msg.roleNameRequired} maxLength={50} />
       </Form.Item>
       <Form.Item label={t.sort} name="sort">

@@ -1,9 +1,10 @@
 import { Col, Form, Input, Modal, Row, Switch, TreeSelect } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { DepartmentNode, RoleNode, User, UserUpdate } from '@shutu/contracts';
+import { userCreateSchema, type DepartmentNode, type RoleNode, type User, type UserUpdate } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { PASSWORD_MIN_LENGTH } from '../profile/api.ts';
 import { createUser, orgKeys, updateUser } from './api.ts';
 import { toSelectTree } from './tree.ts';
@@ -111,10 +112,8 @@ export function UserFormModal({ target, depts, roles, onClose }: Props) {
           <Form.Item
             label={t.account}
             name="account"
-            rules={[
-              { required: true, whitespace: true, message: msg.accountRequired },
-              { pattern: /^[A-Za-z][A-Za-z0-9_]{1,31}$/, message: msg.accountInvalid },
-            ]}
+            // The pattern bounds the length itself (2-32), and says so in its own words.
+            rules={zodRules(userCreateSchema, 'account', { only: ['required', 'pattern'] })}
           >
             <Input placeholder={msg.accountRequired} disabled={Boolean(record)} autoComplete="off" />
           </Form.Item>
@@ -129,7 +128,8 @@ export function UserFormModal({ target, depts, roles, onClose }: Props) {
               label={t.initialPassword}
               name="password"
               rules={[
-                { required: true, message: msg.passwordRequired },
+                // The contract checks the hash; the length is the typed password's.
+                ...zodRules(userCreateSchema, 'password', { only: ['required'] }),
                 { min: PASSWORD_MIN_LENGTH, message: msg.passwordTooShort },
               ]}
             >
@@ -138,7 +138,7 @@ export function UserFormModal({ target, depts, roles, onClose }: Props) {
           )}
         </Col>
         <Col span={12}>
-          <Form.Item label={t.name} name="name" rules={[{ required: true, whitespace: true, message: msg.nameRequired }]}>
+          <Form.Item label={t.name} name="name" rules={zodRules(userCreateSchema, 'name')}>
             <Input placeholder={msg.nameRequired} maxLength={50} />
           </Form.Item>
         </Col>

@@ -1,10 +1,11 @@
 import { useMemo } from 'react';
 import { Col, Form, Input, Modal, Row, Select, TreeSelect } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { permMessages, type PermGroup, type PermGroupSave, type PermMember, type PermType, type User } from '@shutu/contracts';
+import { permGroupSaveSchema, type PermGroup, type PermGroupSave, type PermMember, type PermType, type User } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { fetchDepartments, fetchRoles, orgKeys } from '../org/api.ts';
 import { indexTree, toSelectTree } from '../org/tree.ts';
 import { fetchAllUsers, permKeys, savePermGroup } from './api.ts';
@@ -55,7 +56,6 @@ export function groupBody(
 }
 
 const ids = (list: PermMember[]) => list.map((m) => m.id);
-const incomplete = [{ required: true, message: permMessages.groupIncomplete }];
 
 interface Props {
   target: GroupTarget | null;
@@ -128,12 +128,12 @@ export function GroupFormModal({ target, types, onClose }: Props) {
     >
       <Row gutter={16}>
         <Col span={12}>
-          <Form.Item label={t.permGroupName} name="permName" rules={[{ ...incomplete[0], whitespace: true }]}>
+          <Form.Item label={t.permGroupName} name="permName" rules={zodRules(permGroupSaveSchema, 'permName')}>
             <Input placeholder={t.permGroupNamePlaceholder} maxLength={50} autoComplete="off" />
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item label={t.permGroupType} name="typeId" rules={incomplete}>
+          <Form.Item label={t.permGroupType} name="typeId" rules={zodRules(permGroupSaveSchema, 'typeId')}>
             <Select placeholder={t.permGroupTypePlaceholder} options={sortTypes(types).map((ty) => ({ value: ty.id, label: ty.typeName }))} />
           </Form.Item>
         </Col>

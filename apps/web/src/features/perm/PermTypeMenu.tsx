@@ -2,10 +2,11 @@ import { useState, type MouseEvent } from 'react';
 import { App, Button, Form, Input, InputNumber, Modal, Spin, Tooltip } from 'antd';
 import { AppstoreOutlined, DeleteOutlined, EditOutlined, FolderOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { permMessages, type PermType } from '@shutu/contracts';
+import { permMessages, permTypeSaveSchema, type PermType } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { deletePermType, permKeys, savePermType } from './api.ts';
 
 /** 全部分类 is the entry with id 0. */
@@ -57,7 +58,7 @@ function TypeFormModal({ target, onClose }: { target: { record?: PermType } | nu
         </Form>
       )}
     >
-      <Form.Item label={t.permTypeName} name="typeName" rules={[{ required: true, whitespace: true, message: permMessages.typeNameRequired }]}>
+      <Form.Item label={t.permTypeName} name="typeName" rules={zodRules(permTypeSaveSchema, 'typeName')}>
         <Input placeholder={permMessages.typeNameRequired} maxLength={50} autoComplete="off" />
       </Form.Item>
       <Form.Item label={t.permTypeSort} name="sortNum" extra={t.permTypeSortHint}>

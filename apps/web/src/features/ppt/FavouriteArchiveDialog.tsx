@@ -3,9 +3,10 @@ import { Button, DatePicker, Divider, Form, Input, Modal, Select, Space, type Bu
 import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
-import { PPT_NAME_MAX_LENGTH, PPT_VISUAL_TYPES, type Ppt } from '@shutu/contracts';
+import { PPT_NAME_MAX_LENGTH, PPT_VISUAL_TYPES, pptSaveSchema, type Ppt } from '@shutu/contracts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { fetchPptCategories, pptKeys, savePpt, savePptCategory } from './api.ts';
 import { pm, pt } from './messages.ts';
 
@@ -128,7 +129,7 @@ export function FavouriteArchiveDialog({ open, mode, source, onClose, onDone }: 
       )}
     >
       <div data-testid="ppt-favourite-dialog" data-mode={mode}>
-        <Form.Item label={pt.name} name="ppName" rules={[{ required: true, whitespace: true, message: pm.nameRequired }]}>
+        <Form.Item label={pt.name} name="ppName" rules={zodRules(pptSaveSchema, 'ppName')}>
           <Input placeholder={pt.namePlaceholder} maxLength={PPT_NAME_MAX_LENGTH} autoComplete="off" data-testid="ppt-dialog-name" />
         </Form.Item>
         <Form.Item label={pt.category} name="cateId">

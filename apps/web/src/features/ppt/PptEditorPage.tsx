@@ -4,9 +4,10 @@ import { ArrowLeftOutlined, SaveOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
 import dayjs, { type Dayjs } from 'dayjs';
-import { PPT_INTERVAL, PPT_NAME_MAX_LENGTH, pptRoutes, type PptDetail, type PptVisual } from '@shutu/contracts';
+import { PPT_INTERVAL, PPT_NAME_MAX_LENGTH, pptRoutes, pptSaveSchema, type PptDetail, type PptVisual } from '@shutu/contracts';
 import { notifySuccess, notifyWarning } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { fetchPptDetail, pptKeys, savePpt } from './api.ts';
 import { BoardPicker, SelectedVisuals } from './editor-parts.tsx';
 import { MONTH_FORMAT } from './FavouriteArchiveDialog.tsx';
@@ -70,7 +71,7 @@ function EditorForm({ id, detail }: { id: number | null; detail: PptDetail | nul
       </header>
       <div className="ppt-editor-body">
         <Card size="small" title={pt.basic} className="ppt-editor-side">
-          <Form.Item label={pt.name} name="ppName" rules={[{ required: true, whitespace: true, message: pm.nameRequired }]}>
+          <Form.Item label={pt.name} name="ppName" rules={zodRules(pptSaveSchema, 'ppName')}>
             <Input placeholder={pt.namePlaceholder} maxLength={PPT_NAME_MAX_LENGTH} autoComplete="off" data-testid="ppt-name-input" />
           </Form.Item>
           <Form.Item label={pt.month} name="month">

@@ -1,8 +1,10 @@
 import { Alert, Button, Form, Input } from 'antd';
 import { useMutation } from '@tanstack/react-query';
+import { passwordUpdateSchema } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { useSignOut } from '../../shared/session.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { changePassword, PASSWORD_MIN_LENGTH, type PasswordForm as Values } from './api.ts';
 
 export interface PasswordFormProps {
@@ -33,14 +35,14 @@ export function PasswordForm({ hint = t.passwordHint, submitText = t.savePasswor
   return (
     <Form<Values> form={form} layout="vertical" className="password-form" onFinish={(v) => mutation.mutate(v)}>
       <Alert type="info" showIcon title={hint} className="password-hint" />
-      <Form.Item label={t.oldPassword} name="oldPassword" rules={[{ required: true, message: t.oldPasswordRequired }]}>
+      <Form.Item label={t.oldPassword} name="oldPassword" rules={zodRules(passwordUpdateSchema, 'oldPassword', { only: ['required'] })}>
         <Input.Password placeholder={t.oldPasswordRequired} autoComplete="current-password" />
       </Form.Item>
       <Form.Item
         label={t.newPassword}
         name="newPassword"
         rules={[
-          { required: true, message: t.newPasswordRequired },
+          ...zodRules(passwordUpdateSchema, 'newPassword', { only: ['required'] }),
           { min: PASSWORD_MIN_LENGTH, message: msg.passwordTooShort },
           ({ getFieldValue }) => ({
             validator: (_, value: string | undefined) =>
@@ -55,7 +57,7 @@ export function PasswordForm({ hint = t.passwordHint, submitText = t.savePasswor
         name="confirmPassword"
         dependencies={['newPassword']}
         rules={[
-          { required: true, message: t.confirmPasswordRequired },
+          ...zodRules(passwordUpdateSchema, 'confirmPassword', { only: ['required'] }),
           ({ getFieldValue }) => ({
             validator: (_, value: string | undefined) =>
               !value || value === getFieldValue('newPassword') ? Promise.resolve() : Promise.reject(new Error(msg.passwordMismatch)),

@@ -2,11 +2,12 @@ import { useEffect } from 'react';
 import { Avatar, Button, Form, Input } from 'antd';
 import { UserOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ProfileUpdate, UserInfo } from '@shutu/contracts';
+import { profileUpdateSchema, type ProfileUpdate, type UserInfo } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { authKeys } from '../../shared/session.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { saveProfile } from './api.ts';
 
 type Values = { avatar?: string; name: string; realName?: string; phone?: string; email?: string };
@@ -59,7 +60,7 @@ export function ProfileInfoForm({ user }: { user: UserInfo }) {
         <Form.Item label={t.avatarUrl} name="avatar" rules={[{ pattern: /^(https?:\/\/|\/|data:image\/)\S*$/, message: t.avatarInvalid }]}>
           <Input placeholder={t.avatarPlaceholder} allowClear />
         </Form.Item>
-        <Form.Item label={t.name} name="name" rules={[{ required: true, whitespace: true, message: msg.nameRequired }]}>
+        <Form.Item label={t.name} name="name" rules={zodRules(profileUpdateSchema, 'name')}>
           <Input placeholder={t.namePlaceholder} maxLength={50} />
         </Form.Item>
         <Form.Item label={t.realName} name="realName">

@@ -3,10 +3,18 @@ import { Alert, App, Button, DatePicker, Form, Input, Modal, Radio, Space, Typog
 import { CopyOutlined, LinkOutlined } from '@ant-design/icons';
 import { useMutation } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
-import { SHARE_PASSWORD_LENGTH, SHARE_PURPOSE_MAX_LENGTH, type ShareDataType, type ShareLink, type ShareLinkType } from '@shutu/contracts';
+import {
+  SHARE_PASSWORD_LENGTH,
+  SHARE_PURPOSE_MAX_LENGTH,
+  shareLinkCreateSchema,
+  type ShareDataType,
+  type ShareLink,
+  type ShareLinkType,
+} from '@shutu/contracts';
 import { copyText, createShareLink, formatDateTime } from './api.ts';
 import { sm } from './messages.ts';
 import './share.css';
+import { zodRules } from '../../shared/zod-rules.ts';
 
 export interface ShareDialogProps {
   open: boolean;
@@ -128,11 +136,7 @@ export function ShareDialog({ open, dataType, dataId, title, onClose }: ShareDia
                 ]}
               />
             </Form.Item>
-            <Form.Item
-              name="password"
-              label={sm.password}
-              rules={[{ min: SHARE_PASSWORD_LENGTH.min, max: SHARE_PASSWORD_LENGTH.max, message: sm.passwordLength }]}
-            >
+            <Form.Item name="password" label={sm.password} rules={zodRules(shareLinkCreateSchema, 'password')}>
               <Input.Password
                 placeholder={sm.passwordPlaceholder}
                 maxLength={SHARE_PASSWORD_LENGTH.max}

@@ -14,12 +14,14 @@ import {
   WEEKDAY_LABELS,
   NOTIFY_TITLE_MAX_LENGTH,
   subscriptionMessages,
+  subscriptionSaveSchema,
   type NotifyType,
   type Subscription,
   type SubscriptionFormat,
   type TriggerPeriod,
 } from '@shutu/contracts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { checkNotifyType, saveSubscription, subscriptionKeys } from './api.ts';
 import { sm } from './messages.ts';
 
@@ -124,14 +126,7 @@ export function SubscriptionDialog({ open, dataType, dataId, subTitle, onClose, 
         <Form.Item label={sm.subTitle}>
           <span data-testid="subscription-subtitle">{subTitle}</span>
         </Form.Item>
-        <Form.Item
-          label={sm.notifyTitle}
-          name="notifyTitle"
-          rules={[
-            { required: true, whitespace: true, message: subscriptionMessages.notifyTitleRequired },
-            { max: NOTIFY_TITLE_MAX_LENGTH, message: subscriptionMessages.notifyTitleRequired },
-          ]}
-        >
+        <Form.Item label={sm.notifyTitle} name="notifyTitle" rules={zodRules(subscriptionSaveSchema, 'notifyTitle')}>
           <Input placeholder={sm.notifyTitlePlaceholder} maxLength={NOTIFY_TITLE_MAX_LENGTH} data-testid="subscription-title" />
         </Form.Item>
         <Form.Item

@@ -2,11 +2,12 @@ import { useEffect } from 'react';
 import { Button, Card, Form, Input, Skeleton } from 'antd';
 import { SaveOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { SystemConfig } from '@shutu/contracts';
+import { systemConfigSchema, type SystemConfig } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
+import { zodRules } from '../../shared/zod-rules.ts';
 import { fetchSystemConfig, saveSystemConfig, systemKeys } from './api.ts';
 import { NotifySettingsCard } from './NotifySettingsCard.tsx';
 import { EmbedSettingsCard } from './EmbedSettingsCard.tsx';
@@ -37,15 +38,7 @@ export function SystemSettingsPage() {
           <Skeleton active paragraph={{ rows: 2 }} />
         ) : (
           <Form<SystemConfig> form={form} layout="vertical" className="settings-form" onFinish={(v) => mutation.mutate(v)}>
-            <Form.Item
-              label={t.systemName}
-              name="systemName"
-              extra={t.systemNameHint}
-              rules={[
-                { required: true, whitespace: true, message: msg.systemNameRequired },
-                { max: 50, message: t.systemNameTooLong },
-              ]}
-            >
+            <Form.Item label={t.systemName} name="systemName" extra={t.systemNameHint} rules={zodRules(systemConfigSchema, 'systemName')}>
               <Input placeholder={t.systemNamePlaceholder} maxLength={50} showCount />
             </Form.Item>
             <Form.Item>

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
 import { Form, Input, Modal, Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { BOARD_TITLE_MAX_LENGTH, boardMessages, type BoardKind } from '@shutu/contracts';
+import { BOARD_TITLE_MAX_LENGTH, boardSaveSchema, type BoardKind } from '@shutu/contracts';
 import { boardKeys, fetchBoardCategories } from '../api.ts';
 import { categoryOptions } from '../categories.tsx';
 import { et } from './messages.ts';
+import { zodRules } from '../../../shared/zod-rules.ts';
 
 interface Props {
   open: boolean;
@@ -37,7 +38,7 @@ export function SaveDialog({ open, kind, title, saving, onCancel, onOk }: Props)
       forceRender
     >
       <Form form={form} layout="vertical" requiredMark>
-        <Form.Item name="title" label={et.name} rules={[{ required: true, whitespace: true, message: boardMessages.titleRequired }]}>
+        <Form.Item name="title" label={et.name} rules={zodRules(boardSaveSchema, 'title')}>
           <Input maxLength={BOARD_TITLE_MAX_LENGTH} />
         </Form.Item>
         <Form.Item name="categoryId" label={et.category} rules={[{ required: true, message: et.categoryRequired }]}>

@@ -5,8 +5,9 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import {
   datasetMessages,
   PARAM_KEY_MAX_LENGTH,
-  PARAM_KEY_PATTERN,
   VIEW_DATA_TYPES,
+  globalParamTypeSaveSchema,
+  globalParamSaveSchema,
   type GlobalParam,
   type GlobalParamType,
   type ViewDataType,
@@ -15,6 +16,7 @@ import { ApiError } from '../../../shared/api.ts';
 import { notifySuccess } from '../../../shared/notify.ts';
 import { applyFieldErrors } from '../../../shared/form-errors.ts';
 import { useUserInfo } from '../../../shared/session.ts';
+import { zodRules } from '../../../shared/zod-rules.ts';
 import { deleteParam, deleteParamType, fetchParams, fetchParamTypes, paramKeys, saveParam, saveParamType, type ParamListParams } from './param-api.ts';
 import { PARAM_TYPE_LABELS, pm } from './param-messages.ts';
 
@@ -268,7 +270,7 @@ function TypeFormModal({ target, onClose }: { target: { record?: GlobalParamType
         </Form>
       )}
     >
-      <Form.Item label={pm.categoryName} name="typeName" rules={[{ required: true, whitespace: true, message: datasetMessages.paramTypeNameRequired }]}>
+      <Form.Item label={pm.categoryName} name="typeName" rules={zodRules(globalParamTypeSaveSchema, 'typeName')}>
         <Input placeholder={datasetMessages.paramTypeNameRequired} maxLength={TYPE_NAME_MAX_LENGTH} autoComplete="off" />
       </Form.Item>
     </Modal>
@@ -338,23 +340,16 @@ function ParamFormModal({
         </Form>
       )}
     >
-      <Form.Item label={pm.paramName} name="paramName" rules={[{ required: true, whitespace: true, message: datasetMessages.paramNameRequired }]}>
+      <Form.Item label={pm.paramName} name="paramName" rules={zodRules(globalParamSaveSchema, 'paramName')}>
         <Input placeholder={datasetMessages.paramNameRequired} maxLength={PARAM_NAME_MAX_LENGTH} autoComplete="off" />
       </Form.Item>
-      <Form.Item
-        label={pm.paramKey}
-        name="paramKey"
-        rules={[
-          { required: true, whitespace: true, message: datasetMessages.paramKeyRequired },
-          { pattern: PARAM_KEY_PATTERN, message: datasetMessages.paramKeyInvalid },
-        ]}
-      >
+      <Form.Item label={pm.paramKey} name="paramKey" rules={zodRules(globalParamSaveSchema, 'paramKey')}>
         <Input placeholder={datasetMessages.paramKeyRequired} maxLength={PARAM_KEY_MAX_LENGTH} autoComplete="off" />
       </Form.Item>
       <Form.Item label={pm.paramType} name="paramColumnType">
         <Select options={TYPE_OPTIONS} aria-label={pm.paramType} />
       </Form.Item>
-      <Form.Item label={pm.paramCategory} name="typeId" rules={[{ required: true, message: datasetMessages.paramTypeRequired }]}>
+      <Form.Item label={pm.paramCategory} name="typeId" rules={zodRules(globalParamSaveSchema, 'typeId')}>
         <Select
           aria-label={pm.paramCategory}
           placeholder={datasetMessages.paramTypeRequired}
