@@ -39,6 +39,11 @@ export default defineConfig(
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: nodeGlobals },
   },
   {
+    // CommonJS configuration files (dependency-cruiser reads .cjs).
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, module: 'writable', require: 'readonly' } },
+  },
+  {
     files: ['**/*.{ts,tsx,js,mjs}'],
     rules: {
       // `_`-prefixed names mark parameters and destructured parts kept on purpose.

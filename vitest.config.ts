@@ -22,6 +22,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       { test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'], environment: 'node', isolate: false } },
+      // The repository's own checks (module boundaries).
+      { test: { name: 'scripts', include: ['scripts/**/*.test.mjs'], environment: 'node' } },
       {
         test: {
           name: 'server',

@@ -1,9 +1,10 @@
-// `npm test`: typecheck, lint, unit + integration tests, web build, e2e — in that order,
+// `npm test`: typecheck, lint, boundaries, format, dependencies doc, unit + integration tests,
+// web build, e2e — in that order,
 // stopping at the first failure. The last line printed is the summary CI reads:
 //   N passed, N failed, N skipped
 // summed over every vitest run. A failing step that is not a test run (typecheck, lint,
 // build) or a vitest run that fails outside any test counts as one failure.
-// `npm test -- --from=<step>` skips the steps before it (typecheck, lint, unit, build, e2e).
+// `npm test -- --from=<step>` skips the steps before it (typecheck, lint, boundaries, format, dependencies, unit, build, e2e).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -51,6 +52,9 @@ function step(name, command, args) {
 const steps = [
   ['typecheck', () => step('typecheck', process.execPath, ['scripts/typecheck.mjs'])],
   ['lint', () => step('lint', npx, ['eslint', '.'])],
+  ['boundaries', () => step('boundaries', process.execPath, ['scripts/check-boundaries.mjs'])],
+  ['format', () => step('format', npx, ['prettier', '--check', '--log-level', 'warn', '.'])],
+  ['dependencies', () => step('dependencies doc', process.execPath, ['scripts/dependencies-doc.mjs', '--check'])],
   ['unit', () => vitest('unit+integration', [])],
   ['build', () => step('build web', npm, ['run', 'build', '-w', '@shutu/web'])],
   ['e2e', () => vitest('e2e', ['--config', 'e2e/vitest.config.ts'])],

@@ -21,4 +21,23 @@ import { registerShareRoutes } from './share/routes.ts';
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
 /** Every domain module, registered in this order. */
-export const modules: RegisterModule[] = [registerAuthRoutes, registerSystemRoutes, registerProfileRoutes, registerOrgRoutes, registerDictRoutes, registerDataSourceRoutes, registerFileTableRoutes, registerSqlViewRoutes, registerQueryRoutes, registerPermRoutes, registerDatasetRoutes, registerReadRoutes, registerBoardRoutes, registerExportRoutes, registerPptRoutes, registerPptPdfRoutes, registerSubscriptionRoutes, registerShareRoutes];
+export const modules: RegisterModule[] = [
+  registerAuthRoutes,
+  registerSystemRoutes,
+  registerProfileRoutes,
+  registerOrgRoutes,
+  registerDictRoutes,
+  registerDataSourceRoutes,
+  registerFileTableRoutes,
+  registerSqlViewRoutes,
+  registerQueryRoutes,
+  registerPermRoutes,
+  registerDatasetRoutes,
+  registerReadRoutes,
+  registerBoardRoutes,
+  registerExportRoutes,
+  registerPptRoutes,
+  registerPptPdfRoutes,
+  registerSubscriptionRoutes,
+  registerShareRoutes,
+];

@@ -39,7 +39,12 @@ describe.each(kinds)('auth on %s', (kind) => {
   it('names the missing fields with a 400', async () => {
     const res = await server.app.inject({ method: 'POST', url: '/api/auth/login', payload: {} });
     expect(res.statusCode).toBe(400);
-    expect(res.json().data.fields.map((f: { field: string }) => f.field).sort()).toEqual(['account', 'password']);
+    expect(
+      res
+        .json()
+        .data.fields.map((f: { field: string }) => f.field)
+        .sort(),
+    ).toEqual(['account', 'password']);
     expect(res.json().msg).toBe('请输入账号');
   });
 
@@ -58,7 +63,10 @@ describe.each(kinds)('auth on %s', (kind) => {
 
   it('rejects expired tokens', async () => {
     const headers = await server.login();
-    await server.store.db.updateTable('authToken').set({ expiresAt: new Date(Date.now() - 1000) }).execute();
+    await server.store.db
+      .updateTable('authToken')
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .execute();
     expect((await server.app.inject({ method: 'GET', url: '/api/auth/info', headers })).statusCode).toBe(401);
   });
 

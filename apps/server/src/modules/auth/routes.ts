@@ -4,7 +4,7 @@ import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { revokeToken } from '../../platform/auth/tokens.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { getUserInfo } from '../profile/service.ts';
+import { getUserInfo } from '../profile/index.ts';
 import { login } from './service.ts';
 
 export function registerAuthRoutes(app: App, { db, config }: AppContext): void {
@@ -12,7 +12,13 @@ export function registerAuthRoutes(app: App, { db, config }: AppContext): void {
     API.auth.login,
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: '登录（密码为MD5摘要）', security: [], body: loginRequestSchema, response: { 200: envelopeSchema(loginResponseSchema) } },
+      schema: {
+        tags: ['auth'],
+        summary: '登录（密码为MD5摘要）',
+        security: [],
+        body: loginRequestSchema,
+        response: { 200: envelopeSchema(loginResponseSchema) },
+      },
     },
     async (request) => ok(await login(db, config, request.body.account, request.body.password), '登录成功'),
   );
@@ -26,7 +32,10 @@ export function registerAuthRoutes(app: App, { db, config }: AppContext): void {
   );
   app.get(
     API.auth.info,
-    { config: { access: 'user', beforePasswordChange: true }, schema: { tags: ['auth'], summary: '当前用户信息', response: { 200: envelopeSchema(userInfoSchema) } } },
+    {
+      config: { access: 'user', beforePasswordChange: true },
+      schema: { tags: ['auth'], summary: '当前用户信息', response: { 200: envelopeSchema(userInfoSchema) } },
+    },
     async (request) => ok(await getUserInfo(db, sessionOf(request))),
   );
 }

@@ -2,7 +2,7 @@ import { boardMessages, type BoardKind } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
 import { assertInScope, type MaybeScoped } from '../../platform/auth/scope.ts';
-import { grantedIds, mayView, type Caller } from '../perm/permissions.ts';
+import { grantedIds, mayView, type Caller } from '../perm/index.ts';
 import { mayEditBoard } from './model.ts';
 import { findBoard, type BoardRow } from './repo.ts';
 

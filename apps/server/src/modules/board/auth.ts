@@ -3,8 +3,7 @@ import type { z } from 'zod';
 import type { boardAuthSaveSchema, groupBoardAuthSaveSchema } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { checkGrantableGroups, listGrants, listGroupsOf, replaceGrants, setGroupsOf } from '../perm/grants-service.ts';
-import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
+import { checkGrantableGroups, listGrants, listGroupsOf, replaceGrants, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
 import { findBoard, findBoardIdsInCategories, findCategory, findCategoryWithChildren, updateBoard } from './repo.ts';
 
 export type BoardAuthSaveBody = z.output<typeof boardAuthSaveSchema>;

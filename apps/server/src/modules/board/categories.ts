@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { boardMessages, boardSaveMessages, formatMessage, type BoardCategory, type BoardKind, type boardCategorySaveSchema } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { conflict, fieldError, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
-import type { Caller } from '../perm/permissions.ts';
+import type { Caller } from '../perm/index.ts';
 import {
   countBoardsInCategory,
   countChildCategories,

@@ -12,8 +12,8 @@ import {
 import type { AppContext } from '../../context.ts';
 import { badRequest, notFound } from '../../platform/http/errors.ts';
 import { assertUnscoped, type MaybeScoped } from '../../platform/auth/scope.ts';
-import { requireViewable } from '../dataset/access.ts';
-import type { Caller } from '../perm/permissions.ts';
+import { requireViewable } from '../dataset/index.ts';
+import type { Caller } from '../perm/index.ts';
 import { requireViewableBoard } from './access.ts';
 import { runChartQuery } from './chart-query.ts';
 import { parseDataConfig, toChart } from './model.ts';

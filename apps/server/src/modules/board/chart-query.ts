@@ -10,11 +10,9 @@ import {
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../platform/http/errors.ts';
-import { keyOf } from '../dataset/model.ts';
-import { savedOrder } from '../dataset/read.ts';
-import type { FieldRow } from '../dataset/repo.ts';
-import type { Caller } from '../perm/permissions.ts';
-import { openRead, readPage, type OpenRead, type ReadSubject } from '../read/open.ts';
+import { keyOf, savedOrder, type FieldRow } from '../dataset/index.ts';
+import type { Caller } from '../perm/index.ts';
+import { openRead, readPage, type OpenRead, type ReadSubject } from '../read/index.ts';
 import { buildChartRequest, normaliseSort, type ChartFieldInfo } from './chart-request.ts';
 import { chartTotals, totalsRequests } from './chart-totals.ts';
 

@@ -11,7 +11,7 @@ import {
   type GlobalParamValues,
 } from '@shutu/contracts';
 import { badRequest } from '../../platform/http/errors.ts';
-import { keyOf, resolveParams, treeFieldKeys } from '../dataset/model.ts';
+import { keyOf, resolveParams, treeFieldKeys } from '../dataset/index.ts';
 
 /**
  * A chart's dataconfig, mode and the driving charts' link values → the query engine's cube

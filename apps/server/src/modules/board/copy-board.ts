@@ -1,8 +1,7 @@
 import { boardMessages, BOARD_TITLE_MAX_LENGTH } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import { listGroupsOf, setGroupsOf } from '../perm/grants-service.ts';
-import type { Caller } from '../perm/permissions.ts';
+import { listGroupsOf, setGroupsOf, type Caller } from '../perm/index.ts';
 import { requireViewableBoard } from './access.ts';
 import { copiedChartValues } from './model.ts';
 import { categoryExistsForShare, findCharts, insertBoard, replaceCharts } from './repo.ts';

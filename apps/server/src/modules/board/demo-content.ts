@@ -12,11 +12,8 @@ import {
 } from '@shutu/contracts';
 import { makePlan } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
-import { saveCategory as saveDatasetCategory } from '../dataset/categories.ts';
-import { listFields } from '../dataset/repo.ts';
-import { saveDataset, type SaveCaller } from '../dataset/save.ts';
-import { findBuiltinRow } from '../datasource/repo.ts';
-import { getDataSourceDriver } from '../datasource/registry.ts';
+import { saveCategory as saveDatasetCategory, listFields, saveDataset, type SaveCaller } from '../dataset/index.ts';
+import { findBuiltinRow, getSourceMetadata } from '../datasource/index.ts';
 import { saveCategory as saveBoardCategory } from './categories.ts';
 import { saveBoard } from './save-board.ts';
 import { requestThumbnail } from './thumbnail.ts';
@@ -99,7 +96,7 @@ export async function requestDemoThumbnails(ctx: AppContext, demo: DemoContentRe
 }
 
 async function hasDemoTables(ctx: AppContext, datasourceId: number): Promise<boolean> {
-  const tables = await (await getDataSourceDriver(ctx, datasourceId)).listTables();
+  const tables = await (await getSourceMetadata(ctx, datasourceId)).listTables();
   const names = new Set(tables.map((t) => t.name));
   return TABLES_USED.every((t) => names.has(t));
 }

@@ -1,10 +1,8 @@
 import { boardMessages, formatMessage, STATIC_CHART_TYPES, type ChartDataConfigParsed, type ChartLink, type ChartType } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { fieldError } from '../../platform/http/errors.ts';
-import { cubeRestriction } from '../dataset/access.ts';
-import { keyOf, treeFieldKeys } from '../dataset/model.ts';
-import { listFields } from '../dataset/repo.ts';
-import type { Caller } from '../perm/permissions.ts';
+import { cubeRestriction, keyOf, treeFieldKeys, listFields } from '../dataset/index.ts';
+import type { Caller } from '../perm/index.ts';
 import { parseDataConfig, toChart } from './model.ts';
 import { findCharts } from './repo.ts';
 

@@ -12,7 +12,7 @@ import {
   type ChartDataConfigParsed,
   type ChartSaveParsed,
 } from '@shutu/contracts';
-import type { Caller } from '../perm/permissions.ts';
+import type { Caller } from '../perm/index.ts';
 import type { BoardRow, ChartRow, ChartValues } from './repo.ts';
 
 /** Pure helpers: stored JSON text ⇄ values, rows → API shapes. */

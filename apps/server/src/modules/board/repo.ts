@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { BoardKind } from '@shutu/contracts';
 import type { BoardChartTable, BoardTable, Database } from '../../platform/db/schema.ts';
-import { containsPattern } from '../dataset/repo.ts';
+import { containsPattern } from '../dataset/index.ts';
 
 type Db = Kysely<Database>;
 

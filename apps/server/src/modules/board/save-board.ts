@@ -9,11 +9,8 @@ import {
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { requireViewable } from '../dataset/access.ts';
-import { keyOf } from '../dataset/model.ts';
-import { listFields } from '../dataset/repo.ts';
-import { checkGrantableGroups, setGroupsOf } from '../perm/grants-service.ts';
-import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
+import { requireViewable, keyOf, listFields } from '../dataset/index.ts';
+import { checkGrantableGroups, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
 import { requireEditableBoard } from './access.ts';
 import { assertNoHiddenColumns, fieldKeysReadBy } from './hidden-columns.ts';
 import { chartValues } from './model.ts';

@@ -14,8 +14,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
-import { removeGrantsOf } from '../perm/grants-service.ts';
-import type { Caller } from '../perm/permissions.ts';
+import { removeGrantsOf, type Caller } from '../perm/index.ts';
 import { boardVisibilityOf, requireEditableBoard, requireViewableBoard } from './access.ts';
 import { mayEditBoard, toBoard, toChart, toListItem } from './model.ts';
 import {

@@ -2,7 +2,7 @@ import { BOARD_VIEW_TOKEN_MINUTES, zhCN, type BoardViewToken } from '@shutu/cont
 import type { AppContext } from '../../context.ts';
 import { issueToken } from '../../platform/auth/tokens.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import type { Caller } from '../perm/permissions.ts';
+import type { Caller } from '../perm/index.ts';
 import { requireViewableBoard } from './access.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { datasetMessages, formatMessage, type FieldId, type FilterGroup } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { badRequest, forbidden, notFound } from '../../platform/http/errors.ts';
-import { grantedIds, groupIdsOf, mayView, ownerCaller, type Caller } from '../perm/permissions.ts';
+import { grantedIds, groupIdsOf, mayView, ownerCaller, type Caller } from '../perm/index.ts';
 import { UNRESTRICTED, type QueryPermissions } from '@shutu/query';
 import { listPermFilters } from './filter-repo.ts';
 import { keyOf, parseFilterTree, parseIdList, treeFieldKeys } from './model.ts';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { CATEGORY_ROOT, datasetMessages, formatMessage, type CubeCategory, type cubeCategorySaveSchema } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { conflict, fieldError, forbidden, isForeignKeyViolation, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
-import type { Caller } from '../perm/permissions.ts';
+import type { Caller } from '../perm/index.ts';
 import {
   countChildCategories,
   countCubesInCategory,

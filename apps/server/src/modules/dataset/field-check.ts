@@ -3,9 +3,8 @@ import { dedupeFieldTitle, DATASET_DEFAULTS, type DatasetFieldDraft, type fieldC
 import { ConnectorError } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { fieldError } from '../../platform/http/errors.ts';
-import { getDataSourceDriver } from '../datasource/registry.ts';
-import type { Caller } from '../perm/permissions.ts';
-import { assertTablesUsable } from '../datasource/table-access.ts';
+import { getSourceMetadata, assertTablesUsable } from '../datasource/index.ts';
+import type { Caller } from '../perm/index.ts';
 
 export type FieldCheckBody = z.output<typeof fieldCheckSchema>;
 
@@ -23,7 +22,7 @@ export async function checkFields(ctx: AppContext, caller: Caller, body: FieldCh
     body.datasourceId,
     tables.map((t) => ({ schema: t.schema ?? null, name: t.tableName, quoted: true })),
   );
-  const driver = await getDataSourceDriver(ctx, body.datasourceId);
+  const driver = await getSourceMetadata(ctx, body.datasourceId);
   const held = new Set(body.columnList.filter((f) => f.columnAttr === 'NORMAL').map((f) => `${f.tableAliasName ?? ''}\u0000${f.columnName ?? ''}`));
   const titles: { columnTitle: string; viewDataType: ViewDataType }[] = body.columnList.map((f) => ({
     columnTitle: f.columnTitle,

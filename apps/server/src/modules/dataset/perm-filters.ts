@@ -11,10 +11,8 @@ import {
 import { QueryError, compileCubeQuery, getDialect } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { conflict, fieldError, forbidden, isUniqueViolation, notFound, queryFailure } from '../../platform/http/errors.ts';
-import { getDataSource } from '../datasource/registry.ts';
-import { listGrants, replaceGrants } from '../perm/grants-service.ts';
-import type { Caller } from '../perm/permissions.ts';
-import { findGroup } from '../perm/repo.ts';
+import { getDataSource } from '../datasource/index.ts';
+import { listGrants, replaceGrants, type Caller, findGroup } from '../perm/index.ts';
 import { requireEditable } from './access.ts';
 import { deletePermFilter, findPermFilter, findPermFilterOf, insertPermFilter, listPermFilters, updatePermFilter, type PermFilterRow } from './filter-repo.ts';
 import { idListText, parseFilterTree, parseJoins, parseTables, storedModel, treeItems } from './model.ts';

@@ -8,7 +8,7 @@ import {
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import type { Caller } from '../perm/permissions.ts';
+import type { Caller } from '../perm/index.ts';
 import type { QueryPermissions } from '@shutu/query';
 import { readRestriction, requireViewable } from './access.ts';
 import { keyOf, parseFilterTree, parseJoins, parseSorts, parseTables, resolveParams, storedModel, treeIsEmpty } from './model.ts';

@@ -12,14 +12,12 @@ import {
   type DatasetSaveParsed,
   type ViewDataType,
 } from '@shutu/contracts';
-import { ConnectorError, type Driver } from '@shutu/connectors';
+import { ConnectorError } from '@shutu/connectors';
 import { QueryError, buildModel, checkFormula, checkJoins, compileCubeQuery, formulaParamRefs, type CubeModel, type Dialect } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { AppError, conflict, fieldError, forbidden, notFound, queryFailure } from '../../platform/http/errors.ts';
-import { getDataSource, getDataSourceDriver } from '../datasource/registry.ts';
-import { checkGrantableGroups, setGroupsOf } from '../perm/grants-service.ts';
-import type { Caller } from '../perm/permissions.ts';
-import { assertTablesUsable } from '../datasource/table-access.ts';
+import { getDataSource, getSourceMetadata, type SourceMetadata, assertTablesUsable } from '../datasource/index.ts';
+import { checkGrantableGroups, setGroupsOf, type Caller } from '../perm/index.ts';
 import { requireEditable } from './access.ts';
 import { listPermFilters, paramKeysExisting, updatePermFilter } from './filter-repo.ts';
 import {
@@ -90,7 +88,7 @@ export async function saveDataset(ctx: AppContext, caller: SaveCaller, body: Dat
   }
   const input: CubeModelInput = { tables, joins: cubeData.linksJoin, fields: body.columnList };
   const model = engine(() => buildModel(input));
-  const driver = await getDataSourceDriver(ctx, body.datasourceId);
+  const driver = await getSourceMetadata(ctx, body.datasourceId);
   const dialect = await driver.dialect();
   const physical = await physicalTypes(driver, tables, body.columnList);
   engine(() =>
@@ -197,7 +195,11 @@ function checkFieldIds(fields: readonly DatasetFieldSaveParsed[], saved: Readonl
 }
 
 /** The real data type of every physical field's column, by field key; 400 for a column the table does not have. */
-async function physicalTypes(driver: Driver, tables: readonly StoredTable[], fields: readonly DatasetFieldSaveParsed[]): Promise<Map<string, ViewDataType>> {
+async function physicalTypes(
+  driver: SourceMetadata,
+  tables: readonly StoredTable[],
+  fields: readonly DatasetFieldSaveParsed[],
+): Promise<Map<string, ViewDataType>> {
   const columns = new Map<string, Map<string, ViewDataType>>();
   for (const t of tables) {
     try {

@@ -11,8 +11,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { conflict, notFound } from '../../platform/http/errors.ts';
-import { removeGrantsOf } from '../perm/grants-service.ts';
-import type { Caller } from '../perm/permissions.ts';
+import { removeGrantsOf, type Caller } from '../perm/index.ts';
 import { cubeRestriction, mayEditCube, requireEditable, requireViewable, visibilityOf } from './access.ts';
 import { listPermFilters, updatePermFilter } from './filter-repo.ts';
 import { formulaUses, idListText, keyOf, parseFilterTree, parseIdList, parseJoins, parseSorts, parseTables, toDatasetField, treeFieldKeys } from './model.ts';

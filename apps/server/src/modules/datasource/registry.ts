@@ -48,6 +48,18 @@ export async function getDataSourceDriver(ctx: AppContext, id: number): Promise<
   return driver;
 }
 
+/** What a source tells about itself without reading its data: dialect, tables, columns, its own parse of a statement. */
+export type SourceMetadata = Pick<Driver, 'type' | 'info' | 'dialect' | 'defaultSchema' | 'listTables' | 'listColumns' | 'inspectSql'>;
+
+/**
+ * The source's metadata (404 数据源不存在 when unknown). Modules other than the read module and
+ * file tables get this, never the driver's query method: warehouse data is read through
+ * modules/read (the boundary check enforces it).
+ */
+export function getSourceMetadata(ctx: AppContext, id: number): Promise<SourceMetadata> {
+  return getDataSourceDriver(ctx, id);
+}
+
 // ---------------------------------------------------------------------------------------
 
 interface CachedDriver {

@@ -18,7 +18,7 @@ import {
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { page } from '../../platform/http/envelope.ts';
-import { usableSources, type Caller } from '../perm/permissions.ts';
+import { usableSources, type Caller } from '../perm/index.ts';
 import { conflict, fieldError, isForeignKeyViolation, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import {
   datasetsOfSource,

@@ -3,7 +3,7 @@ import { formatMessage, permMessages, type DataSource, type TableRef } from '@sh
 import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import { getDataSource, getDataSourceDriver } from './registry.ts';
-import { grantedTables, usableSources, type Caller } from '../perm/permissions.ts';
+import { grantedTables, usableSources, type Caller } from '../perm/index.ts';
 
 /**
  * Table-level enforcement (spec 2 §6, issue 4): the tables granted to a user's groups are the

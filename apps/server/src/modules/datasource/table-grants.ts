@@ -1,9 +1,7 @@
 import { DATA_SOURCE_TYPE_LABELS, formatMessage, permMessages, zhCN, type DataSourceGrant, type TableRef } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { requireGroup } from '../perm/grants-service.ts';
-import { invalidatePermissions } from '../perm/permissions.ts';
-import { listTableGrants, replaceTableGrants } from '../perm/repo.ts';
+import { requireGroup, invalidatePermissions, listTableGrants, replaceTableGrants } from '../perm/index.ts';
 import { getDataSource, getDataSourceDriver } from './registry.ts';
 
 /**

@@ -17,9 +17,8 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import { page } from '../../platform/http/envelope.ts';
-import { requireViewableBoard } from '../board/access.ts';
-import { findChart } from '../board/repo.ts';
-import type { Caller } from '../perm/permissions.ts';
+import { requireViewableBoard, findChart } from '../board/index.ts';
+import type { Caller } from '../perm/index.ts';
 import { planExport } from './run-export.ts';
 import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
 import {

@@ -37,12 +37,20 @@ export async function updateDepartment(db: Db, id: number, values: { parentId: n
 }
 
 export async function countDepartmentChildren(db: Db, id: number): Promise<number> {
-  const row = await db.selectFrom('sysDept').select((eb) => eb.fn.countAll<string>().as('n')).where('parentId', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('sysDept')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('parentId', '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 export async function countDepartmentUsers(db: Db, id: number): Promise<number> {
-  const row = await db.selectFrom('sysUser').select((eb) => eb.fn.countAll<string>().as('n')).where('deptId', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('sysUser')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('deptId', '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -97,11 +105,19 @@ export async function updateRole(db: Db, id: number, values: { parentId: number;
 
 export async function replaceRolePermissions(db: Db, roleId: number, codes: string[]): Promise<void> {
   await db.deleteFrom('sysRolePermission').where('roleId', '=', roleId).execute();
-  if (codes.length) await db.insertInto('sysRolePermission').values(codes.map((code) => ({ roleId, code }))).execute();
+  if (codes.length)
+    await db
+      .insertInto('sysRolePermission')
+      .values(codes.map((code) => ({ roleId, code })))
+      .execute();
 }
 
 export async function countRoleChildren(db: Db, id: number): Promise<number> {
-  const row = await db.selectFrom('sysRole').select((eb) => eb.fn.countAll<string>().as('n')).where('parentId', '=', id).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('sysRole')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('parentId', '=', id)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

@@ -34,7 +34,8 @@ describe.each(kinds)('departments and roles on %s', (kind) => {
   const roleTree = async (): Promise<Node[]> => (await call(server, 'GET', '/api/org/roles', { headers: admin })).body.data;
   const saveDept = (payload: object, id?: number) =>
     call(server, id ? 'PUT' : 'POST', id ? `/api/org/departments/${id}` : '/api/org/departments', { headers: admin, payload });
-  const saveRole = (payload: object, id?: number) => call(server, id ? 'PUT' : 'POST', id ? `/api/org/roles/${id}` : '/api/org/roles', { headers: admin, payload });
+  const saveRole = (payload: object, id?: number) =>
+    call(server, id ? 'PUT' : 'POST', id ? `/api/org/roles/${id}` : '/api/org/roles', { headers: admin, payload });
 
   it('returns the seeded departments as a tree, siblings by sort then id', async () => {
     const tree = await deptTree();
@@ -160,8 +161,7 @@ describe.each(kinds)('departments and roles on %s', (kind) => {
     const user = await createUser(server, admin);
     const headers = await server.login(user.account, user.password);
     const parents = () => call(server, 'GET', '/api/dict/parents', { headers });
-    const add = () =>
-      call(server, 'POST', '/api/dict', { headers, payload: { code: `c_${user.id}`, dictKey: 1, dictValue: 'x', sort: 1, isSealed: 0 } });
+    const add = () => call(server, 'POST', '/api/dict', { headers, payload: { code: `c_${user.id}`, dictKey: 1, dictValue: 'x', sort: 1, isSealed: 0 } });
     expect((await parents()).status).toBe(403);
 
     const role = await createRole(server, admin, ['dict_view']);

@@ -157,5 +157,9 @@ export async function updateUser(db: Db, id: number, values: Partial<UserValues 
 
 export async function replaceUserRoles(db: Db, userId: number, roleIds: number[]): Promise<void> {
   await db.deleteFrom('sysUserRole').where('userId', '=', userId).execute();
-  if (roleIds.length) await db.insertInto('sysUserRole').values(roleIds.map((roleId) => ({ userId, roleId }))).execute();
+  if (roleIds.length)
+    await db
+      .insertInto('sysUserRole')
+      .values(roleIds.map((roleId) => ({ userId, roleId })))
+      .execute();
 }

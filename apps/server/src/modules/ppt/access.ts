@@ -1,9 +1,8 @@
 import { PPT_VISUAL_TYPES, pptMessages, type PptVisual } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
-import { mayViewBoard } from '../board/access.ts';
-import { parseContent } from '../board/model.ts';
-import { grantedIds, mayView, type Caller } from '../perm/permissions.ts';
+import { mayViewBoard, parseContent } from '../board/index.ts';
+import { grantedIds, mayView, type Caller } from '../perm/index.ts';
 import { mayEditPpt, parseVisualIds } from './model.ts';
 import { findBoardsForSlides, findPpt, type PptRow } from './repo.ts';
 import { assertPptInScope, type MaybeScoped } from '../../platform/auth/scope.ts';

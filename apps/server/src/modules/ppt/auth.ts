@@ -2,8 +2,7 @@ import { pptMessages, type BoardAuth, type groupPptAuthSaveSchema, type pptAuthS
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { checkGrantableGroups, listGrants, listGroupsOf, replaceGrants, setGroupsOf } from '../perm/grants-service.ts';
-import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
+import { checkGrantableGroups, listGrants, listGroupsOf, replaceGrants, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
 import { findPpt, findSlideshowIds, setPptPublicStatus } from './repo.ts';
 
 export type PptAuthSaveBody = z.output<typeof pptAuthSaveSchema>;

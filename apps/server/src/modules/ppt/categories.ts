@@ -2,7 +2,7 @@ import { DEFAULT_PPT_CATEGORY, pptMessages, type PptCategory, type pptCategorySa
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { conflict, fieldError, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
-import type { Caller } from '../perm/permissions.ts';
+import type { Caller } from '../perm/index.ts';
 import { deleteCategoryMovingRecords, findCategories, findCategory, insertCategory, renameCategory } from './repo.ts';
 
 export type PptCategorySaveBody = z.output<typeof pptCategorySaveSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pptSettingsSchema, type Ppt, type PptSettings } from '@shutu/contracts';
-import type { Caller } from '../perm/permissions.ts';
+import type { Caller } from '../perm/index.ts';
 import type { PptRow } from './repo.ts';
 
 /** Pure helpers: stored JSON text ⇄ values, rows → API shapes. */

@@ -36,8 +36,7 @@ export const WATERMARK_GAP = { x: 320, y: 240 } as const;
 /** A page as long as this many CSS pixels is split by Chromium; PDF viewers cap pages at 200 in (14,400 pt = 19,200 px). */
 const MAX_PAGE_PX = 19_000;
 
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** Watermark positions for a page: a grid larger than the page so the rotated rows cover its corners. */
 export function watermarkPositions(width: number, height: number): { left: number; top: number }[] {
@@ -53,7 +52,9 @@ export function watermarkPositions(width: number, height: number): { left: numbe
 /** The assembly document: page i shows `/page-{i}.jpg`. */
 export function pdfDocumentHtml(pages: Omit<PdfPageImage, 'image'>[], { title, watermark }: PdfDocumentOptions): string {
   const sizes = pages.map((p) => ({ width: Math.max(1, Math.round(p.width)), height: Math.max(1, Math.min(MAX_PAGE_PX, Math.round(p.height))) }));
-  const pageRules = sizes.map((s, i) => `@page p${i} { size: ${s.width}px ${s.height}px; margin: 0; }\n.sheet-${i} { page: p${i}; width: ${s.width}px; height: ${s.height}px; }`).join('\n');
+  const pageRules = sizes
+    .map((s, i) => `@page p${i} { size: ${s.width}px ${s.height}px; margin: 0; }\n.sheet-${i} { page: p${i}; width: ${s.width}px; height: ${s.height}px; }`)
+    .join('\n');
   const mark = watermark ? escapeHtml(watermark) : null;
   const sheets = sizes
     .map((s, i) => {
@@ -102,7 +103,9 @@ async function printDocument(page: Page, pages: PdfPageImage[], html: string): P
   await page.goto(`${ASSEMBLY_ORIGIN}/document.html`, { waitUntil: 'load' });
   // Every image decoded and the CJK font loaded before printing.
   // (A string: the server is compiled without the DOM library.)
-  await page.evaluate(`Promise.all(Array.from(document.images, (img) => img.decode().catch(() => undefined))).then(() => document.fonts.ready).then(() => true)`);
+  await page.evaluate(
+    `Promise.all(Array.from(document.images, (img) => img.decode().catch(() => undefined))).then(() => document.fonts.ready).then(() => true)`,
+  );
   return page.pdf({ printBackground: true, preferCSSPageSize: true });
 }
 

@@ -4,7 +4,7 @@ import { API, envelopeSchema, idParamSchema, pptPdfTaskSchema, pptPrintSchema } 
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { attachmentHeader } from '../export/routes.ts';
+import { attachmentHeader } from '../export/index.ts';
 import { createPdfTask, pdfFile, pdfMessages, requireOwnPdfTask, toPdfTask } from './pdf-service.ts';
 
 const tags = ['ppt'];

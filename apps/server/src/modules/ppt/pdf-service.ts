@@ -7,7 +7,7 @@ import { cleanFileName, pptMessages, type pptPrintSchema, type PptPdfTask } from
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
-import type { Caller } from '../perm/permissions.ts';
+import type { Caller } from '../perm/index.ts';
 import { requireViewablePpt } from './access.ts';
 import { deletePdfTask, deletePdfTasks, failStalePdfTasks, findPdfTask, findPdfTasksCreatedBefore, insertPdfTask, type PdfTaskRow } from './pdf-repo.ts';
 
@@ -43,7 +43,9 @@ export interface PdfJobData {
 
 /** A PDF's file name: the slideshow's name without characters file systems refuse. */
 export function pdfFileName(ppName: string): string {
-  return `${Array.from(cleanFileName(ppName) || '幻灯片').slice(0, 100).join('')}.pdf`;
+  return `${Array.from(cleanFileName(ppName) || '幻灯片')
+    .slice(0, 100)
+    .join('')}.pdf`;
 }
 
 /**

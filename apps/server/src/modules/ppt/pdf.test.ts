@@ -52,7 +52,9 @@ async function startStandIn(): Promise<StandIn> {
     const match = /^\/fullpowerpoint\/\d+\/(\d+)$/.exec(url.pathname);
     const board = match ? boards.get(Number(match[1])) : undefined;
     const state = board?.refuse ? 'refused' : 'ready';
-    const grid = board?.quickHeight ? `<div data-testid="board-quick-grid" style="height:${board.quickHeight}px;background:linear-gradient(#1d3557,#457b9d)"></div>` : '';
+    const grid = board?.quickHeight
+      ? `<div data-testid="board-quick-grid" style="height:${board.quickHeight}px;background:linear-gradient(#1d3557,#457b9d)"></div>`
+      : '';
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html lang="zh-CN" ${BOARD_STATE_ATTRIBUTE}="loading"><head><meta charset="utf-8">
 <style>html,body{margin:0;background:#0b1f3a;color:#fff;font-family:'Noto Sans CJK SC',sans-serif}h1{margin:0;padding:40px;font-size:56px}</style></head>
@@ -101,15 +103,37 @@ describe.skipIf(!runnable)('slideshow PDF export', () => {
     admin = await server.login();
     const user = await createUser(server, admin);
     other = await server.login(user.account, user.password);
-    const categoryId = (await call(server, 'POST', '/api/board/categories', { headers: admin, payload: { kind: 'visual', categoryValue: '幻灯片素材' } })).body.data.id;
+    const categoryId = (await call(server, 'POST', '/api/board/categories', { headers: admin, payload: { kind: 'visual', categoryValue: '幻灯片素材' } })).body
+      .data.id;
     const text = (title: string) => ({ charts: [{ key: 't1', name: 'text' as const, ext: { filterList: [], text: title } }] });
-    screenId = await saveBoard({ title: '华东销售大屏', categoryId, publicStatus: 1, content: { type: 'screen', width: 1280, height: 720, layout: [{ i: 't1', x: 0, y: 0, w: 400, h: 120 }] }, ...text('华东') });
-    quickId = await saveBoard({ title: '渠道快速看板', categoryId, publicStatus: 1, content: { type: 'quick', layout: [{ i: 't1', x: 0, y: 0, w: 8, h: 4 }] }, ...text('渠道') });
-    refusedId = await saveBoard({ title: '拒绝访问的大屏', categoryId, publicStatus: 1, content: { type: 'screen', width: 1280, height: 720, layout: [] }, charts: [] });
+    screenId = await saveBoard({
+      title: '华东销售大屏',
+      categoryId,
+      publicStatus: 1,
+      content: { type: 'screen', width: 1280, height: 720, layout: [{ i: 't1', x: 0, y: 0, w: 400, h: 120 }] },
+      ...text('华东'),
+    });
+    quickId = await saveBoard({
+      title: '渠道快速看板',
+      categoryId,
+      publicStatus: 1,
+      content: { type: 'quick', layout: [{ i: 't1', x: 0, y: 0, w: 8, h: 4 }] },
+      ...text('渠道'),
+    });
+    refusedId = await saveBoard({
+      title: '拒绝访问的大屏',
+      categoryId,
+      publicStatus: 1,
+      content: { type: 'screen', width: 1280, height: 720, layout: [] },
+      charts: [],
+    });
     pages.boards.set(screenId, { title: '华东销售大屏' });
     pages.boards.set(quickId, { title: '渠道快速看板', quickHeight: 2000 });
     pages.boards.set(refusedId, { title: '拒绝访问的大屏', refuse: true });
-    const ppt = await call(server, 'POST', '/api/ppt/slideshows', { headers: admin, payload: { ppName: '月度经营/汇报', visualIds: [screenId, quickId, refusedId] } });
+    const ppt = await call(server, 'POST', '/api/ppt/slideshows', {
+      headers: admin,
+      payload: { ppName: '月度经营/汇报', visualIds: [screenId, quickId, refusedId] },
+    });
     expect(ppt.status, ppt.raw.body).toBe(200);
     pptId = ppt.body.data.id;
   }, 120_000);

@@ -32,9 +32,12 @@ describe.each(kinds)('slideshows on %s', (kind) => {
     return res.body.data.id;
   };
   const info = (headers: Headers, id: number) => call(server, 'GET', `/api/ppt/slideshows/${id}`, { headers });
-  const list = (headers: Headers, query: Record<string, string | number> = {}) => call(server, 'GET', '/api/ppt/slideshows', { headers, query: { size: 100, ...query } });
-  const listedIds = async (headers: Headers, query: Record<string, string | number> = {}) => (await list(headers, query)).body.data.records.map((r: { id: number }) => r.id);
-  const categories = async (headers: Headers, visualType: 1 | 2) => (await call(server, 'GET', '/api/ppt/categories', { headers, query: { visualType } })).body.data;
+  const list = (headers: Headers, query: Record<string, string | number> = {}) =>
+    call(server, 'GET', '/api/ppt/slideshows', { headers, query: { size: 100, ...query } });
+  const listedIds = async (headers: Headers, query: Record<string, string | number> = {}) =>
+    (await list(headers, query)).body.data.records.map((r: { id: number }) => r.id);
+  const categories = async (headers: Headers, visualType: 1 | 2) =>
+    (await call(server, 'GET', '/api/ppt/categories', { headers, query: { visualType } })).body.data;
 
   async function user() {
     const created = await createUser(server, admin);
@@ -65,7 +68,8 @@ describe.each(kinds)('slideshows on %s', (kind) => {
       payload: { permName: uniqueAccount('组'), typeId, permJson: { userList: [{ id: member.id, name: '' }] } },
     });
     memberGroup = group.body.data.id;
-    const category = (await call(server, 'POST', '/api/board/categories', { headers: admin, payload: { kind: 'visual', categoryValue: '幻灯片素材' } })).body.data.id;
+    const category = (await call(server, 'POST', '/api/board/categories', { headers: admin, payload: { kind: 'visual', categoryValue: '幻灯片素材' } })).body
+      .data.id;
     boardA = await board('甲大屏', 1, category);
     boardB = await board('乙受限大屏', 0, category);
     boardC = await board('丙大屏', 1, category);
@@ -84,9 +88,21 @@ describe.each(kinds)('slideshows on %s', (kind) => {
   });
 
   it('keeps the boards in order and leaves out those the viewer may not see or that were deleted', async () => {
-    const id = await saved(creator.headers, { ppName: '经营汇报', ppMonth: '2025-06', visualIds: [boardC, boardA, boardC], settings: { autoPlay: true, interval: 15 } });
+    const id = await saved(creator.headers, {
+      ppName: '经营汇报',
+      ppMonth: '2025-06',
+      visualIds: [boardC, boardA, boardC],
+      settings: { autoPlay: true, interval: 15 },
+    });
     const own = (await info(creator.headers, id)).body.data;
-    expect(own.detail).toMatchObject({ ppName: '经营汇报', ppMonth: '2025-06', visualIds: [boardC, boardA], settings: { autoPlay: true, interval: 15 }, editable: true, visualType: 0 });
+    expect(own.detail).toMatchObject({
+      ppName: '经营汇报',
+      ppMonth: '2025-06',
+      visualIds: [boardC, boardA],
+      settings: { autoPlay: true, interval: 15 },
+      editable: true,
+      visualType: 0,
+    });
     expect(own.visualList.map((v: { title: string }) => v.title)).toEqual(['丙大屏', '甲大屏']);
     expect(own.visualList[0]).toMatchObject({ id: boardC, kind: 'visual', type: 'quick' });
 
@@ -137,7 +153,8 @@ describe.each(kinds)('slideshows on %s', (kind) => {
     const source = await saved(creator.headers, { ppName: '季度回顾', ppMonth: '2025-03', visualIds: [boardA, boardC] });
     const blank = await call(server, 'POST', '/api/ppt/categories', { headers: member.headers, payload: { visualType: 1, classifyName: ' ' } });
     expect(blank.body.msg).toBe('请填写分类名');
-    const focus = (await call(server, 'POST', '/api/ppt/categories', { headers: member.headers, payload: { visualType: 1, classifyName: '重点' } })).body.data.id;
+    const focus = (await call(server, 'POST', '/api/ppt/categories', { headers: member.headers, payload: { visualType: 1, classifyName: '重点' } })).body.data
+      .id;
     const twice = await call(server, 'POST', '/api/ppt/categories', { headers: member.headers, payload: { visualType: 1, classifyName: '重点' } });
     expect([twice.status, twice.body.msg]).toEqual([409, '分类名称已存在']);
     expect(await categories(member.headers, 1)).toEqual([

@@ -1,6 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { Database, PptTable } from '../../platform/db/schema.ts';
-import { containsPattern } from '../dataset/repo.ts';
+import { containsPattern } from '../dataset/index.ts';
 
 type Db = Kysely<Database>;
 

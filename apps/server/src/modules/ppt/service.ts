@@ -1,13 +1,20 @@
 import type { z } from 'zod';
-import { formatMessage, PPT_VISUAL_TYPES, pptMessages, type Page, type Ppt, type PptDetail, type pptListQuerySchema, type pptSaveSchema } from '@shutu/contracts';
+import {
+  formatMessage,
+  PPT_VISUAL_TYPES,
+  pptMessages,
+  type Page,
+  type Ppt,
+  type PptDetail,
+  type pptListQuerySchema,
+  type pptSaveSchema,
+} from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import type { MaybeScoped } from '../../platform/auth/scope.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
-import { mayViewBoard } from '../board/access.ts';
-import { assertBoardsShowNoHiddenColumns } from '../board/hidden-columns.ts';
-import { removeGrantsOf } from '../perm/grants-service.ts';
-import { PUBLIC_STATUS, type Caller } from '../perm/permissions.ts';
+import { mayViewBoard, assertBoardsShowNoHiddenColumns } from '../board/index.ts';
+import { removeGrantsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
 import { pptVisibilityOf, requireEditablePpt, requirePpt, requireViewablePpt } from './access.ts';
 import { requireOwnCategory } from './categories.ts';
 import { currentMonth, parseVisualIds, toPpt } from './model.ts';
@@ -105,7 +112,14 @@ async function createNew(ctx: AppContext, caller: Caller, body: PptSaveBody): Pr
   const common = { ppName: body.ppName, settings: JSON.stringify(body.settings), visualType, createUserId: caller.userId };
   if (visualType === PPT_VISUAL_TYPES.normal) {
     const visualIds = await checkedVisualIds(ctx, caller, body.visualIds, []);
-    return insertPpt(ctx.db, { ...common, ppMonth: body.ppMonth ?? null, cateId: 0, visualIds: JSON.stringify(visualIds), sourceId: null, publicStatus: PUBLIC_STATUS.public });
+    return insertPpt(ctx.db, {
+      ...common,
+      ppMonth: body.ppMonth ?? null,
+      cateId: 0,
+      visualIds: JSON.stringify(visualIds),
+      sourceId: null,
+      publicStatus: PUBLIC_STATUS.public,
+    });
   }
   if (!body.sourceId) throw fieldError('sourceId', pptMessages.sourceRequired);
   const source = await requirePpt(ctx, caller, body.sourceId);

@@ -38,7 +38,14 @@ describe.each(kinds)('personal settings on %s', (kind) => {
     });
     expect(res.status).toBe(200);
     expect(res.body.msg).toBe('修改信息成功');
-    expect(res.body.data).toMatchObject({ id: user.id, account: user.account, name: '张三丰', realName: '张君宝', phone: '13800138000', email: 'zhang@example.com' });
+    expect(res.body.data).toMatchObject({
+      id: user.id,
+      account: user.account,
+      name: '张三丰',
+      realName: '张君宝',
+      phone: '13800138000',
+      email: 'zhang@example.com',
+    });
     const again = await call(server, 'GET', '/api/profile', { headers });
     expect(again.body.data).toMatchObject({ name: '张三丰', avatar: '/a.png' });
 

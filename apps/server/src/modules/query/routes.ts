@@ -11,10 +11,10 @@ import {
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { assertSourceUsable, assertTablesUsable } from '../datasource/table-access.ts';
-import { editorPreviewPermissions } from '../dataset/access.ts';
+import { assertSourceUsable, assertTablesUsable } from '../datasource/index.ts';
+import { editorPreviewPermissions } from '../dataset/index.ts';
 import { UNRESTRICTED } from '@shutu/query';
-import { previewModel } from '../read/preview.ts';
+import { previewModel } from '../read/index.ts';
 import { formulaAggregates, functionList } from './service.ts';
 
 const tags = ['query'];

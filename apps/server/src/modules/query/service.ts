@@ -23,9 +23,9 @@ import {
 } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { queryFailure } from '../../platform/http/errors.ts';
-import { paramKeysExisting } from '../dataset/filter-repo.ts';
-import { getDataSource } from '../datasource/registry.ts';
-import { refusing } from '../read/compile.ts';
+import { paramKeysExisting } from '../dataset/index.ts';
+import { getDataSource } from '../datasource/index.ts';
+import { refusing } from '../read/index.ts';
 
 /**
  * The dataset editor's formula calls (spec 2 §7 "Dataset editor"): the formula check and the

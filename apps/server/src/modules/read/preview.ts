@@ -1,9 +1,9 @@
 import type { CubePreviewParsed, CubePreviewResult, DatasetPreviewParsed } from '@shutu/contracts';
 import type { QueryPermissions } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
-import { savedOrder } from '../dataset/read.ts';
+import { savedOrder } from '../dataset/index.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
-import type { Caller } from '../perm/permissions.ts';
+import type { Caller } from '../perm/index.ts';
 import { compilePreview } from './compile.ts';
 import { openRead } from './open.ts';
 import { runPreview } from './run.ts';

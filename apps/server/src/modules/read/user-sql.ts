@@ -4,8 +4,8 @@ import { checkInspection, guardSelectSql, referencedTables, SqlGuardError } from
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
-import { assertSourceUsable, assertTablesUsable } from '../datasource/table-access.ts';
-import type { Caller } from '../perm/permissions.ts';
+import { assertSourceUsable, assertTablesUsable } from '../datasource/index.ts';
+import type { Caller } from '../perm/index.ts';
 
 /**
  * User SQL (SQL views): the one way a statement a user wrote reaches an engine. It is checked

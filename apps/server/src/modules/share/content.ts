@@ -1,9 +1,9 @@
 import { shareMessages, type ShareDataType } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
-import { requireViewableBoard } from '../board/access.ts';
-import { requireViewablePpt } from '../ppt/access.ts';
-import type { Caller } from '../perm/permissions.ts';
+import { requireViewableBoard } from '../board/index.ts';
+import { requireViewablePpt } from '../ppt/index.ts';
+import type { Caller } from '../perm/index.ts';
 
 /** What a link shows: its title, the boards a token for it may read (in order), the slideshow if one. */
 export interface SharedContent {

@@ -11,8 +11,7 @@ import { verifySecret } from '../../platform/auth/password.ts';
 import type { Session } from '../../platform/auth/session.ts';
 import { issueScopedToken } from '../../platform/auth/tokens.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { listGroupsOf } from '../perm/grants-service.ts';
-import { groupIdsOf, type Caller } from '../perm/permissions.ts';
+import { listGroupsOf, groupIdsOf, type Caller } from '../perm/index.ts';
 import { statusOf, viewableContent, type SharedContent } from './content.ts';
 import { findLinkByCode, type ShareLinkRow } from './repo.ts';
 

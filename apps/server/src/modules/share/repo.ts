@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, ShareLinkTable } from '../../platform/db/schema.ts';
-import { containsPattern } from '../org/users-repo.ts';
+import { containsPattern } from '../org/index.ts';
 
 type Db = Kysely<Database>;
 

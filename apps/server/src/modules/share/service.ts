@@ -7,8 +7,7 @@ import { hashSecret } from '../../platform/auth/password.ts';
 import { revokeShareTokens } from '../../platform/auth/tokens.ts';
 import { fieldError, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import { page } from '../../platform/http/envelope.ts';
-import { listGrants, removeGrantsOf, replaceGrants } from '../perm/grants-service.ts';
-import type { Caller } from '../perm/permissions.ts';
+import { listGrants, removeGrantsOf, replaceGrants, type Caller } from '../perm/index.ts';
 import { viewableContent } from './content.ts';
 import { deleteLink, findAccountMatchingIds, findLink, findLinkPage, insertLink, updateLink, type ShareLinkRow } from './repo.ts';
 

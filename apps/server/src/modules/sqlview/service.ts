@@ -3,9 +3,9 @@ import { SQL_STATEMENT_MAX_LENGTH, permMessages, zhCN, type DataSourceType, type
 import { referencedTables } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
-import type { Caller } from '../perm/permissions.ts';
-import { assertSourceUsable, tableCheckerFor, type TableChecker } from '../datasource/table-access.ts';
-import { checkUserSql, previewUserSql } from '../read/user-sql.ts';
+import type { Caller } from '../perm/index.ts';
+import { assertSourceUsable, tableCheckerFor, type TableChecker } from '../datasource/index.ts';
+import { checkUserSql, previewUserSql } from '../read/index.ts';
 import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView, viewNameTaken, type SqlViewValues } from './repo.ts';
 
 /**

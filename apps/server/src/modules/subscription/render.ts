@@ -7,10 +7,7 @@ import { revokeToken } from '../../platform/auth/tokens.ts';
 import type { Config } from '../../platform/config.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
-import { parseContent } from '../board/model.ts';
-import { findBoard } from '../board/repo.ts';
-import { QUICK_BOARD_VIEWPORT } from '../board/thumbnail.ts';
-import { issueViewToken } from '../board/view-token.ts';
+import { parseContent, findBoard, QUICK_BOARD_VIEWPORT, issueViewToken } from '../board/index.ts';
 
 /**
  * Rendering a subscription's boards (docs/subscriptions.md "Rendering"): each board's

@@ -4,9 +4,9 @@ import type { AppContext } from '../../context.ts';
 import { NotifyError, type NotifyMessage } from '../../platform/notify/message.ts';
 import { sendEmail } from '../../platform/notify/email.ts';
 import { sendDingtalk, sendFeishu, sendTianxiangyun, sendWecom } from '../../platform/notify/robots.ts';
-import { assemblePdf } from '../ppt/pdf-document.ts';
+import { assemblePdf } from '../ppt/index.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
-import { loadNotifySettings } from '../system/notify-settings.ts';
+import { loadNotifySettings } from '../system/index.ts';
 import {
   advanceLastSlot,
   claimSlot,

@@ -17,11 +17,11 @@ import type { AppContext } from '../../context.ts';
 import type { Database } from '../../platform/db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors.ts';
 import { page } from '../../platform/http/envelope.ts';
-import type { Caller } from '../perm/permissions.ts';
-import { loadNotifySettings } from '../system/notify-settings.ts';
+import type { Caller } from '../perm/index.ts';
+import { loadNotifySettings } from '../system/index.ts';
 import { findSubscription, selectSubscriptions, type SubscriptionLogRow, type SubscriptionRow } from './repo.ts';
 import { latestSlot, nextSlot } from './schedule.ts';
-import { assertBoardsShowNoHiddenColumns } from '../board/hidden-columns.ts';
+import { assertBoardsShowNoHiddenColumns } from '../board/index.ts';
 import { requireSubscriptionTarget } from './targets.ts';
 
 type SubscriptionSaveParsed = z.output<typeof subscriptionSaveSchema>;

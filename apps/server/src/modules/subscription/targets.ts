@@ -1,8 +1,8 @@
 import type { SubscriptionDataType } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
-import type { Caller } from '../perm/permissions.ts';
-import { requireViewableBoard } from '../board/access.ts';
-import { requireViewablePpt } from '../ppt/access.ts';
+import type { Caller } from '../perm/index.ts';
+import { requireViewableBoard } from '../board/index.ts';
+import { requireViewablePpt } from '../ppt/index.ts';
 
 /**
  * What a subscription renders: the boards behind (dataType, dataId), in order, as the caller

@@ -15,7 +15,10 @@ export function registerSystemRoutes(app: App, ctx: AppContext): void {
   );
   app.put(
     API.system.config,
-    { config: { access: 'admin' }, schema: { tags: ['system'], summary: '保存系统设置', body: systemConfigSchema, response: { 200: envelopeSchema(systemConfigSchema) } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['system'], summary: '保存系统设置', body: systemConfigSchema, response: { 200: envelopeSchema(systemConfigSchema) } },
+    },
     async (request) => ok(await saveSystemConfig(db, request.body), zhCN.saved),
   );
   // 通知设置 (subscriptions): administrators only; secrets come back masked.
@@ -26,7 +29,10 @@ export function registerSystemRoutes(app: App, ctx: AppContext): void {
   );
   app.put(
     API.system.notify,
-    { config: { access: 'admin' }, schema: { tags: ['system'], summary: '保存通知设置', body: notifySettingsSchema, response: { 200: envelopeSchema(notifySettingsSchema) } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['system'], summary: '保存通知设置', body: notifySettingsSchema, response: { 200: envelopeSchema(notifySettingsSchema) } },
+    },
     async (request) => ok(await saveNotifySettings(ctx, request.body), zhCN.saved),
   );
   // 嵌入设置: who may frame /openview and share links (Content-Security-Policy frame-ancestors).
@@ -37,7 +43,10 @@ export function registerSystemRoutes(app: App, ctx: AppContext): void {
   );
   app.put(
     API.system.embed,
-    { config: { access: 'admin' }, schema: { tags: ['system'], summary: '保存嵌入设置', body: embedSettingsSchema, response: { 200: envelopeSchema(embedSettingsResponseSchema) } } },
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['system'], summary: '保存嵌入设置', body: embedSettingsSchema, response: { 200: envelopeSchema(embedSettingsResponseSchema) } },
+    },
     async (request) => ok(await saveEmbedSettings(ctx, request.body), zhCN.saved),
   );
 }

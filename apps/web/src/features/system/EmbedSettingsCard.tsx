@@ -53,7 +53,7 @@ export function EmbedSettingsCard() {
       {settings.isPending ? (
         <Skeleton active paragraph={{ rows: 3 }} />
       ) : (
-        <Form<Values> form={form} layout="vertical" className="settings-form" onFinish={(v) => save.mutate(v)}>
+        <Form<Values> form={form} layout="vertical" className="settings-form-embed" onFinish={(v) => save.mutate(v)}>
           <p style={{ color: 'rgba(0,0,0,0.45)', marginTop: 0 }}>{em.hint}</p>
           <Form.Item
             label={em.label}

@@ -1,0 +1,4 @@
+/** The public face of the datasource module: other modules import only what is exported here (the boundary check enforces it). */
+export { getDataSource, getSourceMetadata, type SourceMetadata } from './registry.ts';
+export { findBuiltinRow } from './repo.ts';
+export { assertSourceUsable, assertTablesUsable, tableCheckerFor, type TableChecker } from './table-access.ts';
