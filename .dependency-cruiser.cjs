@@ -62,7 +62,7 @@ module.exports = {
     },
     {
       name: 'declared-packages-only',
-      comment: "A workspace imports only packages its own package.json declares.",
+      comment: 'A workspace imports only packages its own package.json declares.',
       severity: 'error',
       from: {},
       to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown'] },

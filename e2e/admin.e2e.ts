@@ -149,10 +149,7 @@ describe('administration', () => {
     await row('字典查看者').getByRole('button', { name: '重置密码' }).click();
     await dialog().getByLabel('新密码').fill('viewer456');
     await dialog().getByLabel('确认密码').fill('viewer456');
-    const [reset] = await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith('/password')),
-      dialog().getByRole('button', { name: '确定' }).click(),
-    ]);
+    const [reset] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/password')), dialog().getByRole('button', { name: '确定' }).click()]);
     expect((reset.request().postDataJSON() as { password: string }).password).toMatch(/^[0-9a-f]{32}$/);
     await page.getByText('密码已重置').first().waitFor();
   });

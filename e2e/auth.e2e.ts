@@ -64,17 +64,30 @@ describe('sign-in and personal settings', () => {
     const header = page.getByTestId('app-header');
     await header.getByText('系统管理员').waitFor();
     await header.getByText('数图').waitFor();
-    expect(await menuLabels(page)).toEqual(['数据集', '可视化大屏', '自助报表', '幻灯片', '用户管理', '部门管理', '角色管理', '字典管理', '数据源管理', '权限组管理', '系统设置', '个人设置', '任务管理', '我的分享', '订阅日志']);
+    expect(await menuLabels(page)).toEqual([
+      '数据集',
+      '可视化大屏',
+      '自助报表',
+      '幻灯片',
+      '用户管理',
+      '部门管理',
+      '角色管理',
+      '字典管理',
+      '数据源管理',
+      '权限组管理',
+      '系统设置',
+      '个人设置',
+      '任务管理',
+      '我的分享',
+      '订阅日志',
+    ]);
     await page.getByText('admin').first().waitFor();
     await screenshot(page, 'users');
 
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: '退出登录' }).waitFor();
     await screenshot(page, 'header-user-menu');
-    await Promise.all([
-      page.waitForResponse((r) => r.url().endsWith('/api/auth/logout')),
-      page.getByRole('menuitem', { name: '退出登录' }).click(),
-    ]);
+    await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/auth/logout')), page.getByRole('menuitem', { name: '退出登录' }).click()]);
     await page.waitForURL(/\/login$/);
     await page.getByPlaceholder('账号').waitFor();
     // The token is gone: a protected page sends us back to login.
@@ -239,10 +252,14 @@ describe('first sign-in with the initial password', () => {
     const frameOpenview = () => framer.goto(other);
     // The framed document: Chromium's error page while frame-ancestors refuses, else the app.
     const embedded = () =>
-      eventually(() => {
-        const frame = framer.frames().find((f) => f !== framer.mainFrame() && f.url() !== '' && f.url() !== 'about:blank');
-        return frame?.url();
-      }, 'the iframe to load', 15_000);
+      eventually(
+        () => {
+          const frame = framer.frames().find((f) => f !== framer.mainFrame() && f.url() !== '' && f.url() !== 'about:blank');
+          return frame?.url();
+        },
+        'the iframe to load',
+        15_000,
+      );
     await frameOpenview();
     expect(await embedded()).toMatch(/^chrome-error:/);
     // Chromium may log the refusal; it is the point of this test, not a failure.

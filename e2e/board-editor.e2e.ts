@@ -6,7 +6,13 @@ interface SavedBoard {
   id: number;
   title: string;
   content: { type: string; layout: { i: string; x: number; y: number; w: number; h: number }[] };
-  charts: { key: string; name: string; title: string; site: { x: number; y: number; w: number; h: number }; dataconfig: { cubeId: number; rowParamList: { fieldId: number }[]; indexParamList: { fieldId: number }[] } | null }[];
+  charts: {
+    key: string;
+    name: string;
+    title: string;
+    site: { x: number; y: number; w: number; h: number };
+    dataconfig: { cubeId: number; rowParamList: { fieldId: number }[]; indexParamList: { fieldId: number }[] } | null;
+  }[];
 }
 
 const field = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({
@@ -48,8 +54,10 @@ describe('board editors', () => {
         field('amount', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' }),
       ],
     });
-    reportCategory = (await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'report', categoryValue: '门店报表', parentId: 0 })).id;
-    visualCategory = (await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'visual', categoryValue: '经营大屏', parentId: 0 })).id;
+    reportCategory = (await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'report', categoryValue: '门店报表', parentId: 0 }))
+      .id;
+    visualCategory = (await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'visual', categoryValue: '经营大屏', parentId: 0 }))
+      .id;
     browser = await launchBrowser();
     page = await newPage(browser);
     await loginThroughPage(page, app);
@@ -165,7 +173,9 @@ describe('board editors', () => {
     await reopened.locator('canvas').first().waitFor();
     await page.locator('[data-testid="palette-item"][data-type="text"]').click();
     await expect.poll(() => editorCharts(page).count()).toBe(2);
-    await editorCharts(page).first().click({ position: { x: 60, y: 18 } });
+    await editorCharts(page)
+      .first()
+      .click({ position: { x: 60, y: 18 } });
     await page.getByTestId('chart-config-panel').waitFor();
     await screenshot(page, 'board-editor-quick');
   });
@@ -235,7 +245,10 @@ describe('board editors', () => {
       return key;
     }
     const filterKey = await addChart('filterSelect', [['省份', 'rows']]);
-    const barKey = await addChart('bar', [['渠道', 'rows'], ['金额', 'measures']]);
+    const barKey = await addChart('bar', [
+      ['渠道', 'rows'],
+      ['金额', 'measures'],
+    ]);
     // The bar receives the filter's province (the field with the driver's title is preselected).
     await panel.getByRole('tab', { name: '联动' }).click();
     await panel.locator('[data-testid="ccp-link-driver"]').click();
@@ -243,14 +256,23 @@ describe('board editors', () => {
     await panel.getByTestId('ccp-link-add-button').click();
     await panel.locator(`[data-testid="ccp-link"][data-from="${filterKey}"]`).waitFor();
     await panel.getByRole('tab', { name: '数据' }).click();
-    const pieKey = await addChart('pie', [['渠道', 'rows'], ['金额', 'measures']]);
-    const pivotKey = await addChart('pivot', [['省份', 'rows'], ['渠道', 'columns'], ['金额', 'measures']]);
+    const pieKey = await addChart('pie', [
+      ['渠道', 'rows'],
+      ['金额', 'measures'],
+    ]);
+    const pivotKey = await addChart('pivot', [
+      ['省份', 'rows'],
+      ['渠道', 'columns'],
+      ['金额', 'measures'],
+    ]);
     await page.getByTestId('board-title').fill('渠道省份分析');
     const id = await save(page);
 
     const saved = await getBoard(id);
     expect(saved.charts.map((c) => c.name).sort()).toEqual(['bar', 'filterSelect', 'pie', 'pivot']);
-    const savedBar = saved.charts.find((c) => c.key === barKey) as unknown as { ext: { filterList: { linkFrom: string; linkKey: number; linkFlag: boolean }[] } };
+    const savedBar = saved.charts.find((c) => c.key === barKey) as unknown as {
+      ext: { filterList: { linkFrom: string; linkKey: number; linkFlag: boolean }[] };
+    };
     expect(savedBar.ext.filterList).toEqual([expect.objectContaining({ linkFrom: filterKey, linkKey: ids['省份'], linkFlag: true })]);
 
     /** channel → sum of amount from the dataset preview, optionally for one province. */
@@ -260,7 +282,9 @@ describe('board editors', () => {
         request: {
           dimensions: [{ fieldId: ids['渠道'] }],
           measures: [{ fieldId: ids['金额'], aggregation: 'SUM' }],
-          ...(province ? { where: { relation: 'AND', conditions: [{ cubeColumnId: ids['省份'], conditions: [{ function: 'in', values: [province] }] }] } } : {}),
+          ...(province
+            ? { where: { relation: 'AND', conditions: [{ cubeColumnId: ids['省份'], conditions: [{ function: 'in', values: [province] }] }] } }
+            : {}),
         },
       });
       return new Map(preview.dataList.map((r) => [String(r.d0), Number(r.m0)]));

@@ -112,7 +112,10 @@ describe('board list', () => {
     await page.getByText('确定复制该报表?').waitFor();
     await Promise.all([
       page.waitForResponse((r) => /\/api\/board\/boards\/\d+\/copy$/.test(r.url())),
-      page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click(),
+      page
+        .locator('.ant-modal-confirm')
+        .getByRole('button', { name: /确\s*定/ })
+        .click(),
     ]);
     await page.getByText('复制成功').waitFor();
     await page.locator('[data-testid="board-card"]').filter({ hasText: '渠道分析看板-副本' }).waitFor();

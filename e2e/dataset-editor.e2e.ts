@@ -30,7 +30,12 @@ describe('dataset editor', () => {
     const group = await apiCall<{ id: number }>(app, token, 'POST', '/api/perm/groups', {
       permName: '浙江销售组',
       typeId: type.id,
-      permJson: { userList: [{ id: me.id, name: '' }, { id: member.id, name: '' }] },
+      permJson: {
+        userList: [
+          { id: me.id, name: '' },
+          { id: member.id, name: '' },
+        ],
+      },
     });
     groupId = group.id;
     await apiCall(app, token, 'PUT', `/api/perm/groups/${groupId}/datasources/${warehouseId}`, {
@@ -128,7 +133,7 @@ describe('dataset editor', () => {
     await screenshot(page, 'dataset-editor-joined');
   });
 
-  it('adds a computed field: required parts, duplicate title, the engine\'s error position, field insertion', async () => {
+  it("adds a computed field: required parts, duplicate title, the engine's error position, field insertion", async () => {
     await page.getByTestId('ds-new-computed').click();
     const dialog = page.getByTestId('cf-dialog');
     await dialog.waitFor();
@@ -169,7 +174,7 @@ describe('dataset editor', () => {
     await screenshot(page, 'dataset-editor-name-required');
   });
 
-  it('saves with a name: the first save asks for the permission (the user\'s groups ticked), then the address has the id', async () => {
+  it("saves with a name: the first save asks for the permission (the user's groups ticked), then the address has the id", async () => {
     await page.getByTestId('ds-form').getByPlaceholder('请输入数据集名称').fill('订购省份分析');
     await page.getByTestId('ds-save').click();
     const dialog = page.getByTestId('ds-save-dialog');
@@ -275,7 +280,11 @@ describe('dataset editor', () => {
     expect(await card.getByTestId('pf-0-name').inputValue()).toBe('一号过滤器');
     await card.getByRole('button', { name: /选\s*择/ }).click();
     const picker = page.locator('.ant-modal').filter({ has: page.getByTestId('perm-panel-select') });
-    await picker.getByTestId('perm-group-card').filter({ hasText: '浙江销售组' }).getByRole('button', { name: /选\s*择/ }).click();
+    await picker
+      .getByTestId('perm-group-card')
+      .filter({ hasText: '浙江销售组' })
+      .getByRole('button', { name: /选\s*择/ })
+      .click();
     await picker.waitFor({ state: 'hidden' });
     await card.getByTestId('auth-group-selected').getByText('浙江销售组').waitFor();
     await card.getByTestId('pf-0-conditions').click();
@@ -285,7 +294,10 @@ describe('dataset editor', () => {
     await screenshot(page, 'dataset-editor-perm-filter');
     const [saved] = await Promise.all([page.waitForResponse(isPost('/api/dataset/perm-filters')), card.getByTestId('pf-0-save').click()]);
     expect(saved.status()).toBe(200);
-    await card.getByTestId('pf-0-save').getByText(/更\s*新/).waitFor();
+    await card
+      .getByTestId('pf-0-save')
+      .getByText(/更\s*新/)
+      .waitFor();
     const filters = await apiCall<{ dataPermId: number; cubePermName: string }[]>(app, token, 'GET', `/api/dataset/cubes/${savedId}/perm-filters`);
     expect(filters).toMatchObject([{ dataPermId: groupId, cubePermName: '一号过滤器' }]);
     await dialog.locator('.ant-modal-close').click();

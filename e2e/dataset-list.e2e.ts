@@ -79,7 +79,12 @@ describe('dataset list and dataset grants', () => {
       await dialog().getByTestId('category-parent').click();
       await page.locator('.ant-select-dropdown:visible').getByTitle(parent, { exact: true }).click();
     }
-    const [saved] = await Promise.all([page.waitForResponse(is('POST', '/api/dataset/categories')), dialog().getByRole('button', { name: /保\s*存/ }).click()]);
+    const [saved] = await Promise.all([
+      page.waitForResponse(is('POST', '/api/dataset/categories')),
+      dialog()
+        .getByRole('button', { name: /保\s*存/ })
+        .click(),
+    ]);
     expect(saved.status()).toBe(200);
     await dialog().waitFor({ state: 'hidden' });
     const body = (await saved.json()) as { data: { id: number } };
@@ -97,10 +102,14 @@ describe('dataset list and dataset grants', () => {
     await screenshot(page, 'dataset-demo');
 
     await page.getByRole('button', { name: '新增分类' }).click();
-    await dialog().getByRole('button', { name: /保\s*存/ }).click();
+    await dialog()
+      .getByRole('button', { name: /保\s*存/ })
+      .click();
     await dialog().getByText('请填写分类名').first().waitFor();
     await screenshot(page, 'dataset-category-form');
-    await dialog().getByRole('button', { name: /取\s*消/ }).click();
+    await dialog()
+      .getByRole('button', { name: /取\s*消/ })
+      .click();
     await dialog().waitFor({ state: 'hidden' });
 
     await addCategory('经营分析');
@@ -142,7 +151,10 @@ describe('dataset list and dataset grants', () => {
     await category('订单主题').hover();
     await category('订单主题').getByRole('button', { name: '删除' }).click();
     await confirmBox().getByText('确定删除?').waitFor();
-    const [res] = await Promise.all([page.waitForResponse(is('DELETE', /\/api\/dataset\/categories\/\d+$/)), confirmBox().getByRole('button', { name: '确定' }).click()]);
+    const [res] = await Promise.all([
+      page.waitForResponse(is('DELETE', /\/api\/dataset\/categories\/\d+$/)),
+      confirmBox().getByRole('button', { name: '确定' }).click(),
+    ]);
     expect(res.status()).toBe(409);
     await toast(/该分类下还有 1 个数据集/).waitFor();
     await screenshot(page, 'dataset-category-refused');
@@ -155,7 +167,9 @@ describe('dataset list and dataset grants', () => {
     await dialog().getByTestId('new-dataset-source').click();
     await page.locator('.ant-select-dropdown:visible').getByTitle('示例数据仓库', { exact: true }).click();
     await screenshot(page, 'dataset-new-dialog');
-    await dialog().getByRole('button', { name: /下一步/ }).click();
+    await dialog()
+      .getByRole('button', { name: /下一步/ })
+      .click();
     await page.waitForURL(`**/newbi/dataset/edit?sourceid=${warehouseId}&ws=${ids['订单主题']}`);
     await page.goBack();
     await page.waitForURL('**/newbi/dataset');
@@ -169,22 +183,33 @@ describe('dataset list and dataset grants', () => {
     const item = (name: string) => page.getByTestId('grant-cube').filter({ hasText: name });
     // The tab opens on the first category: the demo content's 示例.
     await item('订单分析').waitFor();
-    await Promise.all([page.waitForResponse(is('GET', `/api/dataset/auth/${groupId}/cubes`)), page.getByTestId('dset-category').filter({ hasText: '经营分析' }).click()]);
+    await Promise.all([
+      page.waitForResponse(is('GET', `/api/dataset/auth/${groupId}/cubes`)),
+      page.getByTestId('dset-category').filter({ hasText: '经营分析' }).click(),
+    ]);
     await item('订单明细').waitFor();
     await item('公开订单').waitFor();
     expect(await page.getByTestId('grant-cube-count').innerText()).toBe('已选 0 / 共 2');
 
     await item('订单明细').getByRole('checkbox').check();
-    const [saved] = await Promise.all([page.waitForResponse(is('PUT', `/api/dataset/auth/${groupId}/cubes`)), page.getByRole('button', { name: /保\s*存/ }).click()]);
+    const [saved] = await Promise.all([
+      page.waitForResponse(is('PUT', `/api/dataset/auth/${groupId}/cubes`)),
+      page.getByRole('button', { name: /保\s*存/ }).click(),
+    ]);
     expect(saved.request().postDataJSON()).toEqual({ cubeWorkspaceId: ids['经营分析'], dataIdList: [ids['订单明细']] });
     await toast('保存成功').waitFor();
     await screenshot(page, 'dataset-grant-tab');
 
-    await Promise.all([page.waitForResponse(is('GET', `/api/dataset/auth/${groupId}/cubes`)), page.getByTestId('dset-category').filter({ hasText: '订单主题' }).click()]);
+    await Promise.all([
+      page.waitForResponse(is('GET', `/api/dataset/auth/${groupId}/cubes`)),
+      page.getByTestId('dset-category').filter({ hasText: '订单主题' }).click(),
+    ]);
     await item('订单明细').waitFor();
     expect(await item('订单明细').getByRole('checkbox').isChecked()).toBe(true);
 
-    await item('订单明细').getByRole('button', { name: /行权限/ }).click();
+    await item('订单明细')
+      .getByRole('button', { name: /行权限/ })
+      .click();
     await page.getByText('该权限组在此数据集上没有行权限过滤器：成员可以看到全部行和字段').waitFor();
     await screenshot(page, 'dataset-row-perm-none');
     await page.locator('.ant-drawer-close').click();
@@ -202,7 +227,9 @@ describe('dataset list and dataset grants', () => {
     });
     await Promise.all([
       page.waitForResponse(is('GET', `/api/dataset/auth/${groupId}/cubes/${ids['订单明细']}`)),
-      item('订单明细').getByRole('button', { name: /行权限/ }).click(),
+      item('订单明细')
+        .getByRole('button', { name: /行权限/ })
+        .click(),
     ]);
     const panel = page.getByTestId('row-perm');
     await panel.getByText('一号过滤器').waitFor();
@@ -230,10 +257,15 @@ describe('dataset list and dataset grants', () => {
   it('deletes a dataset after 确定删除?', async () => {
     await page.goto(`${app.url}/newbi/dataset`);
     await row('私有报表').waitFor();
-    await row('私有报表').getByRole('button', { name: /删\s*除/ }).click();
+    await row('私有报表')
+      .getByRole('button', { name: /删\s*除/ })
+      .click();
     await confirmBox().getByText('确定删除?').waitFor();
     await screenshot(page, 'dataset-delete-confirm');
-    const [res] = await Promise.all([page.waitForResponse(is('DELETE', /\/api\/dataset\/cubes\/\d+$/)), confirmBox().getByRole('button', { name: '确定' }).click()]);
+    const [res] = await Promise.all([
+      page.waitForResponse(is('DELETE', /\/api\/dataset\/cubes\/\d+$/)),
+      confirmBox().getByRole('button', { name: '确定' }).click(),
+    ]);
     expect(res.status()).toBe(200);
     await row('私有报表').waitFor({ state: 'detached' });
     await row('订单明细').waitFor();

@@ -131,7 +131,11 @@ describe('dictionary manager', () => {
     await expect.poll(() => rowOf(parents(), 'gender').getAttribute('class')).toContain('dict-row-active');
     await children().locator('.ant-empty-description').getByText('暂无数据').waitFor();
 
-    for (const [name, key] of [['男', '1'], ['女', '2'], ['未知', '9']] as const) {
+    for (const [name, key] of [
+      ['男', '1'],
+      ['女', '2'],
+      ['未知', '9'],
+    ] as const) {
       await children().getByRole('button', { name: '新增' }).click();
       await dialog().getByText('新增字典项').waitFor();
       const code = dialog().getByLabel('字典编号');

@@ -32,7 +32,14 @@ describe('table export', () => {
     const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
     const warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
     const ws = await apiCall<{ id: number }>(app, token, 'POST', '/api/dataset/categories', { wsName: '经营数据', parentId: 0 });
-    const normal = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({ id, columnName, columnTitle, tableAliasName: 'o', columnAttr: 'NORMAL', ...extra });
+    const normal = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({
+      id,
+      columnName,
+      columnTitle,
+      tableAliasName: 'o',
+      columnAttr: 'NORMAL',
+      ...extra,
+    });
     const cubeId = await apiCall<number>(app, token, 'POST', '/api/dataset/cubes', {
       cubeData: { cubeName: '订单', workspaceId: ws.id, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 1 },
       datasourceId: warehouseId,
@@ -67,7 +74,12 @@ describe('table export', () => {
     });
     expected = [];
     for (let current = 1; ; current++) {
-      const data = await apiCall<{ dataList: Record<string, unknown>[]; total: number }>(app, token, 'POST', '/api/board/chart-data', { boardId, chartKey: 'd1', current, size: 1000 });
+      const data = await apiCall<{ dataList: Record<string, unknown>[]; total: number }>(app, token, 'POST', '/api/board/chart-data', {
+        boardId,
+        chartKey: 'd1',
+        current,
+        size: 1000,
+      });
       expected.push(...data.dataList);
       if (expected.length >= data.total) break;
     }

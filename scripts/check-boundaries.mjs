@@ -81,7 +81,9 @@ export function checkBoundaries({ root = repo, paths = DEFAULT_PATHS } = {}) {
   });
   if (!result.stdout) throw new Error(`depcruise failed: ${result.stderr}`);
   const report = JSON.parse(result.stdout);
-  const problems = report.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle: ${v.cycle.map((c) => c.name ?? c).join(' → ')})` : ''}`);
+  const problems = report.summary.violations.map(
+    (v) => `${v.rule.name}: ${v.from} → ${v.to}${v.cycle ? ` (cycle: ${v.cycle.map((c) => c.name ?? c).join(' → ')})` : ''}`,
+  );
   for (const cycle of folderCycles(report.modules)) {
     problems.push(`folder-cycle: ${cycle.folders.join(' ⇄ ')}\n    ${cycle.imports.join('\n    ')}`);
   }

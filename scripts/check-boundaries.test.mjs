@@ -24,7 +24,8 @@ const files = {
   'apps/server/src/modules/share/index.ts': "import { p } from '../subscription/index.ts';\nexport const s = p;\n",
   'apps/server/src/modules/subscription/index.ts': "import { s } from '../share/index.ts';\nexport const p = () => s;\n",
   // Production code importing a test-only server; a package not declared by its workspace.
-  'apps/server/src/platform/notify/mail.ts': "import { startSmtpServer } from '../../../test/notify-servers.ts';\nimport ExcelJS from 'exceljs';\nexport const m = [startSmtpServer, ExcelJS];\n",
+  'apps/server/src/platform/notify/mail.ts':
+    "import { startSmtpServer } from '../../../test/notify-servers.ts';\nimport ExcelJS from 'exceljs';\nexport const m = [startSmtpServer, ExcelJS];\n",
   'apps/server/test/notify-servers.ts': 'export const startSmtpServer = 1;\n',
   // A package importing an app, the web app importing the server.
   'packages/query/package.json': '{ "name": "fixture-query" }',

@@ -87,7 +87,15 @@ try {
   const ensured = await ensureDemoWarehouse(file, { scale: orders });
   console.log(`warehouse ${ensured.action} in ${(ensured.millis / 1000).toFixed(1)} s: ${file}`);
 
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SHUTU_DEMO_SCALE: String(orders), LOG_LEVEL: 'warn', SHUTU_ADMIN_PASSWORD: 'admin123' };
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SHUTU_DEMO_SCALE: String(orders),
+    LOG_LEVEL: 'warn',
+    SHUTU_ADMIN_PASSWORD: 'admin123',
+  };
   const config = { ...loadConfig(env), databaseUrl: undefined, webDist: undefined };
   server = await startServer(config, pino({ level: 'warn' }), { jobs: false });
   const base = server.url.replace('localhost', '127.0.0.1');

@@ -118,7 +118,11 @@ try {
   const size = fs.statSync(file).size;
   let base = values.url;
   if (!base) {
-    const config = { ...loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SHUTU_ADMIN_PASSWORD: values.password }), databaseUrl: undefined, webDist: undefined };
+    const config = {
+      ...loadConfig({ ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', SHUTU_ADMIN_PASSWORD: values.password }),
+      databaseUrl: undefined,
+      webDist: undefined,
+    };
     server = await startServer(config, pino({ level: 'warn' }), { jobs: false });
     base = server.url;
   }

@@ -54,7 +54,12 @@ export async function createUser(
 }
 
 /** Creates a role with the given permission codes; returns its id. */
-export async function createRole(server: TestServer, adminHeaders: Record<string, string>, permissions: string[], roleName = uniqueAccount('role')): Promise<number> {
+export async function createRole(
+  server: TestServer,
+  adminHeaders: Record<string, string>,
+  permissions: string[],
+  roleName = uniqueAccount('role'),
+): Promise<number> {
   const res = await call(server, 'POST', '/api/org/roles', { headers: adminHeaders, payload: { roleName, permissions } });
   if (res.status !== 200) throw new Error(`create role failed: ${res.status} ${res.raw.body}`);
   return res.body.data.id;

@@ -162,7 +162,9 @@ export async function createTestServer(kind: StoreKind, buildOptions: BuildOptio
   const ctx: AppContext = { config, store, db: store.db };
   if (options.warehouse) await ensureBuiltinWarehouse(ctx);
   if (options.selfUrl) ctx.selfUrl = options.selfUrl;
-  const jobs = options.jobs ? await Jobs.start(store, pino({ level: 'silent' }), moduleJobs(ctx, pino({ level: 'silent' })), { work: true, pollingIntervalSeconds: 0.5 }) : undefined;
+  const jobs = options.jobs
+    ? await Jobs.start(store, pino({ level: 'silent' }), moduleJobs(ctx, pino({ level: 'silent' })), { work: true, pollingIntervalSeconds: 0.5 })
+    : undefined;
   ctx.jobs = jobs;
   const app = await buildApp(ctx, buildOptions);
   await app.ready();

@@ -79,7 +79,11 @@ describe.each(kinds)('route guards on %s', (kind) => {
     const share = await issueScopedToken(server.ctx.db, all.id, { share: 0, boards: [999_999], ppt: null }, new Date(Date.now() + 600_000));
     scoped = { authorization: `Bearer ${share.token}` };
     for (const code of PERMISSION_CODES) {
-      const role = await createRole(server, admin, PERMISSION_CODES.filter((c) => c !== code));
+      const role = await createRole(
+        server,
+        admin,
+        PERMISSION_CODES.filter((c) => c !== code),
+      );
       const user = await createUser(server, admin, { roleIds: [role] });
       allBut.set(code, await server.login(user.account, user.password));
     }
@@ -88,7 +92,20 @@ describe.each(kinds)('route guards on %s', (kind) => {
 
   it('found the routes of every module', () => {
     const urls = new Set(routes.map((r) => r.url));
-    for (const url of ['/api/auth/login', '/api/profile', '/api/org/users', '/api/org/roles/:id', '/api/dict/parents', '/api/dict/remove', '/api/datasource', '/api/sqlview/views', '/api/query/preview', '/api/dataset/cubes', '/api/dataset/perm-filters', '/api/global-param/params']) {
+    for (const url of [
+      '/api/auth/login',
+      '/api/profile',
+      '/api/org/users',
+      '/api/org/roles/:id',
+      '/api/dict/parents',
+      '/api/dict/remove',
+      '/api/datasource',
+      '/api/sqlview/views',
+      '/api/query/preview',
+      '/api/dataset/cubes',
+      '/api/dataset/perm-filters',
+      '/api/global-param/params',
+    ]) {
       expect(urls, url).toContain(url);
     }
   });
@@ -143,7 +160,9 @@ describe.each(kinds)('route guards on %s', (kind) => {
       expect(res.body.msg, label(route)).toBe('分享链接只能查看分享的内容');
     }
     const shareable = routes.filter((r) => r.shareable);
-    expect(shareable.map(label)).toEqual(expect.arrayContaining(['GET /api/board/boards/:id', 'GET /api/board/boards/:id/charts', 'POST /api/board/chart-data']));
+    expect(shareable.map(label)).toEqual(
+      expect.arrayContaining(['GET /api/board/boards/:id', 'GET /api/board/boards/:id/charts', 'POST /api/board/chart-data']),
+    );
     for (const url of ['/api/board/boards/1', '/api/board/boards/1/charts']) {
       const res = await call(server, 'GET', url, { headers: scoped });
       expect(res.status, url).toBe(403);
@@ -157,7 +176,10 @@ describe.each(kinds)('route guards on %s', (kind) => {
     expect(adminRoutes.length).toBeGreaterThan(0);
     for (const route of adminRoutes) {
       for (const headers of [nobody, everyPermission]) {
-        const res = await call(server, route.method, concrete(route.url), { headers, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
+        const res = await call(server, route.method, concrete(route.url), {
+          headers,
+          payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        });
         expect(res.status, label(route)).toBe(403);
         expect(res.body.msg, label(route)).toBe('没有权限执行此操作');
       }
@@ -171,7 +193,10 @@ describe.each(kinds)('route guards on %s', (kind) => {
       const code = (route.access as { permission: string }).permission;
       expect(PERMISSION_CODES, label(route)).toContain(code);
       for (const headers of [nobody, allBut.get(code)!]) {
-        const res = await call(server, route.method, concrete(route.url), { headers, payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
+        const res = await call(server, route.method, concrete(route.url), {
+          headers,
+          payload: route.method === 'GET' || route.method === 'DELETE' ? undefined : {},
+        });
         expect(res.status, label(route)).toBe(403);
       }
     }

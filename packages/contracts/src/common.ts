@@ -31,5 +31,4 @@ export const emailField = z
   .transform((s) => (s ? s : null))
   .refine((s) => s === null || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s), zhCN.emailInvalid);
 
-export const requiredText = (message: string, max = 100) =>
-  z.string({ error: message }).trim().min(1, message).max(max);
+export const requiredText = (message: string, max = 100) => z.string({ error: message }).trim().min(1, message).max(max);

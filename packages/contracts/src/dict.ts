@@ -21,8 +21,7 @@ export type Dict = z.infer<typeof dictSchema>;
 export const DICT_PAGE_SIZES = [5, 10, 30, 50, 100, 200] as const;
 export const DICT_DEFAULT_PAGE_SIZE = 5;
 
-const requiredInt = (message: string) =>
-  z.number({ error: message }).int(message).min(-2147483648, message).max(2147483647, message);
+const requiredInt = (message: string) => z.number({ error: message }).int(message).min(-2147483648, message).max(2147483647, message);
 
 export const dictSaveSchema = z.object({
   parentId: z.number().int().min(0).default(0),
@@ -47,9 +46,6 @@ export type DictChildQuery = z.input<typeof dictChildQuerySchema>;
 
 /** Batch delete: idsBodySchema's shape, with the spec's message also when `ids` is missing. */
 export const dictRemoveSchema = z.object({
-  ids: z
-    .array(z.coerce.number().int().positive(), { error: zhCN.dictSelectAtLeastOne })
-    .min(1, zhCN.dictSelectAtLeastOne)
-    .max(MAX_PAGE_SIZE),
+  ids: z.array(z.coerce.number().int().positive(), { error: zhCN.dictSelectAtLeastOne }).min(1, zhCN.dictSelectAtLeastOne).max(MAX_PAGE_SIZE),
 });
 export type DictRemove = z.input<typeof dictRemoveSchema>;

@@ -45,7 +45,12 @@ const userFields = {
   phone: phoneField,
   email: emailField,
   userExtJson: jsonText,
-  deptId: z.number().int().positive().nullish().transform((v) => v ?? null),
+  deptId: z
+    .number()
+    .int()
+    .positive()
+    .nullish()
+    .transform((v) => v ?? null),
   roleIds: z.array(z.number().int().positive()).max(100).default([]),
   isAdministrator: z.boolean().default(false),
 };

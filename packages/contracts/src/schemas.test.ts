@@ -39,7 +39,9 @@ describe('passwords on the wire', () => {
 
 describe('users', () => {
   it('requires an account that starts with a letter', () => {
-    expect(firstMessage(userCreateSchema.safeParse({ account: '1abc', password: md5, name: '张三' }))).toBe('账号须以字母开头，只含字母、数字或下划线，长度2-32');
+    expect(firstMessage(userCreateSchema.safeParse({ account: '1abc', password: md5, name: '张三' }))).toBe(
+      '账号须以字母开头，只含字母、数字或下划线，长度2-32',
+    );
   });
 
   it('refuses an extension that is not JSON', () => {

@@ -100,7 +100,13 @@ function attempt(
 ): Outcome {
   try {
     return {
-      ok: compileCubeQuery(model, request, { dialect, now: new Date('2024-03-15T02:30:00Z'), rowFilters, rowFilterSets: [rowFilterAnyOf], excludedColumnIds: excluded }),
+      ok: compileCubeQuery(model, request, {
+        dialect,
+        now: new Date('2024-03-15T02:30:00Z'),
+        rowFilters,
+        rowFilterSets: [rowFilterAnyOf],
+        excludedColumnIds: excluded,
+      }),
     };
   } catch (e) {
     if (e instanceof QueryError) {

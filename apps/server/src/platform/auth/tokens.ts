@@ -9,7 +9,10 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 export async function issueToken(db: Kysely<Database>, userId: number, ttlHours: number): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ttlHours * 3600_000);
-  await db.insertInto('authToken').values({ tokenHash: hashToken(token), userId, expiresAt }).execute();
+  await db
+    .insertInto('authToken')
+    .values({ tokenHash: hashToken(token), userId, expiresAt })
+    .execute();
   return { token, expiresAt };
 }
 
@@ -19,7 +22,10 @@ export async function issueToken(db: Kysely<Database>, userId: number, ttlHours:
  */
 export async function issueScopedToken(db: Kysely<Database>, userId: number, scope: TokenScope, expiresAt: Date): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
-  await db.insertInto('authToken').values({ tokenHash: hashToken(token), userId, expiresAt, scope: JSON.stringify(scope) }).execute();
+  await db
+    .insertInto('authToken')
+    .values({ tokenHash: hashToken(token), userId, expiresAt, scope: JSON.stringify(scope) })
+    .execute();
   return { token, expiresAt };
 }
 

@@ -355,7 +355,11 @@ export interface ExportTaskTable {
   boardId: number;
   chartKey: string;
   fileName: string;
-  status: ColumnType<'waiting' | 'running' | 'done' | 'failed', 'waiting' | 'running' | 'done' | 'failed' | undefined, 'waiting' | 'running' | 'done' | 'failed'>;
+  status: ColumnType<
+    'waiting' | 'running' | 'done' | 'failed',
+    'waiting' | 'running' | 'done' | 'failed' | undefined,
+    'waiting' | 'running' | 'done' | 'failed'
+  >;
   progress: ColumnType<number, number | undefined, number>;
   rowCount: ColumnType<number, number | undefined, number>;
   totalRows: number | null;
@@ -463,7 +467,11 @@ export interface PptPdfTaskTable {
   fileName: string;
   boardIds: string;
   watermark: string | null;
-  status: ColumnType<'waiting' | 'running' | 'done' | 'failed', 'waiting' | 'running' | 'done' | 'failed' | undefined, 'waiting' | 'running' | 'done' | 'failed'>;
+  status: ColumnType<
+    'waiting' | 'running' | 'done' | 'failed',
+    'waiting' | 'running' | 'done' | 'failed' | undefined,
+    'waiting' | 'running' | 'done' | 'failed'
+  >;
   pages: ColumnType<number, number | undefined, number>;
   rendered: ColumnType<number, number | undefined, number>;
   filePath: string | null;

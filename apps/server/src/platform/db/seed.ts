@@ -33,20 +33,39 @@ export async function seed(db: Kysely<Database>, options: SeedOptions = {}): Pro
   const passwordHash = await hashPassword(md5Hex(chosen ?? FIRST_ADMIN.password));
   await db.transaction().execute(async (trx) => {
     const company = await trx.insertInto('sysDept').values({ parentId: 0, deptName: '数图科技', sort: 1 }).returning('id').executeTakeFirstOrThrow();
-    await trx.insertInto('sysDept').values([
-      { parentId: company.id, deptName: '数据分析部', sort: 1 },
-      { parentId: company.id, deptName: '市场运营部', sort: 2 },
-    ]).execute();
+    await trx
+      .insertInto('sysDept')
+      .values([
+        { parentId: company.id, deptName: '数据分析部', sort: 1 },
+        { parentId: company.id, deptName: '市场运营部', sort: 2 },
+      ])
+      .execute();
     const analyst = await trx.insertInto('sysRole').values({ parentId: 0, roleName: '数据分析师', sort: 1 }).returning('id').executeTakeFirstOrThrow();
-    await trx.insertInto('sysRolePermission').values([
-      { roleId: analyst.id, code: 'cube_filter_row' },
-      { roleId: analyst.id, code: 'dict_view' },
-    ]).execute();
+    await trx
+      .insertInto('sysRolePermission')
+      .values([
+        { roleId: analyst.id, code: 'cube_filter_row' },
+        { roleId: analyst.id, code: 'dict_view' },
+      ])
+      .execute();
     await trx
       .insertInto('sysUser')
-      .values({ account: FIRST_ADMIN.account, passwordHash, name: '系统管理员', realName: '管理员', deptId: company.id, isAdministrator: true, status: 1, mustChangePassword })
+      .values({
+        account: FIRST_ADMIN.account,
+        passwordHash,
+        name: '系统管理员',
+        realName: '管理员',
+        deptId: company.id,
+        isAdministrator: true,
+        status: 1,
+        mustChangePassword,
+      })
       .execute();
-    await trx.insertInto('sysConfig').values({ key: 'systemName', value: '数图' }).onConflict((oc) => oc.column('key').doNothing()).execute();
+    await trx
+      .insertInto('sysConfig')
+      .values({ key: 'systemName', value: '数图' })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
   });
   return { createdAdmin: true, mustChangePassword };
 }

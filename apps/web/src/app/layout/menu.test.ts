@@ -12,7 +12,23 @@ const labels = (u: Who) => (buildMenuItems(u) as Group[]).flatMap((g) => g.child
 
 describe('menu filtering', () => {
   it('administrators see every page', () => {
-    expect(labels(admin)).toEqual(['数据集', '可视化大屏', '自助报表', '幻灯片', '用户管理', '部门管理', '角色管理', '字典管理', '数据源管理', '权限组管理', '系统设置', '个人设置', '任务管理', '我的分享', '订阅日志']);
+    expect(labels(admin)).toEqual([
+      '数据集',
+      '可视化大屏',
+      '自助报表',
+      '幻灯片',
+      '用户管理',
+      '部门管理',
+      '角色管理',
+      '字典管理',
+      '数据源管理',
+      '权限组管理',
+      '系统设置',
+      '个人设置',
+      '任务管理',
+      '我的分享',
+      '订阅日志',
+    ]);
   });
 
   it('keeps pages opened from another page (权限设置) out of the menu', () => {
@@ -27,7 +43,16 @@ describe('menu filtering', () => {
   });
 
   it('other dict permissions alone do not open the dictionary manager', () => {
-    expect(labels({ isAdministrator: false, permissions: ['dict_add', 'dict_edit', 'dict_delete'] })).toEqual(['数据集', '可视化大屏', '自助报表', '幻灯片', '个人设置', '任务管理', '我的分享', '订阅日志']);
+    expect(labels({ isAdministrator: false, permissions: ['dict_add', 'dict_edit', 'dict_delete'] })).toEqual([
+      '数据集',
+      '可视化大屏',
+      '自助报表',
+      '幻灯片',
+      '个人设置',
+      '任务管理',
+      '我的分享',
+      '订阅日志',
+    ]);
   });
 
   it('drops a section left without pages', () => {
@@ -38,7 +63,20 @@ describe('menu filtering', () => {
 
   it('collapsed, keeps the same pages with dividers instead of group titles', () => {
     const items = buildMenuItems(dictViewer, true) as { type?: string; key: string }[];
-    expect(items.map((i) => i.type ?? i.key)).toEqual(['/newbi/dataset', 'divider', '/newbi/visual', '/newbi/report', '/newbi/ppt', 'divider', '/system/dict', 'divider', '/info/index', '/newbi/mine/export', '/newbi/mine/share', '/newbi/mine/subscription-log']);
+    expect(items.map((i) => i.type ?? i.key)).toEqual([
+      '/newbi/dataset',
+      'divider',
+      '/newbi/visual',
+      '/newbi/report',
+      '/newbi/ppt',
+      'divider',
+      '/system/dict',
+      'divider',
+      '/info/index',
+      '/newbi/mine/export',
+      '/newbi/mine/share',
+      '/newbi/mine/subscription-log',
+    ]);
   });
 
   it('shows nothing before the user is known', () => {

@@ -49,9 +49,7 @@ export function buildMenuItems(user: Pick<UserInfo, 'isAdministrator' | 'permiss
   const pages = visiblePages(user);
   const items: MenuItem[] = [];
   for (const section of SECTIONS) {
-    const children = pages
-      .filter((p) => p.section === section.key)
-      .map((p) => ({ key: p.path, icon: ICONS[p.key], label: p.label }));
+    const children = pages.filter((p) => p.section === section.key).map((p) => ({ key: p.path, icon: ICONS[p.key], label: p.label }));
     if (children.length === 0) continue;
     if (!collapsed) items.push({ type: 'group', key: section.key, label: section.label, children });
     else items.push(...(items.length ? [{ type: 'divider' as const, key: `divider-${section.key}` }] : []), ...children);

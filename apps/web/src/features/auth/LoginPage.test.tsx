@@ -24,7 +24,19 @@ function renderAt(path: string) {
   );
 }
 
-const info = { id: 1, account: 'admin', name: '系统管理员', realName: null, avatar: null, phone: null, email: null, deptId: null, roleIds: [], isAdministrator: true, permissions: [] };
+const info = {
+  id: 1,
+  account: 'admin',
+  name: '系统管理员',
+  realName: null,
+  avatar: null,
+  phone: null,
+  email: null,
+  deptId: null,
+  roleIds: [],
+  isAdministrator: true,
+  permissions: [],
+};
 
 async function submit(account: string, password: string) {
   fireEvent.change(await screen.findByPlaceholderText('账号'), { target: { value: account } });

@@ -18,19 +18,27 @@ function serve(kind: BoardKind = 'visual') {
     if (url.pathname === '/api/board/categories') return ok(boardCategories(kind));
     if (url.pathname === '/api/board/boards' && c.method === 'GET') {
       const title = url.searchParams.get('title') ?? '';
-      return ok(page(order.filter((b) => b.title.includes(title)), 3));
+      return ok(
+        page(
+          order.filter((b) => b.title.includes(title)),
+          3,
+        ),
+      );
     }
     if (url.pathname === '/api/board/boards/5/info') return ok({ ...sales, ...(c.body as object) }, '保存成功');
     if (url.pathname === '/api/board/boards/5' && c.method === 'DELETE') return ok(null, '删除成功!');
     if (url.pathname === '/api/board/boards/5/copy') return ok({ ...sales, id: 8, title: '销售驾驶舱-副本' });
     if (url.pathname === '/api/board/sort') {
-      const ids = String((c.body as { ids: string }).ids).split(',').map(Number);
+      const ids = String((c.body as { ids: string }).ids)
+        .split(',')
+        .map(Number);
       order = ids.map((id) => order.find((b) => b.id === id)!);
       return ok(null);
     }
     if (url.pathname === '/api/board/boards/6/auth' && c.method === 'GET') return ok({ publicStatus: 0, permIds: [11] });
     if (url.pathname === '/api/board/boards/6/auth' && c.method === 'PUT') return ok(null, '保存成功');
-    if (url.pathname === '/api/perm/groups') return ok(page([group(11, '华东销售组', 1, '销售'), group(12, '财务组', 2, '职能'), group(13, '华南销售组', 1, '销售')]));
+    if (url.pathname === '/api/perm/groups')
+      return ok(page([group(11, '华东销售组', 1, '销售'), group(12, '财务组', 2, '职能'), group(13, '华南销售组', 1, '销售')]));
     if (url.pathname === '/api/board/categories' && c.method === 'POST') return ok(boardCategories(kind)[0]);
     return undefined;
   });
@@ -186,7 +194,11 @@ describe('board list', () => {
     fireEvent.click(icon('门店日报', '权限配置')!);
     const dialog = await screen.findByTestId('board-perm');
     await within(dialog).findByText('华东销售组');
-    expect(within(dialog).getAllByTestId('board-perm-type').map((s) => s.firstChild?.textContent)).toEqual(['销售', '职能']);
+    expect(
+      within(dialog)
+        .getAllByTestId('board-perm-type')
+        .map((s) => s.firstChild?.textContent),
+    ).toEqual(['销售', '职能']);
     expect(calls.find((c) => c.url.startsWith('/api/perm/groups'))!.url).toContain('size=10000');
     expect((within(dialog).getByRole('checkbox', { name: '华东销售组' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.click(within(dialog).getByText('公开'));
@@ -243,8 +255,14 @@ describe('board list', () => {
     const calls = await open();
     fireEvent.click(screen.getByLabelText('编辑分类'));
     const list = await screen.findByTestId('board-category-list');
-    expect(within(list).getAllByTestId('board-category-item').map((n) => n.textContent)).toEqual(['经营分析', '华东大区', '财务']);
-    const east = within(list).getAllByTestId('board-category-item').find((n) => n.textContent === '华东大区')!;
+    expect(
+      within(list)
+        .getAllByTestId('board-category-item')
+        .map((n) => n.textContent),
+    ).toEqual(['经营分析', '华东大区', '财务']);
+    const east = within(list)
+      .getAllByTestId('board-category-item')
+      .find((n) => n.textContent === '华东大区')!;
     fireEvent.click(east.querySelector<HTMLElement>('button[aria-label="删除"]')!);
     expect(await screen.findByText('是否删除此分类')).toBeTruthy();
     fireEvent.click(confirmOk());

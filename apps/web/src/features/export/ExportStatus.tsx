@@ -7,7 +7,15 @@ const COLORS: Record<ExportTask['status'], string> = { waiting: 'default', runni
 /** A task's state: a progress bar while it runs, else a tag (a failure shows its reason on hover). */
 export function ExportStatus({ task, compact = false }: { task: ExportTask; compact?: boolean }) {
   if (task.status === 'running') {
-    return <Progress percent={task.progress} {...(compact ? { size: 'small' as const } : {})} status="active" style={{ minWidth: compact ? 90 : 140, margin: 0 }} data-testid="export-progress" />;
+    return (
+      <Progress
+        percent={task.progress}
+        {...(compact ? { size: 'small' as const } : {})}
+        status="active"
+        style={{ minWidth: compact ? 90 : 140, margin: 0 }}
+        data-testid="export-progress"
+      />
+    );
   }
   const tag = (
     <Tag color={COLORS[task.status]} data-testid="export-status" data-status={task.status} style={{ marginInlineEnd: 0 }}>

@@ -131,7 +131,9 @@ describe('export tasks page', () => {
     expect(download.headers.Authorization).toBe('Bearer test-token');
 
     // A task runs: the list asks again by itself.
-    await waitFor(() => expect(calls.filter((c) => url(c).pathname === '/api/export/tasks' && c.method === 'GET').length).toBeGreaterThan(1), { timeout: 5000 });
+    await waitFor(() => expect(calls.filter((c) => url(c).pathname === '/api/export/tasks' && c.method === 'GET').length).toBeGreaterThan(1), {
+      timeout: 5000,
+    });
 
     fireEvent.mouseDown(document.querySelector('[data-testid="task-status-filter"] .ant-select-selector, [data-testid="task-status-filter"]')!);
     fireEvent.click(await screen.findByTitle('失败'));

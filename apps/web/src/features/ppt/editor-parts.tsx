@@ -1,6 +1,15 @@
 import { useState } from 'react';
 import { Button, Card, Empty, Input, Segmented, Spin, Tag, Tooltip, Typography } from 'antd';
-import { ArrowDownOutlined, ArrowUpOutlined, CheckOutlined, CloseOutlined, DesktopOutlined, HolderOutlined, LayoutOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  ArrowDownOutlined,
+  ArrowUpOutlined,
+  CheckOutlined,
+  CloseOutlined,
+  DesktopOutlined,
+  HolderOutlined,
+  LayoutOutlined,
+  PlusOutlined,
+} from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { MAX_PAGE_SIZE, type BoardKind, type BoardListItem, type PptVisual } from '@shutu/contracts';
 import { fetchBoards } from '../board/api.ts';
@@ -31,7 +40,12 @@ function Thumb({ visual }: { visual: Pick<PptVisual, 'title' | 'type' | 'backgro
 export function SelectedVisuals({ visuals, onChange }: { visuals: PptVisual[]; onChange: (next: PptVisual[]) => void }) {
   const [dragIndex, setDragIndex] = useState<number | null>(null);
   return (
-    <Card size="small" className="ppt-editor-selected" title={pt.selected(visuals.length)} extra={<Typography.Text type="secondary">{pt.selectedHint}</Typography.Text>}>
+    <Card
+      size="small"
+      className="ppt-editor-selected"
+      title={pt.selected(visuals.length)}
+      extra={<Typography.Text type="secondary">{pt.selectedHint}</Typography.Text>}
+    >
       {visuals.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={pt.noneSelected} />
       ) : (
@@ -64,7 +78,14 @@ export function SelectedVisuals({ visuals, onChange }: { visuals: PptVisual[]; o
               </div>
               <span className="ppt-slide-actions">
                 <Tooltip title={pt.moveUp}>
-                  <Button size="small" type="text" icon={<ArrowUpOutlined />} aria-label={`${pt.moveUp} ${v.title}`} disabled={index === 0} onClick={() => onChange(moveItem(visuals, index, index - 1))} />
+                  <Button
+                    size="small"
+                    type="text"
+                    icon={<ArrowUpOutlined />}
+                    aria-label={`${pt.moveUp} ${v.title}`}
+                    disabled={index === 0}
+                    onClick={() => onChange(moveItem(visuals, index, index - 1))}
+                  />
                 </Tooltip>
                 <Tooltip title={pt.moveDown}>
                   <Button
@@ -77,7 +98,14 @@ export function SelectedVisuals({ visuals, onChange }: { visuals: PptVisual[]; o
                   />
                 </Tooltip>
                 <Tooltip title={pt.removeVisual}>
-                  <Button size="small" type="text" danger icon={<CloseOutlined />} aria-label={`${pt.removeVisual} ${v.title}`} onClick={() => onChange(visuals.filter((x) => x.id !== v.id))} />
+                  <Button
+                    size="small"
+                    type="text"
+                    danger
+                    icon={<CloseOutlined />}
+                    aria-label={`${pt.removeVisual} ${v.title}`}
+                    onClick={() => onChange(visuals.filter((x) => x.id !== v.id))}
+                  />
                 </Tooltip>
               </span>
             </li>
@@ -124,7 +152,14 @@ export function BoardPicker({ selected, onAdd }: { selected: readonly PptVisual[
                   <Typography.Text className="ppt-pick-title" ellipsis={{ tooltip: b.title }}>
                     {b.title}
                   </Typography.Text>
-                  <Button size="small" type={added ? 'text' : 'default'} icon={added ? <CheckOutlined /> : <PlusOutlined />} disabled={added} onClick={() => onAdd(toVisual(b))} aria-label={`${pt.add} ${b.title}`}>
+                  <Button
+                    size="small"
+                    type={added ? 'text' : 'default'}
+                    icon={added ? <CheckOutlined /> : <PlusOutlined />}
+                    disabled={added}
+                    onClick={() => onAdd(toVisual(b))}
+                    aria-label={`${pt.add} ${b.title}`}
+                  >
                     {added ? pt.added : pt.add}
                   </Button>
                 </li>

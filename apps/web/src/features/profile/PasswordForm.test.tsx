@@ -56,7 +56,10 @@ describe('PasswordForm', () => {
   });
 
   it('shows the server message when the old password is wrong and stays signed in', async () => {
-    mockFetch(() => ({ status: 400, body: { code: 400, success: false, msg: '原密码不正确', data: { fields: [{ field: 'oldPassword', message: '原密码不正确' }] } } }));
+    mockFetch(() => ({
+      status: 400,
+      body: { code: 400, success: false, msg: '原密码不正确', data: { fields: [{ field: 'oldPassword', message: '原密码不正确' }] } },
+    }));
     renderWithApp(<PasswordForm />);
     fill('原密码', 'wrongpass');
     fill('新密码', 'newpass1');

@@ -174,22 +174,14 @@ export function ChartView(props: ChartViewProps) {
   } else if (pivot) {
     const rowDims = splitFields(chart, data).rowDims;
     body = (
-      <DataTable
-        columns={pivot.columns}
-        rows={pivot.rows}
-        onRowClick={onPointClick ? (r) => pointClick(rowDims.map((d) => r[d.alias] ?? null)) : undefined}
-      />
+      <DataTable columns={pivot.columns} rows={pivot.rows} onRowClick={onPointClick ? (r) => pointClick(rowDims.map((d) => r[d.alias] ?? null)) : undefined} />
     );
   } else {
     const model = buildSummaryTable(chart, data);
     const { rowDims, colDims } = splitFields(chart, data);
     const dims = [...rowDims, ...colDims];
     body = (
-      <DataTable
-        columns={model.columns}
-        rows={model.rows}
-        onRowClick={onPointClick ? (r) => pointClick(dims.map((d) => r[d.alias] ?? null)) : undefined}
-      />
+      <DataTable columns={model.columns} rows={model.rows} onRowClick={onPointClick ? (r) => pointClick(dims.map((d) => r[d.alias] ?? null)) : undefined} />
     );
   }
 

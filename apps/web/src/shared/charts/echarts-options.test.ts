@@ -7,11 +7,14 @@ import { dim, makeChart, makeData, measure, salesFields, salesRows } from './tes
 type Axis = { type: string; data?: string[]; inverse?: boolean; axisLabel?: { fontSize?: number; color?: string; formatter?: (v: number) => string } };
 
 describe('bar and line options', () => {
-  const twoMeasures = makeData([salesFields[0]!, salesFields[2]!, salesFields[3]!], [
-    { d0: '华东', m0: 2000.5, m1: 5 },
-    { d0: '华北', m0: 500, m1: 1 },
-    { d0: null, m0: 100, m1: null },
-  ]);
+  const twoMeasures = makeData(
+    [salesFields[0]!, salesFields[2]!, salesFields[3]!],
+    [
+      { d0: '华东', m0: 2000.5, m1: 5 },
+      { d0: '华北', m0: 500, m1: 1 },
+      { d0: null, m0: 100, m1: null },
+    ],
+  );
 
   it('x axis = the row dimension, one series per measure, bars at most 30 wide', () => {
     const { option, points } = buildCartesianOption(makeChart('bar'), twoMeasures);
@@ -29,13 +32,19 @@ describe('bar and line options', () => {
   });
 
   it('several row dimensions are joined with " / "', () => {
-    const data = makeData([dim('d0', '区域', 1), dim('d1', '城市', 2), measure('m0', '金额', 100)], [
-      { d0: '华东', d1: '上海', m0: 1 },
-      { d0: '华东', d1: '杭州', m0: 2 },
-    ]);
+    const data = makeData(
+      [dim('d0', '区域', 1), dim('d1', '城市', 2), measure('m0', '金额', 100)],
+      [
+        { d0: '华东', d1: '上海', m0: 1 },
+        { d0: '华东', d1: '杭州', m0: 2 },
+      ],
+    );
     const { option, points } = buildCartesianOption(makeChart('line', { rows: 2 }), data);
     expect((option.xAxis as Axis).data).toEqual(['华东 / 上海', '华东 / 杭州']);
-    expect(points).toEqual([['华东', '上海'], ['华东', '杭州']]);
+    expect(points).toEqual([
+      ['华东', '上海'],
+      ['华东', '杭州'],
+    ]);
     expect((option.series as LineSeriesOption[])[0]!.type).toBe('line');
   });
 
@@ -104,14 +113,20 @@ describe('bar and line options', () => {
 
 describe('pie options', () => {
   it('first dimension × first measure, percent labels', () => {
-    const data = makeData([salesFields[0]!, salesFields[2]!, salesFields[3]!], [
-      { d0: '华东', m0: 300, m1: 1 },
-      { d0: '华北', m0: '100', m1: 2 },
-    ]);
+    const data = makeData(
+      [salesFields[0]!, salesFields[2]!, salesFields[3]!],
+      [
+        { d0: '华东', m0: 300, m1: 1 },
+        { d0: '华北', m0: '100', m1: 2 },
+      ],
+    );
     const { option, points } = buildPieOption(makeChart('pie'), data);
     const series = option.series as PieSeriesOption[];
     expect(series).toHaveLength(1);
-    expect(series[0]!.data).toEqual([{ name: '华东', value: 300 }, { name: '华北', value: 100 }]);
+    expect(series[0]!.data).toEqual([
+      { name: '华东', value: 300 },
+      { name: '华北', value: 100 },
+    ]);
     expect(series[0]!.radius).toBe('70%');
     expect(series[0]!.label).toMatchObject({ show: true, formatter: '{b}: {d}%' });
     expect(points).toEqual([['华东'], ['华北']]);

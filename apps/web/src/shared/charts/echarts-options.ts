@@ -13,7 +13,9 @@ import { distinctTuples, formatOf, readOptions, splitFields, tupleKey, tupleLabe
  * chart and its data, tested without a canvas.
  */
 
-export type ChartOption = ComposeOption<BarSeriesOption | LineSeriesOption | PieSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption>;
+export type ChartOption = ComposeOption<
+  BarSeriesOption | LineSeriesOption | PieSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption
+>;
 
 export interface BuiltEChart {
   option: ChartOption;
@@ -124,7 +126,10 @@ export function buildCartesianOption(chart: Chart, data: ChartDataResult): Built
 
   const option: ChartOption = {
     ...base(chart, options),
-    legend: legend(options, series.map((s) => s.name)),
+    legend: legend(
+      options,
+      series.map((s) => s.name),
+    ),
     tooltip: { trigger: 'axis', axisPointer: { type: type === 'bar' ? 'shadow' : 'line' }, confine: true },
     grid: { left: 8, right: 16, bottom: 8, top: options.showLegend ? 32 : 16 },
     xAxis: horizontal ? valueAxis : categoryAxis,
@@ -163,7 +168,10 @@ export function buildPieOption(chart: Chart, data: ChartDataResult): BuiltEChart
   };
   const option: ChartOption = {
     ...base(chart, options),
-    legend: legend(options, list.map((s) => s.name)),
+    legend: legend(
+      options,
+      list.map((s) => s.name),
+    ),
     tooltip: { trigger: 'item', confine: true },
     series: [series],
   };

@@ -82,7 +82,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const table of ['sys_dict', 'sys_config', 'auth_login_failure', 'auth_token', 'sys_user_role', 'sys_user', 'sys_role_permission', 'sys_role', 'sys_dept']) {
+  for (const table of [
+    'sys_dict',
+    'sys_config',
+    'auth_login_failure',
+    'auth_token',
+    'sys_user_role',
+    'sys_user',
+    'sys_role_permission',
+    'sys_role',
+    'sys_dept',
+  ]) {
     await sql`drop table if exists ${sql.table(table)}`.execute(db);
   }
 }

@@ -39,7 +39,13 @@ const savedBoard: Board = {
   content: { type: 'screen', layout: [], width: 1920, height: 1080, editSwitch: false },
   charts: [
     makeChart('table', { key: 'k1', title: '区域销售额', site: { x: 20, y: 20, w: 600, h: 300, isDiglog: false, isFilexd: true, isSimple: false, zIndex: 0 } }),
-    makeChart('text', { key: 'k2', title: '说明', dataconfig: null, ext: { filterList: [], text: '本月数据截至昨日' }, site: { x: 700, y: 20, w: 400, h: 200, isDiglog: false, isFilexd: false, isSimple: false, zIndex: 1 } }),
+    makeChart('text', {
+      key: 'k2',
+      title: '说明',
+      dataconfig: null,
+      ext: { filterList: [], text: '本月数据截至昨日' },
+      site: { x: 700, y: 20, w: 400, h: 200, isDiglog: false, isFilexd: false, isSimple: false, zIndex: 1 },
+    }),
   ],
 };
 
@@ -154,7 +160,12 @@ describe('board editor page', () => {
     const [bar, text] = body.charts!;
     expect(body).toMatchObject({ kind: 'report', title: '未命名报表', categoryId: 2, content: { type: 'quick' } });
     expect(body).not.toHaveProperty('id');
-    expect(bar).toMatchObject({ name: 'bar', title: '柱状图', dataconfig: { cubeId: 7, rowParamList: [], indexParamList: [] }, site: { x: 0, y: 0, w: 8, h: 6 } });
+    expect(bar).toMatchObject({
+      name: 'bar',
+      title: '柱状图',
+      dataconfig: { cubeId: 7, rowParamList: [], indexParamList: [] },
+      site: { x: 0, y: 0, w: 8, h: 6 },
+    });
     expect(text).toMatchObject({ name: 'text', dataconfig: null, site: { x: 8, y: 0, w: 8, h: 6 } });
     expect(body.content!.layout).toEqual([
       { i: bar!.key, x: 0, y: 0, w: 8, h: 6 },

@@ -70,7 +70,13 @@ export function PagePanel({ content, onChange }: Props) {
         <Color value={content.bgColor} onChange={(v) => onChange({ bgColor: v }, 'bgColor')} />
       </Row>
       <Row label={et.bgImg}>
-        <Input size="small" allowClear placeholder={et.bgImgPlaceholder} value={content.bgImg ?? ''} onChange={(e) => onChange({ bgImg: e.target.value || null }, 'bgImg')} />
+        <Input
+          size="small"
+          allowClear
+          placeholder={et.bgImgPlaceholder}
+          value={content.bgImg ?? ''}
+          onChange={(e) => onChange({ bgImg: e.target.value || null }, 'bgImg')}
+        />
       </Row>
       {screen && (
         <Row label={et.editSwitch}>
@@ -81,7 +87,14 @@ export function PagePanel({ content, onChange }: Props) {
         {et.anchors}
       </Divider>
       <Row label={et.anchorTextSize}>
-        <InputNumber size="small" min={8} max={48} value={content.anchorTextSize ?? null} suffix="px" onChange={(v) => onChange({ anchorTextSize: v ?? null }, 'anchorTextSize')} />
+        <InputNumber
+          size="small"
+          min={8}
+          max={48}
+          value={content.anchorTextSize ?? null}
+          suffix="px"
+          onChange={(v) => onChange({ anchorTextSize: v ?? null }, 'anchorTextSize')}
+        />
       </Row>
       <Row label={et.anchorTextColor}>
         <Color value={content.anchorTextColor} onChange={(v) => onChange({ anchorTextColor: v }, 'anchorTextColor')} />

@@ -40,7 +40,10 @@ function patchesOf(doc: EditorDoc, layout: Layout): SitePatch[] {
  */
 export function QuickCanvas({ doc, selectedKey, onSelect, onPlace, onSync, onDropType }: Props) {
   const { width, containerRef, mounted } = useContainerWidth();
-  const layout = useMemo<Layout>(() => doc.charts.map((c) => ({ i: c.key, x: c.site.x, y: c.site.y, w: c.site.w, h: c.site.h, minW: 2, minH: 2 })), [doc.charts]);
+  const layout = useMemo<Layout>(
+    () => doc.charts.map((c) => ({ i: c.key, x: c.site.x, y: c.site.y, w: c.site.w, h: c.site.h, minW: 2, minH: 2 })),
+    [doc.charts],
+  );
   const bgImage = safeUrl(doc.content.bgImg);
 
   const drop = (e: DragEvent) => {
@@ -55,7 +58,10 @@ export function QuickCanvas({ doc, selectedKey, onSelect, onPlace, onSync, onDro
   return (
     <div
       className="be-quick-scroller"
-      style={{ backgroundColor: doc.content.bgColor || undefined, ...(bgImage ? { backgroundImage: `url(${JSON.stringify(bgImage)})`, backgroundSize: 'cover' } : {}) }}
+      style={{
+        backgroundColor: doc.content.bgColor || undefined,
+        ...(bgImage ? { backgroundImage: `url(${JSON.stringify(bgImage)})`, backgroundSize: 'cover' } : {}),
+      }}
       onPointerDown={() => onSelect(null)}
       onDragOver={(e) => {
         if (e.dataTransfer.types.includes(CHART_DRAG_TYPE)) e.preventDefault();

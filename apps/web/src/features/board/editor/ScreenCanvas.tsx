@@ -67,7 +67,10 @@ export function ScreenCanvas({ doc, selectedKey, onSelect, onPlace, onDropType }
   }, []);
 
   // 适应: the whole board fits (the smaller of the two ratios, rounded down like the preview).
-  const fit = room.width > 0 ? Math.max(0.1, Math.min(previewScale(room.width - STAGE_PAD * 2, content.width), previewScale(room.height - STAGE_PAD * 2, content.height))) : 0.5;
+  const fit =
+    room.width > 0
+      ? Math.max(0.1, Math.min(previewScale(room.width - STAGE_PAD * 2, content.width), previewScale(room.height - STAGE_PAD * 2, content.height)))
+      : 0.5;
   const scale = zoom === 'fit' ? fit : zoom;
 
   // Keep the latest values for the window listeners of a drag.
@@ -120,7 +123,15 @@ export function ScreenCanvas({ doc, selectedKey, onSelect, onPlace, onDropType }
     e.stopPropagation();
     e.preventDefault();
     onSelect(chart.key);
-    interaction.current = { kind: handle ? 'resize' : 'move', key: chart.key, handle, startX: e.clientX, startY: e.clientY, start: rectOf(chart), moved: false };
+    interaction.current = {
+      kind: handle ? 'resize' : 'move',
+      key: chart.key,
+      handle,
+      startX: e.clientX,
+      startY: e.clientY,
+      start: rectOf(chart),
+      moved: false,
+    };
   };
 
   const drop = (e: DragEvent) => {
@@ -155,7 +166,11 @@ export function ScreenCanvas({ doc, selectedKey, onSelect, onPlace, onDropType }
               }}
               onDrop={drop}
             >
-              {charts.length === 0 && <div className="be-empty" style={{ fontSize: 16 / scale }}>{et.emptyCanvas}</div>}
+              {charts.length === 0 && (
+                <div className="be-empty" style={{ fontSize: 16 / scale }}>
+                  {et.emptyCanvas}
+                </div>
+              )}
               {charts.map((chart) => {
                 const rect = live?.key === chart.key ? live.rect : rectOf(chart);
                 const selected = chart.key === selectedKey;
@@ -202,7 +217,15 @@ export function ScreenCanvas({ doc, selectedKey, onSelect, onPlace, onDropType }
       </div>
       <div className="be-zoom">
         <span>{et.zoom}</span>
-        <Select<Zoom> size="small" value={zoom} onChange={setZoom} options={ZOOMS} style={{ width: 90 }} popupMatchSelectWidth={false} data-testid="zoom-select" />
+        <Select<Zoom>
+          size="small"
+          value={zoom}
+          onChange={setZoom}
+          options={ZOOMS}
+          style={{ width: 90 }}
+          popupMatchSelectWidth={false}
+          data-testid="zoom-select"
+        />
         <span className="be-zoom-value">{Math.round(scale * 100)}%</span>
       </div>
     </div>

@@ -134,7 +134,10 @@ describe('moves, layers, removal, copies', () => {
 
   it('orders layers: forward, backward, to front, to back', () => {
     let s = add(add(add(screenState(), 'a'), 'b'), 'c');
-    const order = (st: EditorState) => byLayer(st.doc.charts).map((c) => c.key).join('');
+    const order = (st: EditorState) =>
+      byLayer(st.doc.charts)
+        .map((c) => c.key)
+        .join('');
     expect(order(s)).toBe('abc');
     s = editorReducer(s, { type: 'layer', key: 'a', op: 'forward' });
     expect(order(s)).toBe('bac');
@@ -177,7 +180,12 @@ describe('undo and redo', () => {
   });
 
   it('typing the title within a second is one step; a pause starts another', () => {
-    let s = run(screenState(), { type: 'setTitle', title: '销', at: 1000 }, { type: 'setTitle', title: '销售', at: 1500 }, { type: 'setTitle', title: '销售看板', at: 2200 });
+    let s = run(
+      screenState(),
+      { type: 'setTitle', title: '销', at: 1000 },
+      { type: 'setTitle', title: '销售', at: 1500 },
+      { type: 'setTitle', title: '销售看板', at: 2200 },
+    );
     expect(s.past).toHaveLength(1);
     s = run(s, { type: 'setTitle', title: '销售看板2', at: 5000 });
     expect(s.past).toHaveLength(2);

@@ -2,7 +2,8 @@ import {
   CHART_TYPE_LABELS,
   DEFAULT_SCREEN_SIZE,
   QUICK_GRID,
-  FILTER_CHART_TYPES, STATIC_CHART_TYPES,
+  FILTER_CHART_TYPES,
+  STATIC_CHART_TYPES,
   type Board,
   type BoardContentParsed,
   type BoardKind,
@@ -154,8 +155,7 @@ export function defaultChartSize(type: ChartType, quick: boolean): { w: number; 
 
 /** Quick boards: the first place, row by row and left to right, where a w × h widget overlaps nothing. */
 export function firstFreeQuickSpot(charts: readonly ChartDraft[], w: number, h: number): { x: number; y: number } {
-  const overlaps = (x: number, y: number) =>
-    charts.some((c) => x < c.site.x + c.site.w && c.site.x < x + w && y < c.site.y + c.site.h && c.site.y < y + h);
+  const overlaps = (x: number, y: number) => charts.some((c) => x < c.site.x + c.site.w && c.site.x < x + w && y < c.site.y + c.site.h && c.site.y < y + h);
   for (let y = 0; ; y++) {
     for (let x = 0; x + w <= QUICK_GRID.columns; x++) if (!overlaps(x, y)) return { x, y };
   }
@@ -284,7 +284,13 @@ export const HANDLES: readonly Handle[] = ['nw', 'n', 'ne', 'e', 'se', 's', 'sw'
  * another chart's or the board's line (with a guide) or else to the grid; it keeps a
  * minimum size and stays inside the board.
  */
-export function resizeRect(start: Rect, handle: Handle, dx: number, dy: number, { board, others, threshold, grid = SNAP_GRID }: SnapOptions): { rect: Rect; guides: Guide[] } {
+export function resizeRect(
+  start: Rect,
+  handle: Handle,
+  dx: number,
+  dy: number,
+  { board, others, threshold, grid = SNAP_GRID }: SnapOptions,
+): { rect: Rect; guides: Guide[] } {
   const guides: Guide[] = [];
   let left = start.x;
   let right = start.x + start.w;
@@ -420,12 +426,26 @@ export function editorReducer(state: EditorState, action: EditorAction): EditorS
     case 'undo': {
       const prev = state.past.at(-1);
       if (!prev) return state;
-      return { ...state, doc: prev, past: state.past.slice(0, -1), future: [doc, ...state.future], selectedKey: keepSelection(prev, state.selectedKey), last: null };
+      return {
+        ...state,
+        doc: prev,
+        past: state.past.slice(0, -1),
+        future: [doc, ...state.future],
+        selectedKey: keepSelection(prev, state.selectedKey),
+        last: null,
+      };
     }
     case 'redo': {
       const next = state.future[0];
       if (!next) return state;
-      return { ...state, doc: next, past: [...state.past, doc].slice(-HISTORY_LIMIT), future: state.future.slice(1), selectedKey: keepSelection(next, state.selectedKey), last: null };
+      return {
+        ...state,
+        doc: next,
+        past: [...state.past, doc].slice(-HISTORY_LIMIT),
+        future: state.future.slice(1),
+        selectedKey: keepSelection(next, state.selectedKey),
+        last: null,
+      };
     }
   }
 }

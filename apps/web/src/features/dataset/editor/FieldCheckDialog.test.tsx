@@ -65,7 +65,9 @@ describe('FieldCheckButton', () => {
 
   it('lists the missing columns all ticked and adds the ticked ones as new fields', async () => {
     mockFetch((c) =>
-      c.url.startsWith('/api/dataset/field-check') ? ok([draft('region', '大区', 'STRING'), draft('qty', '数量', 'NUMBER'), draft('city', '城市', 'STRING')]) : undefined,
+      c.url.startsWith('/api/dataset/field-check')
+        ? ok([draft('region', '大区', 'STRING'), draft('qty', '数量', 'NUMBER'), draft('city', '城市', 'STRING')])
+        : undefined,
     );
     renderWithApp(<Harness />);
     fireEvent.click(screen.getByTestId('ds-field-check'));

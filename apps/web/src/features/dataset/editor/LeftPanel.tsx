@@ -133,7 +133,14 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
               <>
                 <div className="ds-tab-tools">
                   <Tooltip title={sm.uploadFile}>
-                    <Button size="small" type="text" icon={<UploadOutlined />} aria-label={sm.uploadFile} onClick={() => setUploading(true)} data-testid="ds-upload-file" />
+                    <Button
+                      size="small"
+                      type="text"
+                      icon={<UploadOutlined />}
+                      aria-label={sm.uploadFile}
+                      onClick={() => setUploading(true)}
+                      data-testid="ds-upload-file"
+                    />
                   </Tooltip>
                 </div>
                 <TableList items={lists.files} loading={files.isLoading} onDragTable={onDragTable} />
@@ -147,7 +154,14 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
               <>
                 <div className="ds-tab-tools">
                   <Tooltip title={sm.addView}>
-                    <Button size="small" type="text" icon={<PlusOutlined />} aria-label={sm.addView} onClick={() => setSqlView({ view: null })} data-testid="ds-add-view" />
+                    <Button
+                      size="small"
+                      type="text"
+                      icon={<PlusOutlined />}
+                      aria-label={sm.addView}
+                      onClick={() => setSqlView({ view: null })}
+                      data-testid="ds-add-view"
+                    />
                   </Tooltip>
                 </div>
                 <TableList

@@ -65,7 +65,14 @@ export function SqlTableBrowser({ datasourceId, onInsert }: Props) {
   return (
     <div className="sqlv-browser" data-testid="sql-browser">
       <div className="sqlv-browser-title">{sm.browserTitle}</div>
-      <Input.Search size="small" allowClear placeholder={sm.browserSearch} value={keyword} onChange={(e) => setKeyword(e.target.value)} data-testid="sql-browser-search" />
+      <Input.Search
+        size="small"
+        allowClear
+        placeholder={sm.browserSearch}
+        value={keyword}
+        onChange={(e) => setKeyword(e.target.value)}
+        data-testid="sql-browser-search"
+      />
       <div className="sqlv-browser-list">
         {tables.isLoading ? (
           <Spin size="small" className="sqlv-browser-spin" />

@@ -128,7 +128,11 @@ describe('appendDrafts', () => {
   it('adds drafts with temporary ids, unique titles and each group continuing its numbers', () => {
     const fs = fields();
     let n = 0;
-    const next = appendDrafts(fs, [draft('region', '大区', 'STRING'), draft('price', '单价', 'NUMBER'), draft('prov2', '省份', 'STRING')], (p) => `${p}_t${n++}`);
+    const next = appendDrafts(
+      fs,
+      [draft('region', '大区', 'STRING'), draft('price', '单价', 'NUMBER'), draft('prov2', '省份', 'STRING')],
+      (p) => `${p}_t${n++}`,
+    );
     const added = next.slice(fs.length);
     expect(added.map((f) => [f.id, f.columnTitle, f.dimensionType, f.sortNum, f.hiddenStatus])).toEqual([
       ['ooooo_t0', '大区', 'WEIDU', 3, 0],

@@ -103,7 +103,11 @@ export const hasSettings = (settings: BatchSettings): boolean => Object.values(s
  * unique against the current fields (spec §4: a hidden draft stays hidden), and each group
  * continues its sortNum.
  */
-export function appendDrafts(fields: readonly EditorField[], drafts: readonly DatasetFieldDraft[], makeId: (prefix: string) => string = tempFieldId): EditorField[] {
+export function appendDrafts(
+  fields: readonly EditorField[],
+  drafts: readonly DatasetFieldDraft[],
+  makeId: (prefix: string) => string = tempFieldId,
+): EditorField[] {
   const all: EditorField[] = [...fields];
   const lastOf = (kind: DimensionType) => Math.max(0, ...all.filter((f) => f.dimensionType === kind).map((f) => f.sortNum));
   for (const draft of drafts) {

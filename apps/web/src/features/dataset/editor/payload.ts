@@ -70,7 +70,8 @@ export function buildSavePayload(model: EditorModel, form: SaveForm, ctx: SaveCo
     orderByList: ctx.saved?.orderByList.map((s) => ({ fieldId: s.fieldId, aggregation: s.aggregation ?? null, direction: s.direction })) ?? [],
   };
   const globalFilter = ctx.globalFilter === undefined ? ctx.saved?.filterJson : ctx.globalFilter;
-  if (globalFilter) body.cubeData.filterJson = JSON.stringify(globalFilter); // sent as its JSON text, as the old product did
+  if (globalFilter)
+    body.cubeData.filterJson = JSON.stringify(globalFilter); // sent as its JSON text, as the old product did
   else if (ctx.id && ctx.saved?.filterJson) body.cubeData.filterJson = null; // cleared
   if (ctx.id) {
     body.id = ctx.id;

@@ -61,5 +61,4 @@ export const sm = {
   clickToInsert: '点击插入到 SQL',
 } as const;
 
-
 export { formatMessage } from '@shutu/contracts';

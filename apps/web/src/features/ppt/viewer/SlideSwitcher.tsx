@@ -15,7 +15,14 @@ export function NumberButtons({ visuals, index, onGo }: SwitcherProps) {
     <div className="pptv-numbers" data-testid="ppt-numbers">
       {visuals.map((v, i) => (
         <Tooltip key={v.id} title={v.title}>
-          <Button size="small" shape="circle" type={i === index ? 'primary' : 'default'} data-testid="ppt-number" data-current={i === index} onClick={() => onGo(i)}>
+          <Button
+            size="small"
+            shape="circle"
+            type={i === index ? 'primary' : 'default'}
+            data-testid="ppt-number"
+            data-current={i === index}
+            onClick={() => onGo(i)}
+          >
             {i + 1}
           </Button>
         </Tooltip>

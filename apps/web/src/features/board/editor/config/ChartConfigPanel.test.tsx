@@ -30,7 +30,11 @@ function serve() {
 }
 
 /** The panel inside a host that keeps the chart, as the editor does; `changes` records every onChange. */
-function mount(initial: Chart, others: Chart[] = [], { boardType = 'screen', defaultCubeId = null }: { boardType?: BoardType; defaultCubeId?: number | null } = {}) {
+function mount(
+  initial: Chart,
+  others: Chart[] = [],
+  { boardType = 'screen', defaultCubeId = null }: { boardType?: BoardType; defaultCubeId?: number | null } = {},
+) {
   const changes: Chart[] = [];
   function Host() {
     const [chart, setChart] = useState(initial);
@@ -119,7 +123,9 @@ describe('chart config panel', () => {
   });
 
   it('changes a date dimension’s granularity and a measure’s aggregation', async () => {
-    const table = configChart('table', { dataconfig: { ...emptyConfig(7), rowParamList: [{ fieldId: 2 }], indexParamList: [{ fieldId: 3, aggregation: 'SUM' }] } });
+    const table = configChart('table', {
+      dataconfig: { ...emptyConfig(7), rowParamList: [{ fieldId: 2 }], indexParamList: [{ fieldId: 3, aggregation: 'SUM' }] },
+    });
     const { last } = mount(table);
     await fieldRow('区域');
     await choose('[data-testid="ccp-item-granularity"]', '月');
@@ -135,7 +141,13 @@ describe('chart config panel', () => {
         rowParamList: [{ fieldId: 1 }],
         filter: {
           relation: 'AND',
-          conditions: [{ cubeColumnId: 1, connectType: 'and', conditions: [{ function: 'eq', values: ['华东'], timeType: 'absolute', countType: 'left', useParam: false }] }],
+          conditions: [
+            {
+              cubeColumnId: 1,
+              connectType: 'and',
+              conditions: [{ function: 'eq', values: ['华东'], timeType: 'absolute', countType: 'left', useParam: false }],
+            },
+          ],
           filters: [],
         },
       },
@@ -234,7 +246,11 @@ describe('chart config panel', () => {
 
   it('a filter control lists the charts it drives and says where links are added', async () => {
     const control = configChart('filterSelect', { key: 'f1', title: '区域筛选', dataconfig: { ...emptyConfig(8), rowParamList: [{ fieldId: 50 }] } });
-    const driven = configChart('bar', { key: 'b1', title: '销售趋势', ext: { filterList: [{ linkFrom: 'f1', linkKey: 1, linkSet: true, linkFlag: true, beginFlag: false }] } });
+    const driven = configChart('bar', {
+      key: 'b1',
+      title: '销售趋势',
+      ext: { filterList: [{ linkFrom: 'f1', linkKey: 1, linkSet: true, linkFlag: true, beginFlag: false }] },
+    });
     mount(control, [driven]);
     tab('联动');
     expect((await screen.findByTestId('ccp-driven')).textContent).toContain('销售趋势');

@@ -23,7 +23,9 @@ export function ChartConfigPanel({ chart, charts, boardType, defaultCubeId, onCh
   const [tab, setTab] = useState<TabKey>(staticChart ? 'style' : 'data');
   const active: TabKey = staticChart && tab === 'data' ? 'style' : tab;
   const items = [
-    ...(staticChart ? [] : [{ key: 'data', label: cm.tabData, children: <DataTab key={chart.key} chart={chart} defaultCubeId={defaultCubeId} onChange={onChange} /> }]),
+    ...(staticChart
+      ? []
+      : [{ key: 'data', label: cm.tabData, children: <DataTab key={chart.key} chart={chart} defaultCubeId={defaultCubeId} onChange={onChange} /> }]),
     { key: 'style', label: cm.tabStyle, children: <StyleTab chart={chart} boardType={boardType} onChange={onChange} /> },
     { key: 'link', label: cm.tabLink, children: <LinkTab key={chart.key} chart={chart} charts={charts} defaultCubeId={defaultCubeId} onChange={onChange} /> },
   ];

@@ -5,7 +5,19 @@ import { useChartFields, useReadableDatasets } from './data.ts';
 import { cm } from './messages.ts';
 import { DatasetFieldList, SlotList } from './FieldSlots.tsx';
 import { DefaultValueSection, FilterSection, LimitSection, SortSection } from './QuerySettings.tsx';
-import { addField, changeDataset, configOf, emptyConfig, hasFieldWork, isFilterControl, ruleProblems, rulesOf, withConfig, type DataConfig, type SlotKey } from './rules.ts';
+import {
+  addField,
+  changeDataset,
+  configOf,
+  emptyConfig,
+  hasFieldWork,
+  isFilterControl,
+  ruleProblems,
+  rulesOf,
+  withConfig,
+  type DataConfig,
+  type SlotKey,
+} from './rules.ts';
 import { Section } from './Section.tsx';
 
 export interface DataTabProps {
@@ -72,12 +84,20 @@ export function DataTab({ chart, defaultCubeId, onChange }: DataTabProps) {
       ) : (
         <>
           <Alert type="info" showIcon title={rules.hint} className="ccp-hint" data-testid="ccp-rule-hint" />
-          {refusal && <Alert type="warning" showIcon closable={{ onClose: () => setRefusal(null) }} title={refusal} className="ccp-hint" data-testid="ccp-refusal" />}
+          {refusal && (
+            <Alert type="warning" showIcon closable={{ onClose: () => setRefusal(null) }} title={refusal} className="ccp-hint" data-testid="ccp-refusal" />
+          )}
           {problems.map((p) => (
             <Alert key={p} type="error" showIcon title={p} className="ccp-hint" data-testid="ccp-problem" />
           ))}
           <Section title={cm.datasetFields}>
-            {fields.isLoading ? <Spin size="small" /> : fields.isError ? <Alert type="error" title={cm.loadFailed} /> : <DatasetFieldList type={type} fields={fields.data ?? []} onAdd={add} />}
+            {fields.isLoading ? (
+              <Spin size="small" />
+            ) : fields.isError ? (
+              <Alert type="error" title={cm.loadFailed} />
+            ) : (
+              <DatasetFieldList type={type} fields={fields.data ?? []} onAdd={add} />
+            )}
           </Section>
           {(['rows', 'columns', 'measures'] as const).map((slot) => {
             const rule = rules.slots[slot];

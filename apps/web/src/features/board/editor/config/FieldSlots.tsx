@@ -27,7 +27,15 @@ const NO_GRANULARITY = '';
 const TYPE_ICONS = { STRING: <FontSizeOutlined />, NUMBER: <FieldNumberOutlined />, DATETIME: <CalendarOutlined /> } as const;
 
 /** The dataset's fields by role (维度 / 指标), each with a “+” per field list the chart type uses. */
-export function DatasetFieldList({ type, fields, onAdd }: { type: ChartType; fields: readonly DatasetField[]; onAdd: (slot: SlotKey, field: DatasetField) => void }) {
+export function DatasetFieldList({
+  type,
+  fields,
+  onAdd,
+}: {
+  type: ChartType;
+  fields: readonly DatasetField[];
+  onAdd: (slot: SlotKey, field: DatasetField) => void;
+}) {
   const [search, setSearch] = useState('');
   const { slots } = rulesOf(type);
   const shown = useMemo(() => fields.filter((f) => f.columnTitle.toLowerCase().includes(search.trim().toLowerCase())), [fields, search]);
@@ -117,7 +125,15 @@ export function SlotList({ slot, rule, config, fields, onChange }: SlotListProps
                 {field?.columnTitle ?? item.fieldId}
               </Tag>
               <span className="ccp-item-tools">
-                <Button size="small" type="text" icon={<ArrowUpOutlined />} disabled={index === 0} aria-label={cm.moveUp} data-testid="ccp-item-up" onClick={() => onChange(moveItem(config, slot, index, -1))} />
+                <Button
+                  size="small"
+                  type="text"
+                  icon={<ArrowUpOutlined />}
+                  disabled={index === 0}
+                  aria-label={cm.moveUp}
+                  data-testid="ccp-item-up"
+                  onClick={() => onChange(moveItem(config, slot, index, -1))}
+                />
                 <Button
                   size="small"
                   type="text"
@@ -127,7 +143,15 @@ export function SlotList({ slot, rule, config, fields, onChange }: SlotListProps
                   data-testid="ccp-item-down"
                   onClick={() => onChange(moveItem(config, slot, index, 1))}
                 />
-                <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={cm.remove} data-testid="ccp-item-remove" onClick={() => onChange(removeItem(config, slot, index))} />
+                <Button
+                  size="small"
+                  type="text"
+                  danger
+                  icon={<DeleteOutlined />}
+                  aria-label={cm.remove}
+                  data-testid="ccp-item-remove"
+                  onClick={() => onChange(removeItem(config, slot, index))}
+                />
               </span>
             </div>
             <div className="ccp-item-body">
@@ -141,7 +165,11 @@ export function SlotList({ slot, rule, config, fields, onChange }: SlotListProps
                 aria-label={cm.titlePlaceholder}
               />
               {rule.measure ? (
-                <MeasureAggregation item={item as Measure} field={field} onChange={(aggregation) => onChange(patchItem(config, slot, index, { aggregation }))} />
+                <MeasureAggregation
+                  item={item as Measure}
+                  field={field}
+                  onChange={(aggregation) => onChange(patchItem(config, slot, index, { aggregation }))}
+                />
               ) : (
                 field?.viewDataType === 'DATETIME' && (
                   <Select
@@ -151,7 +179,9 @@ export function SlotList({ slot, rule, config, fields, onChange }: SlotListProps
                     aria-label={cm.granularity}
                     value={(item as Dimension).granularity ?? NO_GRANULARITY}
                     options={[{ value: NO_GRANULARITY, label: cm.none }, ...TIME_UNITS.map((u) => ({ value: u, label: TIME_UNIT_LABELS[u] }))]}
-                    onChange={(v: TimeUnit | typeof NO_GRANULARITY) => onChange(patchItem(config, slot, index, { granularity: v === NO_GRANULARITY ? null : v }))}
+                    onChange={(v: TimeUnit | typeof NO_GRANULARITY) =>
+                      onChange(patchItem(config, slot, index, { granularity: v === NO_GRANULARITY ? null : v }))
+                    }
                   />
                 )
               )}

@@ -57,7 +57,11 @@ function ReceivedLinks({ chart, charts, defaultCubeId, onChange }: LinkTabProps)
   const links = chart.ext.filterList;
   const fieldOptions = (fields.data ?? []).map((f) => ({ value: f.id, label: f.columnTitle }));
   return (
-    <Section title={cm.linksReceived} testId="ccp-links-received" onClear={links.length > 0 ? () => onChange({ ...chart, ext: { ...chart.ext, filterList: [] } }) : undefined}>
+    <Section
+      title={cm.linksReceived}
+      testId="ccp-links-received"
+      onClear={links.length > 0 ? () => onChange({ ...chart, ext: { ...chart.ext, filterList: [] } }) : undefined}
+    >
       <Typography.Paragraph type="secondary" className="ccp-small">
         {cm.linksReceivedHint}
       </Typography.Paragraph>
@@ -108,7 +112,15 @@ function LinkRow({ link, driver, fieldOptions, onPatch, onRemove }: LinkRowProps
         <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={cm.remove} onClick={onRemove} data-testid="ccp-link-remove" />
       </div>
       <Row label={cm.linkField}>
-        <Select size="small" className="ccp-grow" value={link.linkKey} options={fieldOptions} showSearch={{ optionFilterProp: 'label' }} onChange={(v) => onPatch({ linkKey: v })} data-testid="ccp-link-field" />
+        <Select
+          size="small"
+          className="ccp-grow"
+          value={link.linkKey}
+          options={fieldOptions}
+          showSearch={{ optionFilterProp: 'label' }}
+          onChange={(v) => onPatch({ linkKey: v })}
+          data-testid="ccp-link-field"
+        />
       </Row>
       <Row label={cm.linkEnabled}>
         <Switch size="small" checked={link.linkFlag} onChange={(v) => onPatch({ linkFlag: v })} data-testid="ccp-link-enabled" />

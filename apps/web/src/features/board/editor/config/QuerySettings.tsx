@@ -53,7 +53,17 @@ export function FilterSection({ config, fields, onChange }: ConfigProps) {
   );
 }
 
-function FilterDialogBody({ value, fields, onOk, onCancel }: { value: FilterTree | null; fields: FilterField[]; onOk: (t: FilterTree | null) => void; onCancel: () => void }) {
+function FilterDialogBody({
+  value,
+  fields,
+  onOk,
+  onCancel,
+}: {
+  value: FilterTree | null;
+  fields: FilterField[];
+  onOk: (t: FilterTree | null) => void;
+  onCancel: () => void;
+}) {
   const [tree, setTree] = useState<FilterTree>(value ?? EMPTY_TREE);
   const [error, setError] = useState<string | null>(null);
   const confirm = () => {
@@ -122,7 +132,14 @@ export function SortSection({ config, fields, onChange }: ConfigProps) {
             ]}
             onChange={(v) => setSorts(config.sortList.map((x, j) => (j === i ? { ...x, direction: v as 'ASC' | 'DESC' } : x)))}
           />
-          <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={cm.remove} onClick={() => setSorts(config.sortList.filter((_, j) => j !== i))} />
+          <Button
+            size="small"
+            type="text"
+            danger
+            icon={<DeleteOutlined />}
+            aria-label={cm.remove}
+            onClick={() => setSorts(config.sortList.filter((_, j) => j !== i))}
+          />
         </div>
       ))}
       {unused.length > 0 && config.sortList.length < 10 && (
@@ -209,9 +226,13 @@ export function DefaultValueSection({ chart, config, onChange }: { chart: Chart;
   const options = useMemo(() => {
     const alias = values.data?.fieldDict[0]?.alias;
     if (!alias) return [];
-    return values.data!.dataList.map((r) => r[alias]).filter((v): v is string | number => v !== null && v !== undefined && v !== '').map((v) => ({ value: v, label: String(v) }));
+    return values
+      .data!.dataList.map((r) => r[alias])
+      .filter((v): v is string | number => v !== null && v !== undefined && v !== '')
+      .map((v) => ({ value: v, label: String(v) }));
   }, [values.data]);
-  const range: [Dayjs, Dayjs] | null = value.length === 2 && dayjs(String(value[0]), DATE).isValid() ? [dayjs(String(value[0]), DATE), dayjs(String(value[1]), DATE)] : null;
+  const range: [Dayjs, Dayjs] | null =
+    value.length === 2 && dayjs(String(value[0]), DATE).isValid() ? [dayjs(String(value[0]), DATE), dayjs(String(value[1]), DATE)] : null;
   return (
     <Section title={cm.defaultValue} onClear={value.length > 0 ? () => set([]) : undefined} testId="ccp-default">
       {!hasField && <div className="ccp-muted">{cm.missing(cm.slotRows)}</div>}

@@ -3,7 +3,19 @@ import { Button, Typography } from 'antd';
 import { cm } from './messages.ts';
 
 /** A titled block of the panel with an optional 清空 on the right. */
-export function Section({ title, onClear, extra, children, testId }: { title: ReactNode; onClear?: () => void; extra?: ReactNode; children: ReactNode; testId?: string }) {
+export function Section({
+  title,
+  onClear,
+  extra,
+  children,
+  testId,
+}: {
+  title: ReactNode;
+  onClear?: () => void;
+  extra?: ReactNode;
+  children: ReactNode;
+  testId?: string;
+}) {
   return (
     <section className="ccp-section" data-testid={testId}>
       <div className="ccp-section-head">

@@ -7,7 +7,17 @@ import { cm } from './messages.ts';
  * A colour control: shows the colour (or nothing), reports hex on release (one undo step per
  * pick, not one per drag), and clears to null.
  */
-export function ColorField({ value, onChange, testId, label }: { value: string | null | undefined; onChange: (color: string | null) => void; testId?: string; label: string }) {
+export function ColorField({
+  value,
+  onChange,
+  testId,
+  label,
+}: {
+  value: string | null | undefined;
+  onChange: (color: string | null) => void;
+  testId?: string;
+  label: string;
+}) {
   const [dragging, setDragging] = useState<string | null>(null);
   return (
     <ColorPicker
@@ -68,12 +78,28 @@ export function ColorsEditor({ colors, onChange }: { colors: readonly string[]; 
       <div className="ccp-custom-colors" data-testid="ccp-custom-colors">
         {colors.map((c, i) => (
           <span key={`${i}-${c}`} className="ccp-custom-color">
-            <ColorField label={`${cm.customColors} ${i + 1}`} value={c} onChange={(v) => onChange(v ? colors.map((x, j) => (j === i ? v : x)) : colors.filter((_, j) => j !== i))} />
-            <Button size="small" type="text" icon={<CloseOutlined />} aria-label={cm.remove} onClick={() => onChange(colors.length > 1 ? colors.filter((_, j) => j !== i) : null)} />
+            <ColorField
+              label={`${cm.customColors} ${i + 1}`}
+              value={c}
+              onChange={(v) => onChange(v ? colors.map((x, j) => (j === i ? v : x)) : colors.filter((_, j) => j !== i))}
+            />
+            <Button
+              size="small"
+              type="text"
+              icon={<CloseOutlined />}
+              aria-label={cm.remove}
+              onClick={() => onChange(colors.length > 1 ? colors.filter((_, j) => j !== i) : null)}
+            />
           </span>
         ))}
         <Tooltip title={cm.addColor}>
-          <Button size="small" type="dashed" icon={<PlusOutlined />} onClick={() => onChange([...colors, PALETTES[0]!.colors[colors.length % PALETTES[0]!.colors.length]!])} data-testid="ccp-add-color">
+          <Button
+            size="small"
+            type="dashed"
+            icon={<PlusOutlined />}
+            onClick={() => onChange([...colors, PALETTES[0]!.colors[colors.length % PALETTES[0]!.colors.length]!])}
+            data-testid="ccp-add-color"
+          >
             {cm.addColor}
           </Button>
         </Tooltip>

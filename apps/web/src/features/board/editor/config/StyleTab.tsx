@@ -18,7 +18,18 @@ export interface StyleTabProps {
 const SERIES_TYPES = ['bar', 'line', 'pie'];
 const AXIS_TYPES = ['bar', 'line'];
 const FORMAT_TYPES = ['bar', 'line', 'pie', 'table', 'pivot', 'card', 'detail'];
-const CHART_OPTION_KEYS = ['showLegend', 'showLabel', 'stack', 'smooth', 'horizontal', 'donut', 'axisFontSize', 'axisFontColor', 'showTotal', 'structureFilter'];
+const CHART_OPTION_KEYS = [
+  'showLegend',
+  'showLabel',
+  'stack',
+  'smooth',
+  'horizontal',
+  'donut',
+  'axisFontSize',
+  'axisFontColor',
+  'showTotal',
+  'structureFilter',
+];
 
 const urlError = (url: string | null | undefined) => (url && url.trim() !== '' && !safeUrl(url) ? cm.urlInvalid : null);
 const unset = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, undefined]));
@@ -39,7 +50,14 @@ export function StyleTab({ chart, boardType, onChange }: StyleTabProps) {
         onClear={() => setSite({ isSimple: false, titleFontSize: null, titleFontColor: null, fontWeight: null })}
       >
         <Row label={cm.title}>
-          <Input size="small" maxLength={100} placeholder={cm.titlePlaceholderChart} value={chart.title} onChange={(e) => onChange({ ...chart, title: e.target.value })} data-testid="ccp-title" />
+          <Input
+            size="small"
+            maxLength={100}
+            placeholder={cm.titlePlaceholderChart}
+            value={chart.title}
+            onChange={(e) => onChange({ ...chart, title: e.target.value })}
+            data-testid="ccp-title"
+          />
         </Row>
         <Row label={cm.showTitle}>
           <Switch size="small" checked={!site.isSimple} onChange={(v) => setSite({ isSimple: !v })} data-testid="ccp-show-title" />
@@ -61,7 +79,12 @@ export function StyleTab({ chart, boardType, onChange }: StyleTabProps) {
           <ColorField label={cm.titleFontColor} value={site.titleFontColor} onChange={(v) => setSite({ titleFontColor: v })} />
         </Row>
         <Row label={cm.titleBold}>
-          <Switch size="small" checked={site.fontWeight === 'bold'} onChange={(v) => setSite({ fontWeight: v ? 'bold' : 'normal' })} data-testid="ccp-title-bold" />
+          <Switch
+            size="small"
+            checked={site.fontWeight === 'bold'}
+            onChange={(v) => setSite({ fontWeight: v ? 'bold' : 'normal' })}
+            data-testid="ccp-title-bold"
+          />
         </Row>
       </Section>
 
@@ -86,7 +109,15 @@ export function StyleTab({ chart, boardType, onChange }: StyleTabProps) {
           />
         </Row>
         <Row label={cm.anchor}>
-          <Input size="small" allowClear maxLength={50} placeholder={cm.anchorPlaceholder} value={site.anchor ?? ''} onChange={(e) => setSite({ anchor: e.target.value || null })} data-testid="ccp-anchor" />
+          <Input
+            size="small"
+            allowClear
+            maxLength={50}
+            placeholder={cm.anchorPlaceholder}
+            value={site.anchor ?? ''}
+            onChange={(e) => setSite({ anchor: e.target.value || null })}
+            data-testid="ccp-anchor"
+          />
         </Row>
         <Row label={cm.dialog}>
           <Switch size="small" checked={site.isDiglog} onChange={(v) => setSite({ isDiglog: v })} data-testid="ccp-dialog" />
@@ -119,14 +150,26 @@ export function StyleTab({ chart, boardType, onChange }: StyleTabProps) {
           {AXIS_TYPES.includes(type) && (
             <>
               <Row label={cm.axisFontSize}>
-                <InputNumber size="small" placeholder={cm.defaultPlaceholder} min={8} max={48} precision={0} value={o.axisFontSize} onChange={(v) => option({ axisFontSize: v ?? undefined })} className="ccp-grow" data-testid="ccp-axis-size" />
+                <InputNumber
+                  size="small"
+                  placeholder={cm.defaultPlaceholder}
+                  min={8}
+                  max={48}
+                  precision={0}
+                  value={o.axisFontSize}
+                  onChange={(v) => option({ axisFontSize: v ?? undefined })}
+                  className="ccp-grow"
+                  data-testid="ccp-axis-size"
+                />
               </Row>
               <Row label={cm.axisFontColor}>
                 <ColorField label={cm.axisFontColor} value={o.axisFontColor} onChange={(v) => option({ axisFontColor: v ?? undefined })} />
               </Row>
             </>
           )}
-          {(type === 'pivot' || type === 'table') && <Toggle label={cm.showTotal} checked={o.showTotal} onChange={(v) => option({ showTotal: v })} testId="ccp-total" />}
+          {(type === 'pivot' || type === 'table') && (
+            <Toggle label={cm.showTotal} checked={o.showTotal} onChange={(v) => option({ showTotal: v })} testId="ccp-total" />
+          )}
           {type === 'pivot' && (
             <>
               <Toggle label={cm.structureFilter} checked={o.structureFilter} onChange={(v) => option({ structureFilter: v })} testId="ccp-structure" />
@@ -138,7 +181,11 @@ export function StyleTab({ chart, boardType, onChange }: StyleTabProps) {
       {FORMAT_TYPES.includes(type) && <FormatsSection chart={chart} onChange={onChange} />}
 
       {type === 'text' && (
-        <Section title={cm.sectionText} testId="ccp-style-text" onClear={() => onChange(withOption(withExt(chart, { text: null }), unset(['fontSize', 'color', 'textAlign'])))}>
+        <Section
+          title={cm.sectionText}
+          testId="ccp-style-text"
+          onClear={() => onChange(withOption(withExt(chart, { text: null }), unset(['fontSize', 'color', 'textAlign'])))}
+        >
           <Input.TextArea
             rows={5}
             maxLength={20000}
@@ -148,7 +195,17 @@ export function StyleTab({ chart, boardType, onChange }: StyleTabProps) {
             data-testid="ccp-text"
           />
           <Row label={cm.textFontSize}>
-            <InputNumber size="small" placeholder={cm.defaultPlaceholder} min={8} max={200} precision={0} value={o.textFontSize} onChange={(v) => option({ fontSize: v ?? undefined })} className="ccp-grow" data-testid="ccp-text-size" />
+            <InputNumber
+              size="small"
+              placeholder={cm.defaultPlaceholder}
+              min={8}
+              max={200}
+              precision={0}
+              value={o.textFontSize}
+              onChange={(v) => option({ fontSize: v ?? undefined })}
+              className="ccp-grow"
+              data-testid="ccp-text-size"
+            />
           </Row>
           <Row label={cm.textColor}>
             <ColorField label={cm.textColor} value={o.textColor} onChange={(v) => option({ color: v ?? undefined })} />
@@ -212,7 +269,11 @@ function FormatsSection({ chart, onChange }: { chart: Chart; onChange: (chart: C
     return item?.title ?? fields.data?.find((f) => f.id === id)?.columnTitle ?? String(id);
   };
   return (
-    <Section title={cm.sectionFormats} testId="ccp-style-formats" onClear={Object.keys(formats).length > 0 ? () => onChange(withOption(chart, { formats: undefined })) : undefined}>
+    <Section
+      title={cm.sectionFormats}
+      testId="ccp-style-formats"
+      onClear={Object.keys(formats).length > 0 ? () => onChange(withOption(chart, { formats: undefined })) : undefined}
+    >
       {unique.length === 0 && <div className="ccp-muted">{cm.formatsEmpty}</div>}
       {unique.map((id) => (
         <Row key={id} label={titleOf(id)}>

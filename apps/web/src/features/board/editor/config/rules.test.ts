@@ -34,7 +34,11 @@ describe('chart config rules', () => {
   it('adds dimensions and measures with the field defaults', () => {
     let c = added(addField('bar', emptyConfig(7), 'rows', region));
     c = added(addField('bar', c, 'measures', amount));
-    expect(c).toMatchObject({ cubeId: 7, rowParamList: [{ fieldId: 1, title: null, granularity: null }], indexParamList: [{ fieldId: 3, aggregation: 'SUM' }] });
+    expect(c).toMatchObject({
+      cubeId: 7,
+      rowParamList: [{ fieldId: 1, title: null, granularity: null }],
+      indexParamList: [{ fieldId: 3, aggregation: 'SUM' }],
+    });
     // a text field as a measure cannot be summed: it is counted
     c = added(addField('bar', c, 'measures', customer));
     expect(c.indexParamList[1]).toEqual({ fieldId: 4, title: null, aggregation: 'COUNT' });
@@ -47,7 +51,10 @@ describe('chart config rules', () => {
     expect(addField('card', emptyConfig(7), 'rows', region)).toMatchObject({ ok: false, reason: '指标卡不使用维度' });
     expect(addField('filterDate', emptyConfig(7), 'rows', region)).toEqual({ ok: false, reason: '日期筛选只能使用日期类型的维度' });
     expect(addField('table', added(addField('table', emptyConfig(7), 'rows', region)), 'rows', region)).toEqual({ ok: false, reason: '该字段已在维度中' });
-    expect(addField('bar', added(addField('bar', emptyConfig(7), 'columns', region)), 'columns', day)).toEqual({ ok: false, reason: '柱状图最多 1 个系列（列维度）' });
+    expect(addField('bar', added(addField('bar', emptyConfig(7), 'columns', region)), 'columns', day)).toEqual({
+      ok: false,
+      reason: '柱状图最多 1 个系列（列维度）',
+    });
   });
 
   it('reorders, renames and removes; a removed measure takes its sort along', () => {

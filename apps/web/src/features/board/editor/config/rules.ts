@@ -196,7 +196,9 @@ export function patchItem(config: DataConfig, slot: SlotKey, index: number, patc
     const was = (before as Measure).aggregation ?? null;
     next = {
       ...next,
-      sortList: next.sortList.map((s) => (s.fieldId === before.fieldId && (s.aggregation ?? null) === was ? { ...s, aggregation: patch.aggregation ?? null } : s)),
+      sortList: next.sortList.map((s) =>
+        s.fieldId === before.fieldId && (s.aggregation ?? null) === was ? { ...s, aggregation: patch.aggregation ?? null } : s,
+      ),
     };
   }
   return next;
@@ -204,8 +206,7 @@ export function patchItem(config: DataConfig, slot: SlotKey, index: number, patc
 
 export const setGranularity = (config: DataConfig, slot: SlotKey, index: number, granularity: TimeUnit | null) =>
   patchItem(config, slot, index, { granularity });
-export const setAggregation = (config: DataConfig, index: number, aggregation: AggregationType | null) =>
-  patchItem(config, 'measures', index, { aggregation });
+export const setAggregation = (config: DataConfig, index: number, aggregation: AggregationType | null) => patchItem(config, 'measures', index, { aggregation });
 
 /** Items the type does not allow (after a type change, for instance): too many, or a list the type does not use. Missing items are the save check's. */
 export function ruleProblems(type: ChartType, config: DataConfig | null): string[] {
