@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { boardAuthSaveSchema, groupBoardAuthSaveSchema } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { checkGrantableGroups, listGrants, listGroupsOf, replaceGrants, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
+import { checkGrantableGroups, invalidatePermissions, listGrants, listGroupsOf, replaceGrants, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
 import { findBoard, findBoardIdsInCategories, findCategory, findCategoryWithChildren, updateBoard } from './repo.ts';
 
 export type BoardAuthSaveBody = z.output<typeof boardAuthSaveSchema>;
@@ -34,14 +34,13 @@ export async function getBoardAuth(ctx: AppContext, id: number): Promise<BoardAu
  */
 export async function saveBoardAuth(ctx: AppContext, caller: Caller, id: number, body: BoardAuthSaveBody): Promise<BoardAuth> {
   const board = await requireBoard(ctx, id);
-  if (body.publicStatus === PUBLIC_STATUS.public) {
-    await updateBoard(ctx.db, id, { publicStatus: PUBLIC_STATUS.public });
-    await setGroupsOf(ctx, board.kind, id, []);
-    return getBoardAuth(ctx, id);
-  }
-  const wanted = await checkGrantableGroups(ctx, caller, body.dataPermIdList);
-  await updateBoard(ctx.db, id, { publicStatus: PUBLIC_STATUS.restricted });
-  await setGroupsOf(ctx, board.kind, id, wanted);
+  const wanted = body.publicStatus === PUBLIC_STATUS.public ? [] : await checkGrantableGroups(ctx, caller, body.dataPermIdList);
+  // The public status and the groups change together or not at all.
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateBoard(trx, id, { publicStatus: body.publicStatus === PUBLIC_STATUS.public ? PUBLIC_STATUS.public : PUBLIC_STATUS.restricted });
+    await setGroupsOf(ctx, board.kind, id, wanted, trx);
+  });
+  invalidatePermissions(ctx);
   return getBoardAuth(ctx, id);
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BoardSave, ChartSave } from '@shutu/contracts';
+import { sql } from 'kysely';
 import { storeKinds } from '../../../test/harness.ts';
 import { call } from '../../../test/fixtures.ts';
 import { datasetWorld, fieldIds, ordersDataset, type DatasetWorld, type Headers } from '../../../test/dataset-fixtures.ts';
@@ -224,6 +225,26 @@ describe.each(kinds)('boards on %s', (kind) => {
     expect((await call(w.server, 'GET', api(`/auth/${memberGroup}`), { headers: admin, query: { kind: 'report' } })).body.data).toEqual([]);
     // Authorisation is for administrators.
     expect((await call(w.server, 'GET', api(`/boards/${restricted}/auth`), { headers: creator.headers })).status).toBe(403);
+  });
+
+  it('saves a new board and its group grants in one transaction: a failing grant leaves no board behind', async () => {
+    const before = (await list(admin, { categoryId: top, size: 200 })).body.data.total as number;
+    // The grant row cannot be written (as if its group were deleted between the check and the insert).
+    await sql`CREATE FUNCTION refuse_grant() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'grant refused'; END $$`.execute(w.server.ctx.db);
+    await sql`CREATE TRIGGER refuse_grant BEFORE INSERT ON perm_grant FOR EACH ROW EXECUTE FUNCTION refuse_grant()`.execute(w.server.ctx.db);
+    try {
+      const res = await save(creator.headers, board('半途大屏', top, { publicStatus: 0, dataPermIdList: [creatorGroup] }));
+      expect(res.status).toBe(500);
+    } finally {
+      await sql`DROP TRIGGER refuse_grant ON perm_grant`.execute(w.server.ctx.db);
+      await sql`DROP FUNCTION refuse_grant()`.execute(w.server.ctx.db);
+    }
+    const after = await list(admin, { categoryId: top, size: 200 });
+    expect(after.body.data.total).toBe(before);
+    expect(after.body.data.records.map((r: { title: string }) => r.title)).not.toContain('半途大屏');
+    // With the grant writable again the same save goes through, with its grant.
+    const id = await saved(creator.headers, board('半途大屏', top, { publicStatus: 0, dataPermIdList: [creatorGroup] }));
+    expect((await call(w.server, 'GET', api(`/boards/${id}/auth`), { headers: admin })).body.data).toEqual({ publicStatus: 0, permIds: [creatorGroup] });
   });
 
   it('replaces a group grants within one category only', async () => {

@@ -1,7 +1,7 @@
 import { boardMessages, BOARD_TITLE_MAX_LENGTH } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../platform/http/errors.ts';
-import { listGroupsOf, setGroupsOf, type Caller } from '../perm/index.ts';
+import { invalidatePermissions, listGroupsOf, setGroupsOf, type Caller } from '../perm/index.ts';
 import { requireViewableBoard } from './access.ts';
 import { copiedChartValues } from './model.ts';
 import { categoryExistsForShare, findCharts, insertBoard, replaceCharts } from './repo.ts';
@@ -18,6 +18,7 @@ export async function copyBoard(ctx: AppContext, caller: Caller, id: number): Pr
   const source = await requireViewableBoard(ctx, caller, id);
   const suffix = boardMessages.copySuffix;
   const title = source.title.slice(0, BOARD_TITLE_MAX_LENGTH - suffix.length) + suffix;
+  const groups = await listGroupsOf(ctx, source.kind, source.id);
   const copyId = await ctx.db.transaction().execute(async (trx) => {
     if (!(await categoryExistsForShare(trx, source.categoryId, source.kind))) throw notFound(boardMessages.categoryNotFound);
     const created = await insertBoard(trx, {
@@ -30,10 +31,10 @@ export async function copyBoard(ctx: AppContext, caller: Caller, id: number): Pr
       createUserId: caller.userId,
     });
     await replaceCharts(trx, created, (await findCharts(trx, source.id)).map(copiedChartValues));
+    if (groups.length > 0) await setGroupsOf(ctx, source.kind, created, groups, trx);
     return created;
   });
-  const groups = await listGroupsOf(ctx, source.kind, source.id);
-  if (groups.length > 0) await setGroupsOf(ctx, source.kind, copyId, groups);
+  if (groups.length > 0) invalidatePermissions(ctx);
   // Shows the original's image until its own render (under its new title) replaces it.
   await requestThumbnail(ctx, copyId);
   return copyId;

@@ -10,7 +10,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
 import { requireViewable, keyOf, listFields } from '../dataset/index.ts';
-import { checkGrantableGroups, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
+import { checkGrantableGroups, invalidatePermissions, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
 import { requireEditableBoard } from './access.ts';
 import { assertNoHiddenColumns, fieldKeysReadBy } from './hidden-columns.ts';
 import { chartValues } from './model.ts';
@@ -51,9 +51,10 @@ export async function saveBoard(ctx: AppContext, caller: Caller, body: BoardSave
     }
     const created = await insertBoard(trx, { kind, title: body.title, categoryId: body.categoryId, content, publicStatus, createUserId: caller.userId });
     await replaceCharts(trx, created, charts);
+    if (groups.length > 0) await setGroupsOf(ctx, kind, created, groups, trx);
     return created;
   });
-  if (groups.length > 0) await setGroupsOf(ctx, kind, boardId, groups);
+  if (groups.length > 0) invalidatePermissions(ctx);
   await requestThumbnail(ctx, boardId);
   return boardId;
 }

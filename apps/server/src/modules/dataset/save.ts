@@ -17,7 +17,7 @@ import { QueryError, buildModel, checkFormula, checkJoins, compileCubeQuery, for
 import type { AppContext } from '../../context.ts';
 import { AppError, conflict, fieldError, forbidden, notFound, queryFailure } from '../../platform/http/errors.ts';
 import { getDataSource, getSourceMetadata, type SourceMetadata, assertTablesUsable } from '../datasource/index.ts';
-import { checkGrantableGroups, setGroupsOf, type Caller } from '../perm/index.ts';
+import { checkGrantableGroups, invalidatePermissions, setGroupsOf, type Caller } from '../perm/index.ts';
 import { requireEditable } from './access.ts';
 import { listPermFilters, paramKeysExisting, updatePermFilter } from './filter-repo.ts';
 import {
@@ -140,6 +140,7 @@ export async function saveDataset(ctx: AppContext, caller: SaveCaller, body: Dat
     if (!existing) {
       const created = await insertCube(trx, { ...values, publicStatus: cubeData.publicStatus ?? 0, createUserId: caller.userId });
       await insertFields(trx, created, fields);
+      if (groups.length > 0) await setGroupsOf(ctx, 'cube', created, groups, trx);
       return created;
     }
     const kept = new Set(fields.map((f) => f.id));
@@ -161,7 +162,7 @@ export async function saveDataset(ctx: AppContext, caller: SaveCaller, body: Dat
     );
     return existing.id;
   });
-  if (groups.length > 0) await setGroupsOf(ctx, 'cube', cubeId, groups);
+  if (groups.length > 0) invalidatePermissions(ctx);
   return cubeId;
 }
 

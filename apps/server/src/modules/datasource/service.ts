@@ -18,7 +18,7 @@ import {
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { page } from '../../platform/http/envelope.ts';
-import { usableSources, type Caller } from '../perm/index.ts';
+import { invalidatePermissions, usableSources, type Caller } from '../perm/index.ts';
 import { conflict, fieldError, isForeignKeyViolation, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import {
   datasetsOfSource,
@@ -151,6 +151,8 @@ export async function deleteDataSource(ctx: AppContext, id: number): Promise<voi
     if (isForeignKeyViolation(error)) throw (await inUse()) ?? conflict();
     throw error;
   }
+  // Its table grants went with it (cascade): the permission service's cached answers go too.
+  invalidatePermissions(ctx);
   await evictDataSourceDriver(ctx, id);
 }
 

@@ -15,6 +15,8 @@ import {
   lockDepartmentLinks,
   updateDepartment as updateDepartmentRow,
 } from './tree-repo.ts';
+import type { AppContext } from '../../context.ts';
+import { invalidatePermissions } from '../perm/index.ts';
 
 type Db = Kysely<Database>;
 
@@ -37,16 +39,20 @@ async function getDepartment(db: Db, id: number): Promise<Department> {
   return row;
 }
 
-export async function createDepartment(db: Db, fields: DepartmentFields): Promise<Department> {
+export async function createDepartment(ctx: AppContext, fields: DepartmentFields): Promise<Department> {
+  const db = ctx.db;
   const id = await db.transaction().execute(async (trx) => {
     if (fields.parentId !== 0 && !(await findDepartmentForShare(trx, fields.parentId))) throw fieldError('parentId', zhCN.deptNotFound);
     return insertDepartment(trx, fields);
   });
+  // Membership follows departments and roles: the permission service's cached answers go.
+  invalidatePermissions(ctx);
   return getDepartment(db, id);
 }
 
 /** Renames, re-sorts or moves a department; it cannot move under itself or its own descendants. */
-export async function updateDepartment(db: Db, id: number, fields: DepartmentFields): Promise<Department> {
+export async function updateDepartment(ctx: AppContext, id: number, fields: DepartmentFields): Promise<Department> {
+  const db = ctx.db;
   await db.transaction().execute(async (trx) => {
     const links = await lockDepartmentLinks(trx);
     if (!links.some((d) => d.id === id)) throw notFound(zhCN.deptNotFound);
@@ -56,13 +62,15 @@ export async function updateDepartment(db: Db, id: number, fields: DepartmentFie
     }
     await updateDepartmentRow(trx, id, fields);
   });
+  // Membership follows departments and roles: the permission service's cached answers go.
+  invalidatePermissions(ctx);
   return getDepartment(db, id);
 }
 
 /** Only an empty department goes: no sub-departments, no users. */
-export async function deleteDepartment(db: Db, id: number): Promise<void> {
+export async function deleteDepartment(ctx: AppContext, id: number): Promise<void> {
   try {
-    await db.transaction().execute(async (trx) => {
+    await ctx.db.transaction().execute(async (trx) => {
       if (!(await findDepartmentForUpdate(trx, id))) throw notFound(zhCN.deptNotFound);
       if ((await countDepartmentChildren(trx, id)) > 0) throw conflict(zhCN.deptHasChildren);
       if ((await countDepartmentUsers(trx, id)) > 0) throw conflict(zhCN.deptHasUsers);
@@ -73,4 +81,6 @@ export async function deleteDepartment(db: Db, id: number): Promise<void> {
     if (isForeignKeyViolation(error)) throw conflict(zhCN.deptHasUsers);
     throw error;
   }
+  // Membership follows departments and roles: the permission service's cached answers go.
+  invalidatePermissions(ctx);
 }

@@ -16,6 +16,8 @@ import {
   replaceRolePermissions,
   updateRole as updateRoleRow,
 } from './tree-repo.ts';
+import type { AppContext } from '../../context.ts';
+import { invalidatePermissions } from '../perm/index.ts';
 
 type Db = Kysely<Database>;
 
@@ -72,10 +74,12 @@ export async function updateRole(db: Db, id: number, { permissions, ...fields }:
 }
 
 /** A role without sub-roles may go; its users simply lose it. */
-export async function deleteRole(db: Db, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+export async function deleteRole(ctx: AppContext, id: number): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
     if (!(await findRoleForUpdate(trx, id))) throw notFound(zhCN.roleNotFound);
     if ((await countRoleChildren(trx, id)) > 0) throw conflict(zhCN.roleHasChildren);
     await deleteRoleRow(trx, id);
   });
+  // Membership follows departments and roles: the permission service's cached answers go.
+  invalidatePermissions(ctx);
 }

@@ -22,7 +22,8 @@ const tags = ['org'];
 const admin = { access: 'admin' } as const;
 
 /** Department and role trees and the permission catalogue: administrators only. */
-export function registerTreeRoutes(app: App, { db }: AppContext): void {
+export function registerTreeRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
   app.get(
     API.org.departments,
     { config: admin, schema: { tags, summary: '部门树', response: { 200: envelopeSchema(z.array(departmentNodeSchema)) } } },
@@ -31,7 +32,7 @@ export function registerTreeRoutes(app: App, { db }: AppContext): void {
   app.post(
     API.org.departments,
     { config: admin, schema: { tags, summary: '新增部门', body: departmentSaveSchema, response: { 200: envelopeSchema(departmentSchema) } } },
-    async (request) => ok(await createDepartment(db, request.body), zhCN.saved),
+    async (request) => ok(await createDepartment(ctx, request.body), zhCN.saved),
   );
   app.put(
     API.org.department,
@@ -39,13 +40,13 @@ export function registerTreeRoutes(app: App, { db }: AppContext): void {
       config: admin,
       schema: { tags, summary: '修改或移动部门', params: idParamSchema, body: departmentSaveSchema, response: { 200: envelopeSchema(departmentSchema) } },
     },
-    async (request) => ok(await updateDepartment(db, request.params.id, request.body), zhCN.saved),
+    async (request) => ok(await updateDepartment(ctx, request.params.id, request.body), zhCN.saved),
   );
   app.delete(
     API.org.department,
     { config: admin, schema: { tags, summary: '删除部门（须无下级、无用户）', params: idParamSchema, response: { 200: envelopeSchema(z.null()) } } },
     async (request) => {
-      await deleteDepartment(db, request.params.id);
+      await deleteDepartment(ctx, request.params.id);
       return ok(null, zhCN.deleted);
     },
   );
@@ -72,7 +73,7 @@ export function registerTreeRoutes(app: App, { db }: AppContext): void {
     API.org.role,
     { config: admin, schema: { tags, summary: '删除角色（须无下级）', params: idParamSchema, response: { 200: envelopeSchema(z.null()) } } },
     async (request) => {
-      await deleteRole(db, request.params.id);
+      await deleteRole(ctx, request.params.id);
       return ok(null, zhCN.deleted);
     },
   );

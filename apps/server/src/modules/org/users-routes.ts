@@ -20,7 +20,8 @@ import { createUser, listUsers, resetPassword, setUserStatus, updateUser } from 
 const tags = ['org'];
 
 /** User administration: administrators only. */
-export function registerUserRoutes(app: App, { db }: AppContext): void {
+export function registerUserRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
   app.get(
     API.org.users,
     {
@@ -32,7 +33,7 @@ export function registerUserRoutes(app: App, { db }: AppContext): void {
   app.post(
     API.org.users,
     { config: { access: 'admin' }, schema: { tags, summary: '新增用户', body: userCreateSchema, response: { 200: envelopeSchema(userSchema) } } },
-    async (request) => ok(await createUser(db, request.body), zhCN.saved),
+    async (request) => ok(await createUser(ctx, request.body), zhCN.saved),
   );
   app.put(
     API.org.user,
@@ -40,7 +41,7 @@ export function registerUserRoutes(app: App, { db }: AppContext): void {
       config: { access: 'admin' },
       schema: { tags, summary: '修改用户', params: idParamSchema, body: userUpdateSchema, response: { 200: envelopeSchema(userSchema) } },
     },
-    async (request) => ok(await updateUser(db, sessionOf(request), request.params.id, request.body), zhCN.saved),
+    async (request) => ok(await updateUser(ctx, sessionOf(request), request.params.id, request.body), zhCN.saved),
   );
   app.put(
     API.org.userStatus,

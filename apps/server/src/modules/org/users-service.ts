@@ -21,6 +21,8 @@ import {
   type UserRow,
   type UserValues,
 } from './users-repo.ts';
+import type { AppContext } from '../../context.ts';
+import { invalidatePermissions } from '../perm/index.ts';
 
 type Db = Kysely<Database>;
 
@@ -69,7 +71,8 @@ function splitFields({ roleIds, ...values }: UserFields): { values: UserValues; 
   return { values, roleIds: unique(roleIds) };
 }
 
-export async function createUser(db: Db, input: UserFields & { account: string; password: string }): Promise<User> {
+export async function createUser(ctx: AppContext, input: UserFields & { account: string; password: string }): Promise<User> {
+  const db = ctx.db;
   const { account, password, ...fields } = input;
   if ((await findUserIdByAccount(db, account)) !== undefined) throw conflict(zhCN.accountExists);
   const passwordHash = await hashPassword(password);
@@ -87,11 +90,14 @@ export async function createUser(db: Db, input: UserFields & { account: string; 
     if (isUniqueViolation(error)) throw conflict(zhCN.accountExists);
     throw error;
   }
+  // Membership follows a user's department and roles: the permission service's cached answers go.
+  invalidatePermissions(ctx);
   return getUser(db, id);
 }
 
 /** Replaces a user's editable fields and roles. An administrator cannot demote themselves. */
-export async function updateUser(db: Db, session: Session, id: number, fields: UserFields): Promise<User> {
+export async function updateUser(ctx: AppContext, session: Session, id: number, fields: UserFields): Promise<User> {
+  const db = ctx.db;
   const { values, roleIds } = splitFields(fields);
   await db.transaction().execute(async (trx) => {
     const current = await findUserForUpdate(trx, id);
@@ -101,6 +107,8 @@ export async function updateUser(db: Db, session: Session, id: number, fields: U
     await updateUserRow(trx, id, values);
     await replaceUserRoles(trx, id, roleIds);
   });
+  // Membership follows a user's department and roles, and an owner's rights their administrator flag.
+  invalidatePermissions(ctx);
   return getUser(db, id);
 }
 

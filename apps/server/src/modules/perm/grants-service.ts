@@ -1,5 +1,7 @@
 import { permMessages, type GrantKind } from '@shutu/contracts';
+import type { Transaction } from 'kysely';
 import type { AppContext } from '../../context.ts';
+import type { Database } from '../../platform/db/schema.ts';
 import { fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { groupIdsOf, invalidatePermissions, type Caller } from './permissions.ts';
 import {
@@ -47,10 +49,15 @@ export function listGroupsOf(ctx: AppContext, kind: ResourceKind, resourceId: nu
   return listGroupIdsOf(ctx.db, kind, resourceId);
 }
 
-/** The groups a resource is granted to become exactly `permIds` (check them with checkGrantableGroups first). */
-export async function setGroupsOf(ctx: AppContext, kind: ResourceKind, resourceId: number, permIds: readonly number[]): Promise<void> {
-  await setGroupRows(ctx.db, kind, resourceId, permIds);
-  invalidatePermissions(ctx);
+/**
+ * The groups a resource is granted to become exactly `permIds` (check them with
+ * checkGrantableGroups first). Given the transaction that saves the resource, the grants are
+ * written in it — a resource is never saved with the wrong grants — and the caller throws the
+ * permission service's cached answers away once it commits (invalidatePermissions).
+ */
+export async function setGroupsOf(ctx: AppContext, kind: ResourceKind, resourceId: number, permIds: readonly number[], trx?: Transaction<Database>): Promise<void> {
+  await setGroupRows(trx ?? ctx.db, kind, resourceId, permIds);
+  if (!trx) invalidatePermissions(ctx);
 }
 
 /**

@@ -283,14 +283,17 @@ export async function listGroupIdsOf(db: Db, kind: string, resourceId: number): 
 /** The groups a resource is granted to become exactly `permIds`, in one transaction (the groups must exist). */
 export async function setGroupsOf(db: Db, kind: string, resourceId: number, permIds: readonly number[]): Promise<void> {
   const wanted = [...new Set(permIds)];
-  await db.transaction().execute(async (trx) => {
+  const write = async (trx: Db) => {
     await trx.deleteFrom('permGrant').where('kind', '=', kind).where('resourceId', '=', resourceId).execute();
     if (wanted.length > 0)
       await trx
         .insertInto('permGrant')
         .values(wanted.map((permId) => ({ permId, kind, resourceId })))
         .execute();
-  });
+  };
+  // Inside the caller's transaction (grants saved with their resource), or in one of its own.
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
 }
 
 /** Removes every grant of a resource (its module calls this when deleting it); returns how many went. */

@@ -16,32 +16,16 @@ import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { deleteGroup, deleteType, getGroup, groupPage, listTypes, myGroups, saveGroup, saveType } from './groups-service.ts';
-import { invalidatePermissions } from './permissions.ts';
 
 const tags = ['perm'];
 
 /** Routes whose successful writes can change who belongs to a group or what a group may use. */
-const MEMBERSHIP_ROUTES = ['/api/org/', '/api/datasource'];
-
 /**
  * Permission groups and their grants (spec 2 §7 "Permission groups and other grants",
  * "Data-source table authorisation"): administrators manage them; every signed-in user
  * may ask which groups they belong to.
  */
 export function registerPermRoutes(app: App, ctx: AppContext): void {
-  // The permission service caches who belongs to which group and what each group may use.
-  // Membership also follows users' departments and roles, the department tree and roles, and
-  // a deleted data source takes its table grants with it: those live in other modules, so a
-  // successful write to their routes throws the cache away here instead of in each of them.
-  // The /api/perm routes invalidate explicitly in their services.
-  app.addHook('onSend', async (request, reply, payload) => {
-    const url = request.routeOptions.url;
-    if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400 && url && MEMBERSHIP_ROUTES.some((prefix) => url.startsWith(prefix))) {
-      invalidatePermissions(ctx);
-    }
-    return payload;
-  });
-
   app.get(
     API.perm.types,
     {

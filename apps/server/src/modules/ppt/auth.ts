@@ -2,7 +2,7 @@ import { pptMessages, type BoardAuth, type groupPptAuthSaveSchema, type pptAuthS
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { checkGrantableGroups, listGrants, listGroupsOf, replaceGrants, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
+import { checkGrantableGroups, invalidatePermissions, listGrants, listGroupsOf, replaceGrants, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
 import { findPpt, findSlideshowIds, setPptPublicStatus } from './repo.ts';
 
 export type PptAuthSaveBody = z.output<typeof pptAuthSaveSchema>;
@@ -29,8 +29,12 @@ export async function getPptAuth(ctx: AppContext, id: number): Promise<BoardAuth
 export async function savePptAuth(ctx: AppContext, caller: Caller, id: number, body: PptAuthSaveBody): Promise<BoardAuth> {
   await requireSlideshow(ctx, id);
   const groups = body.publicStatus === PUBLIC_STATUS.public ? [] : await checkGrantableGroups(ctx, caller, body.dataPermIdList);
-  await setPptPublicStatus(ctx.db, id, body.publicStatus);
-  await setGroupsOf(ctx, 'ppt', id, groups);
+  // The public status and the groups change together or not at all.
+  await ctx.db.transaction().execute(async (trx) => {
+    await setPptPublicStatus(trx, id, body.publicStatus);
+    await setGroupsOf(ctx, 'ppt', id, groups, trx);
+  });
+  invalidatePermissions(ctx);
   return getPptAuth(ctx, id);
 }
 
