@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiCall, apiLogin, eventually, startApp, type E2EApp } from './harness.ts';
+import { createOrdersDataset } from './api-fixtures.ts';
 
 interface Task {
   id: number;
@@ -33,29 +34,7 @@ describe('an export interrupted by a crash', () => {
     app = await startApp(env);
     const dataDir = app.dataDir;
     let token = await apiLogin(app);
-    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
-    const warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
-    const ws = await apiCall<{ id: number }>(app, token, 'POST', '/api/dataset/categories', { wsName: '导出恢复', parentId: 0 });
-    const normal = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({
-      id,
-      columnName,
-      columnTitle,
-      tableAliasName: 'o',
-      columnAttr: 'NORMAL',
-      ...extra,
-    });
-    const cubeId = await apiCall<number>(app, token, 'POST', '/api/dataset/cubes', {
-      cubeData: { cubeName: '全部订单', workspaceId: ws.id, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 1 },
-      datasourceId: warehouseId,
-      columnList: [
-        normal('province', 'province', '省份'),
-        normal('orderId', 'order_id', '订单编号', { viewDataType: 'NUMBER' }),
-        normal('orderTime', 'order_time', '订购时间', { viewDataType: 'DATETIME' }),
-        normal('amount', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' }),
-      ],
-    });
-    const fields = await apiCall<{ id: number; columnTitle: string }[]>(app, token, 'GET', `/api/dataset/cubes/${cubeId}/fields`);
-    const f = Object.fromEntries(fields.map((x) => [x.columnTitle, x.id]));
+    const { cubeId, fieldIds: f } = await createOrdersDataset(app, token, { category: '导出恢复', name: '全部订单', publicStatus: 1 });
     const category = await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'visual', categoryValue: '导出恢复' });
     const boardId = await apiCall<number>(app, token, 'POST', '/api/board/boards', {
       title: '全部订单',

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { createOrdersDataset } from './api-fixtures.ts';
 
 interface Task {
   id: number;
@@ -29,29 +30,7 @@ describe('table export', () => {
     // A smaller warehouse than the default keeps the run short; still more rows than one progress step.
     app = await startApp({ SHUTU_DEMO_SCALE: '8000' });
     token = await apiLogin(app);
-    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
-    const warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
-    const ws = await apiCall<{ id: number }>(app, token, 'POST', '/api/dataset/categories', { wsName: '经营数据', parentId: 0 });
-    const normal = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({
-      id,
-      columnName,
-      columnTitle,
-      tableAliasName: 'o',
-      columnAttr: 'NORMAL',
-      ...extra,
-    });
-    const cubeId = await apiCall<number>(app, token, 'POST', '/api/dataset/cubes', {
-      cubeData: { cubeName: '订单', workspaceId: ws.id, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 1 },
-      datasourceId: warehouseId,
-      columnList: [
-        normal('province', 'province', '省份'),
-        normal('orderId', 'order_id', '订单编号', { viewDataType: 'NUMBER' }),
-        normal('orderTime', 'order_time', '订购时间', { viewDataType: 'DATETIME' }),
-        normal('amount', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' }),
-      ],
-    });
-    const fields = await apiCall<{ id: number; columnTitle: string }[]>(app, token, 'GET', `/api/dataset/cubes/${cubeId}/fields`);
-    const f = Object.fromEntries(fields.map((x) => [x.columnTitle, x.id]));
+    const { cubeId, fieldIds: f } = await createOrdersDataset(app, token, { category: '经营数据', name: '订单', publicStatus: 1 });
     const category = await apiCall<{ id: number }>(app, token, 'POST', '/api/board/categories', { kind: 'visual', categoryValue: '经营' });
     boardId = await apiCall<number>(app, token, 'POST', '/api/board/boards', {
       title: '订单看板',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, apiLogin, eventually, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { createOrdersDataset, ordersField } from './api-fixtures.ts';
 
 /**
  * Share links (spec 1 §3 "Share link", §7 "Shares"; docs/shares.md): a member whose group sees
@@ -24,24 +25,16 @@ describe('share links', () => {
   beforeAll(async () => {
     app = await startApp({ SHUTU_DEMO_SCALE: '2000' });
     const token = await apiLogin(app);
-    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
-    const warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
-    const ws = await apiCall<{ id: number }>(app, token, 'POST', '/api/dataset/categories', { wsName: '分享数据', parentId: 0 });
-    const normal = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({
-      id,
-      columnName,
-      columnTitle,
-      tableAliasName: 'o',
-      columnAttr: 'NORMAL',
-      ...extra,
+    const {
+      cubeId,
+      categoryId: wsId,
+      fieldIds: f,
+    } = await createOrdersDataset(app, token, {
+      category: '分享数据',
+      name: '订单',
+      publicStatus: 0,
+      fields: [ordersField('province', 'province', '省份'), ordersField('amount', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' })],
     });
-    const cubeId = await apiCall<number>(app, token, 'POST', '/api/dataset/cubes', {
-      cubeData: { cubeName: '订单', workspaceId: ws.id, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 0 },
-      datasourceId: warehouseId,
-      columnList: [normal('province', 'province', '省份'), normal('amount', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' })],
-    });
-    const fields = await apiCall<{ id: number; columnTitle: string }[]>(app, token, 'GET', `/api/dataset/cubes/${cubeId}/fields`);
-    const f = Object.fromEntries(fields.map((x) => [x.columnTitle, x.id]));
 
     const user = await apiCall<{ id: number }>(app, token, 'POST', '/api/org/users', {
       account: member.account,
@@ -54,7 +47,7 @@ describe('share links', () => {
       typeId: type.id,
       permJson: { userList: [{ id: user.id, name: '' }] },
     });
-    await apiCall(app, token, 'PUT', `/api/dataset/auth/${group.id}/cubes`, { cubeWorkspaceId: ws.id, dataIdList: [cubeId] });
+    await apiCall(app, token, 'PUT', `/api/dataset/auth/${group.id}/cubes`, { cubeWorkspaceId: wsId, dataIdList: [cubeId] });
     await apiCall(app, token, 'POST', '/api/dataset/perm-filters', {
       cubeDataId: cubeId,
       dataPermId: group.id,
