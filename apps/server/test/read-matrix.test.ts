@@ -1,0 +1,267 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './fixtures.ts';
+import {
+  CHART,
+  chartData,
+  direct,
+  exported,
+  matrixWorld,
+  refusal,
+  rowsOf,
+  shownOf,
+  SUBJECTS,
+  unordered,
+  value,
+  where,
+  type MatrixWorld,
+  type Refused,
+  type Seen,
+  type Shown,
+  type Subject,
+  type SubjectName,
+  type View,
+} from './read-matrix-fixtures.ts';
+
+/**
+ * The read-path matrix (issue 15): every way warehouse data is read (all through modules/read),
+ * by every kind of reader, each cell the exact rows and columns that reader may see — computed
+ * by hand-written SQL on the warehouse — or the exact refusal (docs/permissions.md "Whose
+ * restriction applies").
+ *
+ * Readers (SUBJECTS, read-matrix-fixtures.ts): the administrator; a member whose group sees
+ * only 广东 rows and not 金额; a member with no grant on the dataset (publicStatus 0), through
+ * a board of the administrator and through one of the restricted member; a login-free share
+ * link the restricted member made of their board; a subscription rendering for the restricted
+ * member (the view token subscription/render.ts and the slideshow PDF render with). Both boards
+ * are public and show the same charts (CHART); board-bound paths read through the subject's.
+ *
+ * What the rule gives (viewer's restriction AND the board creator's): the administrator adds
+ * nothing, so the member with no grant sees through the administrator's board all it shows
+ * (every province, 金额) and through the restricted member's board what that member sees; a
+ * share link reads as its creator; a view token is an ordinary token of its user, so the
+ * subscription reads everything as the restricted member. Asking for the dataset itself (its
+ * preview, an editor's chart) needs a grant of it. Raw reads (SQL views, the editor's model
+ * preview) need a grant of the table, which is the whole table: no dataset filter applies.
+ *
+ * A cell is 'all' (every row, 金额 included), '广东' (广东 rows only, no 金额 in rows, titles or
+ * file) or a refusal. A new read path (data APIs, audiences, alerts …) is one more entry of
+ * PATHS: how a subject reads it, what SQL shows the same rows, and one row of cells.
+ *
+ * Run on the embedded store only: the rules are the server's, not the store's.
+ */
+
+const ALL: View = 'all';
+const GD: View = '广东';
+type Cell = View | Refused;
+
+const forbidden = (msg: string): Refused => ({ status: 403, msg });
+/** The member with no grant, asking for the dataset itself. */
+const NO_GRANT = forbidden('没有数据集【订单明细】的使用权限，请联系管理员授权');
+/** A share link's token reads its boards' saved charts only. */
+const SCOPED = forbidden('分享链接只能查看分享的内容');
+/** Any chart but a detail table that reads a column hidden from the viewer or the board's creator. */
+const HIDDEN = forbidden('无权访问字段【金额】');
+/** Raw SQL: the member with no grant is granted no table of the warehouse (the source's name is filled in). */
+const NO_SOURCE = forbidden('没有数据源【{source}】的使用权限，请联系管理员授权');
+/** Raw reads of a table (SQL views, the editor's model preview) need a grant of that table. */
+const NO_TABLE = forbidden('没有数据表【orders】的使用权限，请联系管理员授权');
+const NO_USERS_TABLE = forbidden('没有数据表【users】的使用权限，请联系管理员授权');
+
+/** One row of cells, in the order of SUBJECTS. */
+function cells(...row: Cell[]): Record<SubjectName, Cell> {
+  if (row.length !== SUBJECTS.length) throw new Error(`${row.length} cells for ${SUBJECTS.length} subjects`);
+  return Object.fromEntries(SUBJECTS.map((s, i) => [s, row[i]!])) as Record<SubjectName, Cell>;
+}
+
+interface ReadPath {
+  name: string;
+  read(m: MatrixWorld, s: Subject): Promise<Seen>;
+  /** The same rows and columns by hand-written SQL, for a cell that is not a refusal. */
+  expected(m: MatrixWorld, view: View): Promise<Shown>;
+  cells: Record<SubjectName, Cell>;
+}
+
+const ifShown = (seen: Seen, fn: (shown: Shown) => Shown): Seen => ('rows' in seen ? fn(seen) : seen);
+
+/** The detail table's columns: 省份, 订单编号, 金额 (hidden: left out), in 订单编号 order. */
+const detailSql = (m: MatrixWorld, view: View) =>
+  direct(m, `SELECT province, order_id${view === ALL ? ', amount' : ''} FROM orders ${where(view)} ORDER BY order_id`, [
+    '省份',
+    '订单编号',
+    ...(view === ALL ? ['金额'] : []),
+  ]);
+const amountSql = async (m: MatrixWorld, view: View) =>
+  unordered(await direct(m, `SELECT province, SUM(amount) FROM orders ${where(view)} GROUP BY province`, ['省份', '金额']));
+/** The dataset's columns in its field order. */
+const DATASET_COLUMNS = [
+  ['省份', 'province'],
+  ['渠道', 'channel_name'],
+  ['手机号', 'phone'],
+  ['金额', 'amount'],
+  ['订单编号', 'order_id'],
+] as const;
+const ORDERS_SQL = 'SELECT province, COUNT(*) AS n, SUM(amount) AS amount FROM orders GROUP BY province ORDER BY province';
+const USERS_SQL = 'SELECT gender, COUNT(*) AS n FROM users GROUP BY gender ORDER BY gender';
+
+/** Raw SQL is never row-filtered: a cell of a raw SQL path is 'all' or a refusal. */
+const rawSql = (sql: string, view: View) => {
+  if (view !== ALL) throw new Error(`raw SQL has no ${view} view: a table grant is the whole table`);
+  return sql;
+};
+
+async function sqlPreview(m: MatrixWorld, s: Subject, sql: string): Promise<Seen> {
+  const res = await call(m.w.server, 'POST', '/api/sqlview/preview', { headers: s.headers, payload: { datasourceId: m.w.warehouseId, sql } });
+  if (res.status !== 200) return refusal(res);
+  const names = (res.body.data.columns as { name: string }[]).map((c) => c.name);
+  return { titles: names, rows: rowsOf(res.body.data.rows, names) };
+}
+
+//                     管理员      受限成员    无授权成员   无授权成员·受限成员的大屏  分享链接  订阅·受限成员
+const PATHS: ReadPath[] = [
+  {
+    name: '图表数据：明细表（保存的图表）',
+    read: (m, s) => chartData(m, s.headers, { boardId: s.boardId, chartKey: CHART.detail }).then(shownOf),
+    expected: detailSql,
+    cells: cells(ALL, GD, ALL, GD, GD, GD),
+  },
+  {
+    name: '图表数据：各省金额（聚合，读取金额）',
+    read: async (m, s) => ifShown(shownOf(await chartData(m, s.headers, { boardId: s.boardId, chartKey: CHART.amount })), unordered),
+    expected: amountSql,
+    cells: cells(ALL, HIDDEN, ALL, HIDDEN, HIDDEN, HIDDEN),
+  },
+  {
+    name: '图表合计：各省订单数（表格 showTotal，最后一行为合计）',
+    read: async (m, s) => {
+      const res = await chartData(m, s.headers, { boardId: s.boardId, chartKey: CHART.totals });
+      return ifShown(shownOf(res), (shown) => ({ ...unordered(shown), rows: [...unordered(shown).rows, ['合计', value(res.body.data.totals?.grand?.m0)]] }));
+    },
+    expected: async (m, view) => {
+      const rows = unordered(await direct(m, `SELECT province, COUNT(order_id) FROM orders ${where(view)} GROUP BY province`, ['省份', '订单编号']));
+      const [grand] = (await direct(m, `SELECT '合计', COUNT(order_id) FROM orders ${where(view)}`, [])).rows;
+      return { ...rows, rows: [...rows.rows, grand!] };
+    },
+    cells: cells(ALL, GD, ALL, GD, GD, GD),
+  },
+  {
+    name: '字典值：筛选器的可选省份（mode values）',
+    read: (m, s) => chartData(m, s.headers, { boardId: s.boardId, chartKey: CHART.values }).then(shownOf),
+    expected: (m, view) => direct(m, `SELECT DISTINCT province FROM orders ${where(view)} ORDER BY province`, ['省份']),
+    cells: cells(ALL, GD, ALL, GD, GD, GD),
+  },
+  {
+    name: '数据集预览：读者可见的全部字段（明细）',
+    read: async (m, s) => {
+      const fields = await call(m.w.server, 'GET', `/api/dataset/cubes/${m.cubeId}/fields`, { headers: s.headers });
+      if (fields.status !== 200) return refusal(fields);
+      const dimensions = (fields.body.data as { id: number }[]).map((f) => ({ fieldId: f.id }));
+      const request = { dimensions, detail: true, sort: [{ fieldId: m.f['订单编号'], direction: 'ASC' }], limit: 10_000 };
+      return shownOf(await m.w.preview(s.headers, m.cubeId, request));
+    },
+    expected: (m, view) => {
+      const columns = DATASET_COLUMNS.filter(([title]) => view === ALL || title !== '金额');
+      const sql = `SELECT ${columns.map(([, column]) => column).join(', ')} FROM orders ${where(view)} ORDER BY order_id`;
+      return direct(
+        m,
+        sql,
+        columns.map(([title]) => title),
+      );
+    },
+    cells: cells(ALL, GD, NO_GRANT, NO_GRANT, SCOPED, GD),
+  },
+  {
+    name: '数据集预览：各省金额（聚合，读取金额）',
+    read: async (m, s) =>
+      ifShown(
+        shownOf(await m.w.preview(s.headers, m.cubeId, { dimensions: [{ fieldId: m.f['省份'] }], measures: [{ fieldId: m.f['金额'], aggregation: 'SUM' }] })),
+        unordered,
+      ),
+    expected: amountSql,
+    cells: cells(ALL, HIDDEN, NO_GRANT, NO_GRANT, SCOPED, HIDDEN),
+  },
+  {
+    // The dataset editor's preview of its model, naming the saved dataset: its filters apply to a member.
+    name: '模型预览：编辑器中的数据集模型（带 cubeDataId，明细）',
+    read: async (m, s) => {
+      const fields = DATASET_COLUMNS.map(([title, columnName]) => ({ id: m.f[title], columnName, columnTitle: title, tableAliasName: 'o' }));
+      const model = { tables: [{ tableName: 'orders', tableAliasName: 'o' }], fields };
+      const request = {
+        dimensions: [{ fieldId: m.f['省份'] }, { fieldId: m.f['订单编号'] }],
+        detail: true,
+        sort: [{ fieldId: m.f['订单编号'] }],
+        limit: 10_000,
+      };
+      const payload = { datasourceId: m.w.warehouseId, model, request, cubeDataId: m.cubeId };
+      return shownOf(await call(m.w.server, 'POST', '/api/query/preview', { headers: s.headers, payload }));
+    },
+    expected: (m, view) => direct(m, `SELECT province, order_id FROM orders ${where(view)} ORDER BY order_id`, ['省份', '订单编号']),
+    cells: cells(ALL, GD, NO_TABLE, NO_TABLE, SCOPED, GD),
+  },
+  {
+    name: '编辑器中未保存的图表：明细表',
+    read: (m, s) =>
+      chartData(m, s.headers, {
+        chartType: 'detail',
+        mode: 'detail',
+        dataconfig: {
+          cubeId: m.cubeId,
+          rowParamList: ['省份', '订单编号', '金额'].map((t) => ({ fieldId: m.f[t] })),
+          sortList: [{ fieldId: m.f['订单编号'], direction: 'ASC' }],
+        },
+      }).then(shownOf),
+    expected: detailSql,
+    cells: cells(ALL, GD, NO_GRANT, NO_GRANT, SCOPED, GD),
+  },
+  {
+    // Raw SQL: the table grant is the whole table; the datasets' row filters do not apply.
+    name: 'SQL视图预览：已授权的表 orders',
+    read: (m, s) => sqlPreview(m, s, ORDERS_SQL),
+    expected: (m, view) => direct(m, rawSql(ORDERS_SQL, view), ['province', 'n', 'amount']),
+    cells: cells(ALL, ALL, NO_SOURCE, NO_SOURCE, SCOPED, ALL),
+  },
+  {
+    name: 'SQL视图预览：未授权的表 users',
+    read: (m, s) => sqlPreview(m, s, USERS_SQL),
+    expected: (m, view) => direct(m, rawSql(USERS_SQL, view), ['gender', 'n']),
+    cells: cells(ALL, NO_USERS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_USERS_TABLE),
+  },
+  {
+    name: 'Excel导出：明细表（表头与文件内容）',
+    read: (m, s) => exported(m, s, CHART.detail),
+    expected: detailSql,
+    cells: cells(ALL, GD, ALL, GD, SCOPED, GD),
+  },
+];
+
+describe('every read path, for every reader (issue 15)', () => {
+  let m: MatrixWorld;
+
+  beforeAll(async () => {
+    m = await matrixWorld();
+  }, 180_000);
+  afterAll(async () => {
+    await m?.close();
+  });
+
+  it('reads a warehouse where 广东 is some of the rows, so the views differ', async () => {
+    const [all] = (await direct(m, "SELECT COUNT(DISTINCT province), COUNT(*), COUNT(*) FILTER (WHERE province = '广东') FROM orders", [])).rows;
+    const [provinces, rows, guangdong] = all as number[];
+    expect(provinces).toBeGreaterThan(1);
+    expect(guangdong).toBeGreaterThan(0);
+    expect(guangdong).toBeLessThan(rows!);
+  });
+
+  describe.each(PATHS)('$name', (path) => {
+    it.each(SUBJECTS)('%s', async (subject) => {
+      const cell = path.cells[subject];
+      const seen = await path.read(m, m.subjects[subject]);
+      if (typeof cell !== 'string') {
+        expect(seen).toEqual({ ...cell, msg: cell.msg.replace('{source}', m.sourceName) });
+        return;
+      }
+      const expected = await path.expected(m, cell);
+      expect(expected.rows.length).toBeGreaterThan(0);
+      expect(seen).toEqual(expected);
+    });
+  });
+});
