@@ -11,5 +11,6 @@ export default defineConfig({
     hookTimeout: 180_000,
     fileParallelism: false,
     globalSetup: ['./global-setup.ts'],
+    setupFiles: ['./csp-check.ts'],
   },
 });

@@ -3,7 +3,16 @@ import type { z } from 'zod';
 import type { boardAuthSaveSchema, groupBoardAuthSaveSchema } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { checkGrantableGroups, invalidatePermissions, listGrants, listGroupsOf, replaceGrants, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
+import {
+  checkGrantableGroups,
+  invalidatePermissions,
+  listGrants,
+  listGroupsOf,
+  replaceGrants,
+  setGroupsOf,
+  PUBLIC_STATUS,
+  type Caller,
+} from '../perm/index.ts';
 import { findBoard, findBoardIdsInCategories, findCategory, findCategoryWithChildren, updateBoard } from './repo.ts';
 
 export type BoardAuthSaveBody = z.output<typeof boardAuthSaveSchema>;

@@ -55,7 +55,13 @@ export function listGroupsOf(ctx: AppContext, kind: ResourceKind, resourceId: nu
  * written in it — a resource is never saved with the wrong grants — and the caller throws the
  * permission service's cached answers away once it commits (invalidatePermissions).
  */
-export async function setGroupsOf(ctx: AppContext, kind: ResourceKind, resourceId: number, permIds: readonly number[], trx?: Transaction<Database>): Promise<void> {
+export async function setGroupsOf(
+  ctx: AppContext,
+  kind: ResourceKind,
+  resourceId: number,
+  permIds: readonly number[],
+  trx?: Transaction<Database>,
+): Promise<void> {
   await setGroupRows(trx ?? ctx.db, kind, resourceId, permIds);
   if (!trx) invalidatePermissions(ctx);
 }

@@ -2,7 +2,16 @@ import { pptMessages, type BoardAuth, type groupPptAuthSaveSchema, type pptAuthS
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { checkGrantableGroups, invalidatePermissions, listGrants, listGroupsOf, replaceGrants, setGroupsOf, PUBLIC_STATUS, type Caller } from '../perm/index.ts';
+import {
+  checkGrantableGroups,
+  invalidatePermissions,
+  listGrants,
+  listGroupsOf,
+  replaceGrants,
+  setGroupsOf,
+  PUBLIC_STATUS,
+  type Caller,
+} from '../perm/index.ts';
 import { findPpt, findSlideshowIds, setPptPublicStatus } from './repo.ts';
 
 export type PptAuthSaveBody = z.output<typeof pptAuthSaveSchema>;
