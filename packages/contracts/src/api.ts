@@ -20,6 +20,8 @@ export const API = {
     notify: '/api/system/notify',
     /** GET/PUT (administrators): the origins allowed to frame /openview and share links. */
     embed: '/api/system/embed',
+    /** GET/PUT (administrators): 公开访问地址, the base of every link sent out (subscriptions, share links). */
+    publicUrl: '/api/system/public-url',
   },
   org: {
     users: '/api/org/users',

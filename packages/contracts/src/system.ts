@@ -71,3 +71,50 @@ export const embedSettingsSchema = z.object({
 export const embedSettingsResponseSchema = z.object({ embedOrigins: z.array(z.string()) });
 export type EmbedSettings = z.output<typeof embedSettingsSchema>;
 export type EmbedSettingsInput = z.input<typeof embedSettingsSchema>;
+
+/**
+ * 公开访问地址: the address people reach 数图 at (a domain behind a reverse proxy, say), put in front
+ * of every link the product sends out or shows for copying — subscription messages, share links.
+ * An http(s) origin with an optional path prefix; no user, query or fragment. Empty: the
+ * environment's PUBLIC_URL, else where the request came in (share links) or the server's own
+ * address (subscriptions; docs/decisions.md).
+ */
+export const PUBLIC_URL_MAX = 500;
+export const publicUrlInvalid =
+  '公开访问地址格式不正确：请填写以 http:// 或 https:// 开头的地址，可带路径前缀，不含 ?、# 和账号（如 https://bi.example.com 或 https://example.com/shutu）';
+
+/**
+ * The canonical form of a public base URL (`HTTPS://BI.Example.com:443/shutu/` → `https://bi.example.com/shutu`),
+ * or undefined when the text is not one. '' stays ''.
+ */
+export function normalizePublicUrl(value: string): string | undefined {
+  const text = value.trim();
+  if (text === '') return '';
+  if (!/^https?:\/\/[^\s?#]+$/i.test(text)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.username || url.password || !url.hostname) return undefined;
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+export const publicUrlSettingsSchema = z.object({
+  publicUrl: z
+    .string()
+    .max(PUBLIC_URL_MAX, publicUrlInvalid)
+    .transform((value, ctx) => {
+      const normalized = normalizePublicUrl(value);
+      if (normalized === undefined) {
+        ctx.addIssue({ code: 'custom', message: publicUrlInvalid });
+        return z.NEVER;
+      }
+      return normalized;
+    }),
+});
+export type PublicUrlSettingsInput = z.input<typeof publicUrlSettingsSchema>;
+/** What GET and PUT answer: the stored address ('' = unset) and the environment's PUBLIC_URL ('' = unset), the default. */
+export const publicUrlSettingsResponseSchema = z.object({ publicUrl: z.string(), envPublicUrl: z.string() });
+export type PublicUrlSettings = z.output<typeof publicUrlSettingsResponseSchema>;

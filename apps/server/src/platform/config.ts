@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { normalizePublicUrl, publicUrlInvalid } from '@shutu/contracts';
 
 export interface Config {
   port: number;
@@ -30,6 +31,12 @@ export interface Config {
   spreadsheetMaxBytes: number;
   /** SHUTU_SELF_URL: where the server's own headless Chromium reaches it; absent means http://127.0.0.1:{listening port}. */
   selfUrl: string | undefined;
+  /**
+   * PUBLIC_URL: the address people reach 数图 at (https://bi.example.com, or with a path prefix), the
+   * base of links sent out (subscriptions, share links) while 系统设置 → 公开访问地址 is empty.
+   * Normalised; an invalid value stops the start. Absent: see modules/system/public-url.ts.
+   */
+  publicUrl: string | undefined;
   /** CHROMIUM_PATH: the browser the server renders with (thumbnails, PDF); default Debian's /usr/bin/chromium. */
   chromiumPath: string;
   /** SHUTU_THUMBNAILS=0 turns off rendering board thumbnails after saves (browser tests that do not look at them). */
@@ -58,6 +65,13 @@ function positiveNumber(value: string | undefined, fallback: number): number {
   return value && Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
+function publicUrlOf(value: string | undefined): string | undefined {
+  if (!value?.trim()) return undefined;
+  const normalized = normalizePublicUrl(value);
+  if (!normalized) throw new Error(`PUBLIC_URL: ${publicUrlInvalid}（当前：${value}）`);
+  return normalized;
+}
+
 const repoRoot = path.resolve(import.meta.dirname, '../../../..');
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -75,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMaxBytes: Number(env.UPLOAD_MAX_MB ?? 200) * 1024 * 1024,
     spreadsheetMaxBytes: Number(env.UPLOAD_SPREADSHEET_MAX_MB ?? 50) * 1024 * 1024,
     selfUrl: env.SHUTU_SELF_URL || undefined,
+    publicUrl: publicUrlOf(env.PUBLIC_URL),
     chromiumPath: env.CHROMIUM_PATH || '/usr/bin/chromium',
     thumbnails: env.SHUTU_THUMBNAILS !== '0',
     subscriptionCatchUpMs: positiveNumber(env.SHUTU_SUBSCRIPTION_CATCH_UP_MINUTES, 60) * 60_000,

@@ -19,6 +19,7 @@ import type { App, AppContext } from '../../context.ts';
 import { bearerToken, sessionOf } from '../../platform/auth/access.ts';
 import { findSession } from '../../platform/auth/session.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { linkBaseUrl } from '../system/index.ts';
 import { openLink } from './open.ts';
 import { changeLink, createLink, listLinks, removeLink, shareAuthList, shareAuthSave } from './service.ts';
 
@@ -31,8 +32,11 @@ const codeParamSchema = z.object({
     .regex(/^[A-Za-z0-9_-]+$/),
 });
 
-/** Where the browser reached us (proxies' X-Forwarded-* are trusted: app.ts): the short link's origin. */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+/**
+ * The short link's base: 公开访问地址 (系统设置, else PUBLIC_URL); when neither is set, where the
+ * browser reached us (proxies' X-Forwarded-* are trusted: app.ts).
+ */
+const linkBaseOf = async (ctx: AppContext, request: FastifyRequest) => (await linkBaseUrl(ctx, `${request.protocol}://${request.host}`))!;
 
 /**
  * Share links (spec 1 §2.6, §3 "Share link", §7 "Shares"; docs/shares.md): every user shares
@@ -51,7 +55,7 @@ export function registerShareRoutes(app: App, ctx: AppContext): void {
         response: { 200: envelopeSchema(pageSchema(shareLinkSchema)) },
       },
     },
-    async (request) => ok(await listLinks(ctx, sessionOf(request), request.query, originOf(request))),
+    async (request) => ok(await listLinks(ctx, sessionOf(request), request.query, await linkBaseOf(ctx, request))),
   );
   app.post(
     API.share.links,
@@ -64,7 +68,7 @@ export function registerShareRoutes(app: App, ctx: AppContext): void {
         response: { 200: envelopeSchema(shareLinkSchema) },
       },
     },
-    async (request) => ok(await createLink(ctx, sessionOf(request), request.body, originOf(request)), shareMessages.created),
+    async (request) => ok(await createLink(ctx, sessionOf(request), request.body, await linkBaseOf(ctx, request)), shareMessages.created),
   );
   app.put(
     API.share.link,
@@ -78,7 +82,7 @@ export function registerShareRoutes(app: App, ctx: AppContext): void {
         response: { 200: envelopeSchema(shareLinkSchema) },
       },
     },
-    async (request) => ok(await changeLink(ctx, sessionOf(request), request.params.id, request.body, originOf(request)), shareMessages.updated),
+    async (request) => ok(await changeLink(ctx, sessionOf(request), request.params.id, request.body, await linkBaseOf(ctx, request)), shareMessages.updated),
   );
   app.delete(
     API.share.link,

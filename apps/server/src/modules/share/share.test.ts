@@ -274,4 +274,33 @@ describe.each(kinds)('share links on %s', (kind) => {
     const short = await createLink(owner.headers, { password: 'abc' });
     expect([short.status, short.body.data.fields[0].message]).toEqual([400, '访问密码为 4-32 个字符']);
   });
+
+  it('short links use 公开访问地址 (系统设置, else PUBLIC_URL), else the address the request came in at', async () => {
+    const shortLinkOf = async () => {
+      const res = await createLink(owner.headers, {});
+      const code = codeOf(res);
+      const listed = (await call(w.server, 'GET', '/api/share/links', { headers: owner.headers, query: { size: 100 } })).body.data.records;
+      return { created: res.body.data.shortLink as string, listed: listed.find((l: { code: string }) => l.code === code).shortLink as string, code };
+    };
+    const asAdmin = (publicUrl: string) => call(w.server, 'PUT', '/api/system/public-url', { headers: admin, payload: { publicUrl } });
+    try {
+      w.server.ctx.config.publicUrl = 'https://env.example.com';
+      let link = await shortLinkOf();
+      expect(link.created).toBe(`https://env.example.com/share/${link.code}`);
+      expect((await asAdmin('https://BI.example.com/shutu/')).status).toBe(200);
+      link = await shortLinkOf();
+      expect(link).toMatchObject({ created: `https://bi.example.com/shutu/share/${link.code}`, listed: `https://bi.example.com/shutu/share/${link.code}` });
+      // Changing it changes the links already made: the base is not stored with a link.
+      expect((await asAdmin('http://10.0.0.8:8080')).status).toBe(200);
+      expect((await call(w.server, 'GET', '/api/share/links', { headers: owner.headers, query: { size: 100 } })).body.data.records[0].shortLink).toMatch(
+        /^http:\/\/10\.0\.0\.8:8080\/share\//,
+      );
+    } finally {
+      w.server.ctx.config.publicUrl = undefined;
+      await asAdmin('');
+    }
+    const link = await shortLinkOf();
+    expect(link.created).toMatch(new RegExp(`^https?://[^/]+/share/${link.code}$`));
+    expect(link.created).not.toContain('example.com');
+  });
 });

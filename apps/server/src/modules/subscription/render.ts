@@ -8,6 +8,7 @@ import type { Config } from '../../platform/config.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
 import { parseContent, findBoard, QUICK_BOARD_VIEWPORT, issueViewToken } from '../board/index.ts';
+import { linkBaseUrl } from '../system/index.ts';
 
 /**
  * Rendering a subscription's boards (docs/subscriptions.md "Rendering"): each board's
@@ -78,13 +79,15 @@ const FILE_NAME = /^[a-f0-9]{24}\.(jpg|pdf)$/;
 export const subscriptionFileDir = (config: Config) => path.join(config.dataDir, 'subscription-files');
 
 export async function storeSubscriptionFile(ctx: AppContext, data: Buffer, extension: 'jpg' | 'pdf'): Promise<string | undefined> {
-  if (!ctx.selfUrl) return undefined;
+  // The recipients' robots and clients fetch these: 公开访问地址, else PUBLIC_URL, else this server's own address.
+  const base = await linkBaseUrl(ctx, ctx.selfUrl);
+  if (!base) return undefined;
   const dir = subscriptionFileDir(ctx.config);
   await fs.mkdir(dir, { recursive: true });
   const file = `${randomBytes(12).toString('hex')}.${extension}`;
   await fs.writeFile(path.join(dir, `${file}.tmp`), data);
   await fs.rename(path.join(dir, `${file}.tmp`), path.join(dir, file));
-  return `${ctx.selfUrl}${apiPath(API.subscription.image, { file })}`;
+  return `${base}${apiPath(API.subscription.image, { file })}`;
 }
 
 export async function readSubscriptionFile(ctx: AppContext, file: string): Promise<Buffer> {

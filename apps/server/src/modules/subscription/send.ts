@@ -6,7 +6,7 @@ import { sendEmail } from '../../platform/notify/email.ts';
 import { sendDingtalk, sendFeishu, sendTianxiangyun, sendWecom } from '../../platform/notify/robots.ts';
 import { assemblePdf } from '../ppt/index.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
-import { loadNotifySettings } from '../system/index.ts';
+import { linkBaseUrl, loadNotifySettings } from '../system/index.ts';
 import {
   advanceLastSlot,
   claimSlot,
@@ -78,10 +78,12 @@ async function buildMessage(ctx: AppContext, sub: SubscriptionRow, slot: Date): 
   const { renderBoard } = depsOf(ctx);
   const pages = [];
   for (const boardId of target.boardIds) pages.push(await renderBoard(ctx, sub.userId, boardId));
+  // 查看详情 points where the recipient reaches 数图: 公开访问地址, else PUBLIC_URL, else this server's own address.
+  const base = await linkBaseUrl(ctx, ctx.selfUrl);
   const message: NotifyMessage = {
     title: sub.notifyTitle,
     lines: [`订阅内容：${sub.subTitle || target.title}（${SUBSCRIPTION_DATA_TYPE_LABELS[sub.dataType]}）`, `订阅时间：${formatShanghai(slot)}`],
-    link: ctx.selfUrl ? `${ctx.selfUrl}${subscriptionPreviewPath(sub.dataType, sub.dataId)}` : undefined,
+    link: base ? `${base}${subscriptionPreviewPath(sub.dataType, sub.dataId)}` : undefined,
     images: [],
   };
   if (sub.format === 'pdf') {

@@ -227,6 +227,47 @@ describe.each(kinds)('subscriptions on %s', (kind) => {
     expect(refused).toMatchObject({ state: 'failed', errCode: 1, notifyType: 'qywechat' });
     expect(refused.errMsg).toMatch(/^企业微信拒绝了消息（93000）：invalid webhook url/);
   });
+
+  it('links 查看详情 and the images to 公开访问地址 (系统设置, else PUBLIC_URL), not the server’s own address', async () => {
+    await settings({
+      smtpHost: '127.0.0.1',
+      smtpPort: smtp.port,
+      smtpFrom: 'shutu@example.com',
+      dingtalkWebhook: `${robots.url}/dingtalk/robot/send?access_token=abc`,
+      dingtalkSecret: 'ding-secret',
+    });
+    const publicUrl = (value: string) => call(server, 'PUT', '/api/system/public-url', { headers: admin, payload: { publicUrl: value } });
+    const email = await save({ notifyType: 'email' });
+    const ding = await save({ notifyType: 'dingtalk' });
+    const dingText = () => (robots.requests.filter((r) => r.path.startsWith('/dingtalk')).at(-1)!.body.markdown as { text: string }).text;
+    try {
+      server.ctx.config.publicUrl = 'https://env.example.com';
+      expect(await sendSubscription(server.ctx, log, { subscriptionId: ding.body.data.id, slot: '2026-04-01T01:00:00.000Z' })).toBe('sent');
+      expect(dingText()).toContain(`[查看详情](https://env.example.com/newbi/preview/${boardId})`);
+
+      expect((await publicUrl('https://bi.example.com/shutu/')).body.data).toEqual({
+        publicUrl: 'https://bi.example.com/shutu',
+        envPublicUrl: 'https://env.example.com',
+      });
+      expect(await sendSubscription(server.ctx, log, { subscriptionId: ding.body.data.id, slot: '2026-04-02T01:00:00.000Z' })).toBe('sent');
+      expect(dingText()).toContain(`[查看详情](https://bi.example.com/shutu/newbi/preview/${boardId})`);
+      expect(dingText()).toMatch(/!\[销售大屏\.jpg\]\(https:\/\/bi\.example\.com\/shutu\/api\/subscription\/images\/[a-f0-9]{24}\.jpg\)/);
+      expect(dingText()).not.toContain('127.0.0.1');
+
+      const mails = smtp.mails.length;
+      expect(await sendSubscription(server.ctx, log, { subscriptionId: email.body.data.id, slot: '2026-04-02T01:00:00.000Z' })).toBe('sent');
+      expect(smtp.mails).toHaveLength(mails + 1);
+      const mail = smtp.mails.at(-1)!.data.replace(/=\r\n/g, '');
+      expect(mail).toContain(`https://bi.example.com/shutu/newbi/preview/${boardId}`);
+      expect(mail).not.toContain('127.0.0.1:9');
+    } finally {
+      server.ctx.config.publicUrl = undefined;
+      await publicUrl('');
+    }
+    // Neither set: the server's own address, as before.
+    expect(await sendSubscription(server.ctx, log, { subscriptionId: ding.body.data.id, slot: '2026-04-03T01:00:00.000Z' })).toBe('sent');
+    expect(dingText()).toContain(`[查看详情](http://127.0.0.1:9/newbi/preview/${boardId})`);
+  });
 });
 
 describe.each(kinds)('exactly once across a crash on %s', (kind) => {

@@ -1,9 +1,20 @@
-import { API, embedSettingsResponseSchema, embedSettingsSchema, envelopeSchema, notifySettingsSchema, systemConfigSchema, zhCN } from '@shutu/contracts';
+import {
+  API,
+  embedSettingsResponseSchema,
+  embedSettingsSchema,
+  envelopeSchema,
+  notifySettingsSchema,
+  publicUrlSettingsResponseSchema,
+  publicUrlSettingsSchema,
+  systemConfigSchema,
+  zhCN,
+} from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { getSystemConfig, saveSystemConfig } from './service.ts';
 import { getNotifySettings, saveNotifySettings } from './notify-settings.ts';
 import { getEmbedSettings, saveEmbedSettings } from './embed-settings.ts';
+import { getPublicUrlSettings, savePublicUrlSettings } from './public-url.ts';
 
 export function registerSystemRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
@@ -48,5 +59,27 @@ export function registerSystemRoutes(app: App, ctx: AppContext): void {
       schema: { tags: ['system'], summary: '保存嵌入设置', body: embedSettingsSchema, response: { 200: envelopeSchema(embedSettingsResponseSchema) } },
     },
     async (request) => ok(await saveEmbedSettings(ctx, request.body), zhCN.saved),
+  );
+  // 公开访问地址: the base of links sent out (subscriptions, share links); PUBLIC_URL when empty.
+  app.get(
+    API.system.publicUrl,
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['system'], summary: '读取公开访问地址', response: { 200: envelopeSchema(publicUrlSettingsResponseSchema) } },
+    },
+    async () => ok(await getPublicUrlSettings(ctx)),
+  );
+  app.put(
+    API.system.publicUrl,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['system'],
+        summary: '保存公开访问地址（http(s) 地址，可带路径前缀；空 = 使用 PUBLIC_URL 或访问地址）',
+        body: publicUrlSettingsSchema,
+        response: { 200: envelopeSchema(publicUrlSettingsResponseSchema) },
+      },
+    },
+    async (request) => ok(await savePublicUrlSettings(ctx, request.body), zhCN.saved),
   );
 }
