@@ -11,6 +11,7 @@ import { zodRules } from '../../shared/zod-rules.ts';
 import { fetchSystemConfig, saveSystemConfig, systemKeys } from './api.ts';
 import { NotifySettingsCard } from './NotifySettingsCard.tsx';
 import { EmbedSettingsCard } from './EmbedSettingsCard.tsx';
+import { PublicUrlCard } from './PublicUrlCard.tsx';
 
 export function SystemSettingsPage() {
   const [form] = Form.useForm<SystemConfig>();
@@ -49,6 +50,7 @@ export function SystemSettingsPage() {
           </Form>
         )}
       </Card>
+      <PublicUrlCard />
       <NotifySettingsCard />
       <EmbedSettingsCard />
     </PageContainer>
