@@ -46,6 +46,9 @@ export const permJsonSchema = z.object({
 });
 export type PermJson = z.infer<typeof permJsonSchema>;
 
+/** The permission-group category seeded on every store (once), which the 新建权限组 dialog preselects. */
+export const DEFAULT_PERM_TYPE_NAME = '默认分类';
+
 export const permTypeSchema = z.object({ id: z.number(), typeName: z.string(), sortNum: z.number() });
 export type PermType = z.infer<typeof permTypeSchema>;
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.ts';
+import { DEFAULT_PERM_TYPE_NAME } from '@shutu/contracts';
 import { hashPassword, md5Hex } from '../auth/password.ts';
 
 export const FIRST_ADMIN = { account: 'admin', password: 'admin123' } as const;
@@ -21,8 +22,38 @@ export interface SeedResult {
   mustChangePassword?: boolean;
 }
 
-/** First start only: the administrator and a small organisation to try things with. Idempotent. */
+/** sys_config key recording that this store has had its default permission-group category considered. */
+export const DEFAULT_PERM_TYPE_KEY = 'permDefaultTypeSeeded';
+
+/**
+ * The default permission-group category (默认分类), once per store (docs/permissions.md): a group
+ * needs a category, and a fresh install had none. Added when the store has no category at all, on
+ * a new store and on an existing one that had none; either way the store is marked in sys_config,
+ * so a category the administrator deletes later stays deleted. Two processes starting together
+ * serialise on the sys_config key.
+ */
+export async function seedDefaultPermType(db: Kysely<Database>): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const marked = await trx
+      .insertInto('sysConfig')
+      .values({ key: DEFAULT_PERM_TYPE_KEY, value: '1' })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (!marked) return false;
+    const anyType = await trx.selectFrom('permType').select('id').limit(1).executeTakeFirst();
+    if (anyType) return false;
+    await trx.insertInto('permType').values({ typeName: DEFAULT_PERM_TYPE_NAME, sortNum: 0 }).execute();
+    return true;
+  });
+}
+
+/**
+ * First start: the administrator and a small organisation to try things with; every start: the
+ * default permission-group category if this store never had it considered. Idempotent.
+ */
 export async function seed(db: Kysely<Database>, options: SeedOptions = {}): Promise<SeedResult> {
+  await seedDefaultPermType(db);
   const existing = await db.selectFrom('sysUser').select('id').limit(1).executeTakeFirst();
   if (existing) return { createdAdmin: false };
   const chosen = options.adminPassword || undefined;
