@@ -127,4 +127,60 @@ describe('GroupFormModal', () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
     expect(calls.find((c) => c.method === 'POST')!.body).toEqual({ id: 11, permName: '华东销售组', typeId: 2, permJson: salesGroup.permJson });
   });
+
+  it('names what is missing, and says how to get a category when there is none', async () => {
+    serve();
+    renderWithApp(<GroupFormModal target={{}} types={[]} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }));
+    expect(await within(dialog).findByText('还需填写：权限组名称、所属分类（还没有分类：点「新建分类」添加一个）')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('权限组名称'), { target: { value: '组' } });
+    expect(await within(dialog).findByText('还需填写：所属分类（还没有分类：点「新建分类」添加一个）')).toBeTruthy();
+  });
+
+  it('preselects the seeded 默认分类 for a new group, unless the list was showing another category', async () => {
+    const withDefault = [...types, { id: 7, typeName: '默认分类', sortNum: 0 }];
+    const calls = serve();
+    const { unmount } = renderWithApp(<GroupFormModal target={{}} types={withDefault} onClose={() => undefined} />);
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTitle('默认分类')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('权限组名称'), { target: { value: '第一个组' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ permName: '第一个组', typeId: 7 });
+    unmount();
+
+    renderWithApp(<GroupFormModal target={{ typeId: 1 }} types={withDefault} onClose={() => undefined} />);
+    dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTitle('管理层')).toBeTruthy();
+    expect(within(dialog).queryByTitle('默认分类')).toBeNull();
+  });
+
+  it('creates a category in place with the category API and selects it', async () => {
+    const calls = mockFetch((c) => {
+      if (c.url === '/api/org/departments') return ok(depts);
+      if (c.url === '/api/org/roles') return ok(roles);
+      if (c.url.startsWith('/api/org/users?')) return ok(page(users));
+      if (c.method === 'POST' && c.url === '/api/perm/types') return ok({ id: 30, typeName: '销售体系', sortNum: 0 }, '保存成功');
+      if (c.method === 'POST' && c.url === '/api/perm/groups') return ok({ ...salesGroup, id: 20 }, '保存成功');
+      return undefined;
+    });
+    renderWithApp(<GroupFormModal target={{}} types={[]} onClose={() => undefined} />);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: /新建分类/ }));
+    const name = within(dialog).getByLabelText('新分类名称');
+    expect((within(dialog).getByRole('button', { name: '添加' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(name, { target: { value: ' 销售体系 ' } });
+    fireEvent.keyDown(name, { key: 'Enter' });
+    await waitFor(() => expect(within(dialog).getByTitle('销售体系')).toBeTruthy());
+    expect(calls.find((c) => c.url === '/api/perm/types')!.body).toEqual({ typeName: '销售体系' });
+    // Enter added the category; it did not submit the group.
+    expect(calls.some((c) => c.url === '/api/perm/groups')).toBe(false);
+    expect(within(dialog).queryByLabelText('新分类名称')).toBeNull();
+
+    fireEvent.change(within(dialog).getByLabelText('权限组名称'), { target: { value: '华东销售组' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '保存' }));
+    await waitFor(() => expect(calls.some((c) => c.url === '/api/perm/groups')).toBe(true));
+    expect(calls.find((c) => c.url === '/api/perm/groups')!.body).toMatchObject({ permName: '华东销售组', typeId: 30 });
+  });
 });

@@ -1,15 +1,17 @@
-import { useMemo } from 'react';
-import { Col, Form, Input, Modal, Row, Select, TreeSelect } from 'antd';
+import { useMemo, useState } from 'react';
+import { Alert, Button, Col, Form, Input, Modal, Row, Select, Space, TreeSelect } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { permGroupSaveSchema, type PermGroup, type PermGroupSave, type PermMember, type PermType, type User } from '@shutu/contracts';
+import { DEFAULT_PERM_TYPE_NAME, permGroupSaveSchema, type PermGroup, type PermGroupSave, type PermMember, type PermType, type User } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
 import { zodRules } from '../../shared/zod-rules.ts';
 import { fetchDepartments, fetchRoles, orgKeys } from '../org/api.ts';
 import { indexTree, toSelectTree } from '../org/tree.ts';
-import { fetchAllUsers, permKeys, savePermGroup } from './api.ts';
+import { fetchAllUsers, permKeys, savePermGroup, savePermType } from './api.ts';
 import { sortTypes } from './PermTypeMenu.tsx';
+import { pt } from './messages.ts';
 
 /** What the dialog edits: a new group (optionally of a type) or a saved one. */
 export interface GroupTarget {
@@ -57,6 +59,71 @@ export function groupBody(
 
 const ids = (list: PermMember[]) => list.map((m) => m.id);
 
+/** The category a new group starts in: the one the list was showing, else the seeded 默认分类 when it is still there. */
+export function initialTypeId(types: readonly PermType[], chosen?: number): number | undefined {
+  if (chosen !== undefined) return chosen;
+  return types.find((ty) => ty.typeName === DEFAULT_PERM_TYPE_NAME)?.id;
+}
+
+/** The required fields, by form name, with their labels: the dialog's summary names the missing ones. */
+const REQUIRED: { name: keyof GroupValues; label: string }[] = [
+  { name: 'permName', label: t.permGroupName },
+  { name: 'typeId', label: t.permGroupType },
+];
+
+/**
+ * 新建分类 in place: a name and 添加 under the category select. The new category is saved with
+ * the category API and handed to `onCreated`, which selects it.
+ */
+function NewTypeInline({ onCreated }: { onCreated: (type: PermType) => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState<string | null>(null);
+  const create = useMutation({
+    mutationFn: (typeName: string) => savePermType({ typeName }),
+    onSuccess: async (res) => {
+      notifySuccess(res.msg || msg.saved);
+      setName(null);
+      onCreated(res.data);
+      await queryClient.invalidateQueries({ queryKey: permKeys.types });
+    },
+  });
+  if (name === null) {
+    return (
+      <Button type="link" size="small" icon={<PlusOutlined />} className="perm-new-type" onClick={() => setName('')}>
+        {pt.newType}
+      </Button>
+    );
+  }
+  const typeName = name.trim();
+  const submit = () => {
+    if (typeName && !create.isPending) create.mutate(typeName);
+  };
+  return (
+    <Space.Compact className="perm-new-type" style={{ width: '100%', marginTop: 4 }}>
+      <Input
+        autoFocus
+        aria-label={pt.newTypePlaceholder}
+        placeholder={pt.newTypePlaceholder}
+        maxLength={50}
+        value={name}
+        onChange={(e) => setName(e.target.value)}
+        onKeyDown={(e) => {
+          // Enter adds the category; it must not submit the group form around it.
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            submit();
+          }
+          if (e.key === 'Escape') e.stopPropagation();
+        }}
+      />
+      <Button type="primary" disabled={!typeName} loading={create.isPending} onClick={submit}>
+        {pt.newTypeOk}
+      </Button>
+      <Button onClick={() => setName(null)}>{pt.newTypeCancel}</Button>
+    </Space.Compact>
+  );
+}
+
 interface Props {
   target: GroupTarget | null;
   types: PermType[];
@@ -71,6 +138,19 @@ export function GroupFormModal({ target, types, onClose }: Props) {
   const depts = useQuery({ queryKey: orgKeys.departments, queryFn: fetchDepartments, enabled: open });
   const roles = useQuery({ queryKey: orgKeys.roles, queryFn: fetchRoles, enabled: open });
   const users = useQuery({ queryKey: permKeys.allUsers, queryFn: fetchAllUsers, enabled: open, staleTime: 0 });
+  // Categories created in place, listed until the types query brings them back.
+  const [createdTypes, setCreatedTypes] = useState<PermType[]>([]);
+  const typeOptions = useMemo(() => {
+    const known = new Set(types.map((ty) => ty.id));
+    return sortTypes([...types, ...createdTypes.filter((ty) => !known.has(ty.id))]).map((ty) => ({ value: ty.id, label: ty.typeName }));
+  }, [types, createdTypes]);
+  const [missing, setMissing] = useState<string[]>([]);
+  const updateMissing = () =>
+    setMissing(
+      REQUIRED.filter((f) => form.getFieldError(f.name).length > 0).map((f) =>
+        f.name === 'typeId' && typeOptions.length === 0 ? `${f.label}（${pt.noTypes}）` : f.label,
+      ),
+    );
 
   const deptNames = useMemo(() => new Map([...indexTree(depts.data ?? [])].map(([id, d]) => [id, d.deptName])), [depts.data]);
   const roleNames = useMemo(() => new Map([...indexTree(roles.data ?? [])].map(([id, r]) => [id, r.roleName])), [roles.data]);
@@ -96,7 +176,7 @@ export function GroupFormModal({ target, types, onClose }: Props) {
         userIds: ids(record.permJson.userList),
         blackUserIds: ids(record.permJson.blackUserList),
       }
-    : { typeId: target?.typeId, dpIds: [], roleIds: [], userIds: [], blackUserIds: [] };
+    : { typeId: initialTypeId(types, target?.typeId), dpIds: [], roleIds: [], userIds: [], blackUserIds: [] };
 
   const userSelect = (placeholder: string) => (
     <Select
@@ -121,11 +201,22 @@ export function GroupFormModal({ target, types, onClose }: Props) {
       onCancel={onClose}
       okButtonProps={{ htmlType: 'submit', loading: save.isPending }}
       modalRender={(dom) => (
-        <Form<GroupValues> form={form} layout="vertical" clearOnDestroy initialValues={initialValues} onFinish={(v) => save.mutate(v)}>
+        <Form<GroupValues>
+          form={form}
+          layout="vertical"
+          clearOnDestroy
+          initialValues={initialValues}
+          onFinish={(v) => save.mutate(v)}
+          onFinishFailed={updateMissing}
+          onFieldsChange={updateMissing}
+        >
           {dom}
         </Form>
       )}
     >
+      {missing.length > 0 && (
+        <Alert type="error" showIcon role="alert" data-testid="perm-group-missing" style={{ marginBottom: 16 }} title={pt.missing(missing)} />
+      )}
       <Row gutter={16}>
         <Col span={12}>
           <Form.Item label={t.permGroupName} name="permName" rules={zodRules(permGroupSaveSchema, 'permName')}>
@@ -133,8 +224,21 @@ export function GroupFormModal({ target, types, onClose }: Props) {
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item label={t.permGroupType} name="typeId" rules={zodRules(permGroupSaveSchema, 'typeId')}>
-            <Select placeholder={t.permGroupTypePlaceholder} options={sortTypes(types).map((ty) => ({ value: ty.id, label: ty.typeName }))} />
+          <Form.Item
+            label={t.permGroupType}
+            name="typeId"
+            rules={zodRules(permGroupSaveSchema, 'typeId')}
+            extra={
+              <NewTypeInline
+                onCreated={(type) => {
+                  setCreatedTypes((list) => [...list, type]);
+                  form.setFieldValue('typeId', type.id);
+                  void form.validateFields(['typeId']).catch(() => undefined);
+                }}
+              />
+            }
+          >
+            <Select placeholder={t.permGroupTypePlaceholder} options={typeOptions} notFoundContent={pt.noTypes} />
           </Form.Item>
         </Col>
         <Col span={12}>
