@@ -58,7 +58,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   dict: <DictPage />,
   datasource: <DataSourcePage />,
   authGroup: <AuthGroupPage />,
-  authGroupSetting: <AuthGroupSettingPage tabs={GRANT_TABS} />,
+  authGroupSetting: <AuthGroupSettingPage tabs={GRANT_TABS} notFound={<NotFoundResult />} />,
   settings: <SystemSettingsPage />,
   profile: <ProfilePage />,
   exportTasks: <ExportTasksPage />,

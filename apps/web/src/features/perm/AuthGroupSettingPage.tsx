@@ -1,11 +1,14 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { Button, Card, Empty, Result, Tabs } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Card, Empty, Result, Spin, Tabs } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { GRANT_KINDS, GRANT_KIND_LABELS, type GrantKind } from '@shutu/contracts';
+import { ApiError } from '../../shared/api.ts';
 import { t } from '../../shared/messages.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import type { GrantTabProps, GrantTabs } from './grant-scaffold.tsx';
+import { fetchPermGroup, permKeys } from './api.ts';
 import './perm.css';
 
 const LIST_PATH = '/system/authGroup';
@@ -37,19 +40,31 @@ export function grantTabItems(tabs: GrantTabs, props: GrantTabProps) {
 
 /**
  * 权限设置 (spec 2 §2 "Permission-group settings"): one tab per grantable resource. The tabs
- * come from the app shell, which composes them from the resource features.
+ * come from the app shell, which composes them from the resource features, and so does the
+ * product's not-found page (`notFound`), shown for an id that is not a group's: the group is
+ * looked up first, and no tab is rendered (nor asks for anything) until it is found.
  */
-export function AuthGroupSettingPage({ tabs }: { tabs: GrantTabs }) {
+export function AuthGroupSettingPage({ tabs, notFound }: { tabs: GrantTabs; notFound: ReactNode }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const group = groupFromSearch(params);
   const [active, setActive] = useState<GrantKind>(GRANT_KINDS[0]);
+  const found = useQuery({
+    queryKey: permKeys.group(group?.id ?? 0),
+    queryFn: () => fetchPermGroup(group!.id),
+    enabled: group !== null,
+    retry: false,
+    // A missing group is shown as the not-found page, not toasted.
+    meta: { silent: true },
+  });
   const back = (
     <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(LIST_PATH)}>
       {t.permBackToList}
     </Button>
   );
 
+  // An id that is there but is no group's id: a dead address, like an unknown path.
+  if (!group && params.has('id')) return <>{notFound}</>;
   if (!group) {
     return (
       <PageContainer title={t.pageAuthGroupSetting} extra={back}>
@@ -60,8 +75,28 @@ export function AuthGroupSettingPage({ tabs }: { tabs: GrantTabs }) {
     );
   }
 
+  if (found.error) {
+    if (found.error instanceof ApiError && found.error.status === 404) return <>{notFound}</>;
+    return (
+      <PageContainer title={t.pageAuthGroupSetting} extra={back}>
+        <Card>
+          <Result status="error" title={found.error.message} />
+        </Card>
+      </PageContainer>
+    );
+  }
+  if (!found.data) {
+    return (
+      <PageContainer title={t.permSettingTitle(group.name)} description={t.permSettingDesc} extra={back}>
+        <Card>
+          <Spin data-testid="grant-group-loading" />
+        </Card>
+      </PageContainer>
+    );
+  }
+
   return (
-    <PageContainer title={t.permSettingTitle(group.name)} description={t.permSettingDesc} extra={back}>
+    <PageContainer title={t.permSettingTitle(found.data.permName || group.name)} description={t.permSettingDesc} extra={back}>
       <Card styles={{ body: { paddingTop: 4 } }}>
         <Tabs
           key={group.id}

@@ -15,6 +15,7 @@ export const permKeys = {
   types: ['perm', 'types'] as const,
   groupsAll: ['perm', 'groups'] as const,
   groups: (p: PermGroupListParams) => ['perm', 'groups', p] as const,
+  group: (id: number) => ['perm', 'groups', 'one', id] as const,
   myGroups: ['perm', 'my-groups'] as const,
   grantsAll: ['perm', 'grants'] as const,
   dataSourceGrants: (groupId: number) => ['perm', 'grants', 'datasource', groupId] as const,
