@@ -22,6 +22,8 @@ describe('permission groups', () => {
     await apiCall(app, token, 'POST', '/api/org/users', { account: 'zhangsan', password: md5('zhangsan1'), name: '张三', deptId: dept.id });
     await apiCall(app, token, 'POST', '/api/org/users', { account: 'lisi', password: md5('lisi1234'), name: '李四', deptId: dept.id });
     await apiCall(app, token, 'POST', '/api/org/users', { account: 'plain', password: md5('plain123'), name: '普通用户' });
+    // This walk starts from no category at all: the seeded 默认分类 goes (the fresh-install walk with it is perm-fresh.e2e.ts).
+    for (const type of await apiCall<{ id: number }[]>(app, token, 'GET', '/api/perm/types')) await apiCall(app, token, 'DELETE', `/api/perm/types/${type.id}`);
     browser = await launchBrowser();
     page = await newPage(browser);
     await loginThroughPage(page, app);
