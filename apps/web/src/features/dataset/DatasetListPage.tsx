@@ -10,6 +10,7 @@ import { PageContainer } from '../../shared/PageContainer.tsx';
 import { datasetKeys, deleteDataset, editorPath, fetchCategories, fetchDatasets } from './api.ts';
 import { ALL_CATEGORIES, categoryName, CategoryTree } from './CategoryTree.tsx';
 import { NewDatasetModal } from './NewDatasetModal.tsx';
+import { UploadFileButton } from './UploadFileButton.tsx';
 import './dataset.css';
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -68,9 +69,12 @@ export function DatasetListPage() {
       title={t.pageDataset}
       description={t.datasetDesc}
       extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="dataset-add">
-          {t.dsetAdd}
-        </Button>
+        <Space>
+          <UploadFileButton categoryId={categoryId} />
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="dataset-add">
+            {t.dsetAdd}
+          </Button>
+        </Space>
       }
     >
       <div className="split-layout dset-layout">
