@@ -1,0 +1,73 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+
+/** 上传文件 on the dataset list (issue 16): the editor's upload drawer, then the editor on the new table. */
+describe('upload a file from the dataset list', () => {
+  let app: E2EApp;
+  let browser: Browser;
+  let page: Page;
+  let warehouseId: number;
+
+  beforeAll(async () => {
+    app = await startApp();
+    const token = await apiLogin(app);
+    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
+    warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    await loginThroughPage(page, app);
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `dataset-upload-failed-${ctx.task.name.slice(0, 24)}`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('uploads a UTF-8 CSV and lands in the editor with the new table dropped in', async () => {
+    await page.goto(`${app.url}/newbi/dataset`);
+    await page.getByRole('heading', { name: '数据集' }).waitFor();
+    await page.getByTestId('dataset-upload-file').click();
+    const drawer = page.getByTestId('file-upload-drawer');
+    // Several usable sources: the chooser comes first, the built-in warehouse preselected.
+    const chooser = page.locator('.ant-modal').filter({ hasText: '上传到数据源' });
+    await Promise.race([drawer.waitFor(), chooser.waitFor()]);
+    if (await chooser.isVisible()) {
+      expect(await chooser.innerText()).toContain('示例数据仓库');
+      await chooser.getByRole('button', { name: /下\s*一\s*步/ }).click();
+    }
+    await drawer.waitFor();
+
+    const csv = '门店,城市,销售额\n南京路店,上海,1200.5\n西湖店,杭州,860\n春熙路店,成都,990\n';
+    await drawer.locator('input[type=file]').setInputFiles({ name: '门店销售.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
+    await drawer.getByText('南京路店').first().waitFor();
+    expect(await page.getByTestId('file-table-comment').inputValue()).toBe('门店销售');
+    await page.getByTestId('file-table-name').fill('store_sales');
+    await screenshot(page, 'dataset-upload-drawer');
+
+    const [created] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/filetable/tables'),
+      page.getByTestId('file-upload-ok').click(),
+    ]);
+    expect(created.status()).toBe(200);
+    await page.waitForURL((u) => u.pathname === '/newbi/dataset/edit');
+    const url = new URL(page.url());
+    expect(url.searchParams.get('sourceid')).toBe(String(warehouseId));
+    expect(url.searchParams.get('tableName')).toBe('store_sales');
+
+    await page.getByTestId('dataset-editor').waitFor();
+    const node = page.locator('[data-testid^="ds-node-"]');
+    await node.first().waitFor();
+    expect(await node.count()).toBe(1);
+    expect(await node.first().innerText()).toContain('store_sales');
+    await page.getByTestId('ds-field-门店').first().waitFor();
+    await page.getByTestId('ds-field-销售额').first().waitFor();
+    await page.getByTestId('ds-preview').getByText('南京路店').waitFor();
+    await screenshot(page, 'dataset-upload-editor');
+    // Listed among the source's file tables.
+    await page.getByRole('tab', { name: '文件表' }).click();
+    await page.getByTestId('ds-table-store_sales').waitFor();
+  });
+});
