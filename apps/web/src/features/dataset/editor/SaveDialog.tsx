@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Checkbox, Empty, Modal, Radio, Space, Spin } from 'antd';
+import { useUserInfo } from '../../../shared/session.ts';
 import { editorKeys, fetchMyGroups } from './api.ts';
 import { em } from './messages.ts';
 
@@ -13,7 +14,12 @@ interface Props {
   onCancel: () => void;
 }
 
-/** First save: the dataset is public, or bound to the chosen permission groups (all checked by default). */
+/**
+ * First save: the dataset is public, or bound to the chosen permission groups (all checked when
+ * chosen). The default is what the user can actually pick: a member of groups gets their groups;
+ * an administrator, or a user in no group, gets 公开 (the server accepts publicStatus 1 from anyone,
+ * and groups only from their members — administrators any).
+ */
 export function SaveDialog({ open, saving, onOk, onCancel }: Props) {
   return (
     <Modal title={em.permTitle} width={SAVE_DIALOG_WIDTH} open={open} onCancel={onCancel} footer={null} destroyOnHidden>
@@ -24,9 +30,11 @@ export function SaveDialog({ open, saving, onOk, onCancel }: Props) {
 
 function PermForm({ saving, onOk, onCancel }: Omit<Props, 'open'>) {
   const groups = useQuery({ queryKey: editorKeys.myGroups, queryFn: fetchMyGroups });
-  const [mode, setMode] = useState<'public' | 'groups'>('groups');
+  const isAdministrator = useUserInfo().data?.isAdministrator === true;
+  const [chosen, setMode] = useState<'public' | 'groups' | null>(null);
   const [unchecked, setUnchecked] = useState<Set<number>>(new Set());
   const list = groups.data ?? [];
+  const mode = chosen ?? (isAdministrator || (!groups.isLoading && list.length === 0) ? 'public' : 'groups');
   const checked = list.filter((g) => !unchecked.has(g.id)).map((g) => g.id);
   return (
     <div data-testid="ds-save-dialog">
