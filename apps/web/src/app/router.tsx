@@ -106,7 +106,13 @@ export function createAppRouter(queryClient: QueryClient) {
           path: '/newbi/dataset/edit',
           element: (
             <Suspense fallback={<EditorLoading />}>
-              <DatasetEditorPage />
+              <DatasetEditorPage
+                notFound={
+                  <div className="full-page-center">
+                    <NotFoundResult />
+                  </div>
+                }
+              />
             </Suspense>
           ),
         },

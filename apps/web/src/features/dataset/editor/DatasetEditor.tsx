@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Checkbox, Form, Tabs } from 'antd';
-import { FunctionOutlined, MenuFoldOutlined, MenuUnfoldOutlined, ReloadOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined, FunctionOutlined, MenuFoldOutlined, MenuUnfoldOutlined, ReloadOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import type { Dataset, FieldId } from '@shutu/contracts';
 import { notifyError, notifySuccess, notifyWarning } from '../../../shared/notify.ts';
@@ -28,6 +28,8 @@ export const SAVE_LOCK_MS = 3000;
 
 interface Props {
   id: number | null;
+  /** Where 返回 goes: the dataset list (on the category the address named). */
+  backPath: string;
   datasourceId: number;
   dsName: string;
   saved: Dataset | null;
@@ -35,7 +37,7 @@ interface Props {
   initial: { model: EditorModel; cubeName: string; workspaceId: number | null; remark: string };
 }
 
-export function DatasetEditor({ id, datasourceId, dsName, saved, preDrop, initial }: Props) {
+export function DatasetEditor({ id, backPath, datasourceId, dsName, saved, preDrop, initial }: Props) {
   const { modal } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -183,6 +185,9 @@ export function DatasetEditor({ id, datasourceId, dsName, saved, preDrop, initia
       </aside>
       <main className="ds-editor-main">
         <div className="ds-toolbar">
+          <Button size="small" icon={<ArrowLeftOutlined />} onClick={() => void navigate(backPath)} data-testid="ds-back">
+            {em.back}
+          </Button>
           <Button
             size="small"
             type="text"
