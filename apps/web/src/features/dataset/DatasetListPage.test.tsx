@@ -3,7 +3,8 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { Route, Routes } from 'react-router';
 import { mockFetch, ok, type Call } from '../../test/fetch-mock.ts';
 import { renderWithApp } from '../../test/render.tsx';
-import { DatasetListPage } from './DatasetListPage.tsx';
+import { ALL_CATEGORIES } from './CategoryTree.tsx';
+import { categoryFromAddress, DatasetListPage } from './DatasetListPage.tsx';
 import { categories, cube, page } from './test-fixtures.ts';
 
 const mine = cube(5, '订购分析', { tableType: 'LOGIC', publicStatus: 1 });
@@ -64,6 +65,20 @@ describe('dataset list', () => {
     await waitFor(() => expect(screen.queryByText('订购分析')).toBeNull());
     expect(calls.at(-1)!.url).toContain(`cubeName=${encodeURIComponent('财务')}`);
     expect(calls.at(-1)!.url).toContain('workspaceId=1');
+  });
+
+  it('opens the category the address names (?ws=, where the editor’s 返回 leads)', async () => {
+    const calls = serve();
+    renderWithApp(<App />, { path: '/newbi/dataset?ws=3' });
+    await waitFor(() => expect(calls.some((c) => c.url.startsWith('/api/dataset/cubes?') && c.url.includes('workspaceId=3'))).toBe(true));
+    expect(calls.some((c) => c.url.startsWith('/api/dataset/cubes?') && !c.url.includes('workspaceId='))).toBe(false);
+    expect(await screen.findByText(/数据集列表 · 财务/)).toBeTruthy();
+    expect([categoryFromAddress(null), categoryFromAddress('0'), categoryFromAddress('x'), categoryFromAddress('2')]).toEqual([
+      ALL_CATEGORIES,
+      ALL_CATEGORIES,
+      ALL_CATEGORIES,
+      2,
+    ]);
   });
 
   it('deletes after 确定删除?', async () => {

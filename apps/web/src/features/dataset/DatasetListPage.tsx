@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { App, Button, Card, Input, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined, TableOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { DatasetListItem, TableType } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
@@ -29,7 +29,9 @@ export function DatasetListPage() {
   const { modal } = App.useApp();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [categoryId, setCategoryId] = useState(ALL_CATEGORIES);
+  // ?ws= opens a category: the editor's 返回 brings the user back to the one they came from.
+  const [params] = useSearchParams();
+  const [categoryId, setCategoryId] = useState(() => categoryFromAddress(params.get('ws')));
   const [cubeName, setCubeName] = useState('');
   const [page, setPage] = useState({ current: 1, size: 10 });
   const [creating, setCreating] = useState(false);
@@ -169,4 +171,10 @@ export function DatasetListPage() {
       <NewDatasetModal open={creating} categories={allCategories} categoryId={categoryId} onClose={() => setCreating(false)} />
     </PageContainer>
   );
+}
+
+/** The category a `ws` parameter names (a positive whole number), else 全部. */
+export function categoryFromAddress(ws: string | null): number {
+  const id = Number(ws);
+  return ws !== null && Number.isInteger(id) && id > 0 ? id : ALL_CATEGORIES;
 }
