@@ -23,6 +23,15 @@ export interface DatasetWorld {
   /** A permission group of the users; with tables, those warehouse tables are granted to it. */
   group(userIds: number[], tables?: string[]): Promise<number>;
   save(headers: Headers, payload: unknown): Promise<Call>;
+  /**
+   * A permission filter of a group on a dataset (as an administrator): rows where the field
+   * equals one of `values`, and the columns it hides. Fails the setup when refused.
+   */
+  permFilter(
+    cubeId: number,
+    group: number,
+    filter: { name: string; fieldId: number | undefined; values: string[]; excluded?: (number | undefined)[] },
+  ): Promise<void>;
   preview(headers: Headers, cubeDataId: number, request: Record<string, unknown>, params?: Record<string, unknown>): Promise<Call>;
   close(): Promise<void>;
 }
@@ -68,6 +77,25 @@ export async function datasetWorld(kind: StoreKind): Promise<DatasetWorld> {
       return id;
     },
     save: (headers, payload) => call(server, 'POST', '/api/dataset/cubes', { headers, payload }),
+    async permFilter(cubeId, group, filter) {
+      const res = await call(server, 'POST', '/api/dataset/perm-filters', {
+        headers: admin,
+        payload: {
+          cubeDataId: cubeId,
+          dataPermId: group,
+          cubePermName: filter.name,
+          filterJson: {
+            relation: 'AND',
+            conditions: [
+              { cubeColumnId: filter.fieldId, connectType: 'and', conditions: [{ function: filter.values.length > 1 ? 'in' : 'eq', values: filter.values }] },
+            ],
+            filters: [],
+          },
+          ...(filter.excluded ? { excludeColumnIds: filter.excluded } : {}),
+        },
+      });
+      if (res.status !== 200) throw new Error(`perm filter: ${res.status} ${res.raw.body}`);
+    },
     preview: (headers, cubeDataId, request, params) =>
       call(server, 'POST', '/api/dataset/preview', { headers, payload: { cubeDataId, request, ...(params ? { params } : {}) } }),
     close: () => server.close(),

@@ -180,22 +180,7 @@ export async function matrixWorld(): Promise<MatrixWorld> {
     // Published before the group's filter existed: once it does, saving 金额 is refused (publish-restriction.test.ts).
     const memberBoard = await save(restricted.headers, '受限成员的大屏');
 
-    ok(
-      await call(w.server, 'POST', '/api/dataset/perm-filters', {
-        headers: w.admin,
-        payload: {
-          cubeDataId: cubeId,
-          dataPermId: group,
-          cubePermName: '只看广东',
-          filterJson: {
-            relation: 'AND',
-            conditions: [{ cubeColumnId: f['省份'], connectType: 'and', conditions: [{ function: 'eq', values: ['广东'] }] }],
-            filters: [],
-          },
-          excludeColumnIds: [f['金额']],
-        },
-      }),
-    );
+    await w.permFilter(cubeId, group, { name: '只看广东', fieldId: f['省份'], values: ['广东'], excluded: [f['金额']] });
 
     const link = ok(
       await call(w.server, 'POST', '/api/share/links', { headers: restricted.headers, payload: { dataType: 'visual', dataId: memberBoard, linkType: 0 } }),

@@ -72,21 +72,7 @@ describe.each(kinds)('chart query on %s', (kind) => {
       payload: { cubeWorkspaceId: workspaceId, dataIdList: [cubeId] },
     });
     expect(grant.status, grant.raw.body).toBe(200);
-    const filter = await call(w.server, 'POST', '/api/dataset/perm-filters', {
-      headers: w.admin,
-      payload: {
-        cubeDataId: cubeId,
-        dataPermId: group,
-        cubePermName: '广东',
-        filterJson: {
-          relation: 'AND',
-          conditions: [{ cubeColumnId: ids['省份'], connectType: 'and', conditions: [{ function: 'eq', values: ['广东'] }] }],
-          filters: [],
-        },
-        excludeColumnIds: [ids['手机号']],
-      },
-    });
-    expect(filter.status, filter.raw.body).toBe(200);
+    await w.permFilter(cubeId, group, { name: '广东', fieldId: ids['省份'], values: ['广东'], excluded: [ids['手机号']] });
   }, 120_000);
   afterAll(() => w?.close());
 

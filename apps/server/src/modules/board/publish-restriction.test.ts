@@ -85,21 +85,7 @@ describe('a board shows no more than its creator may see', () => {
     expect(legacy.status, legacy.raw.body).toBe(200);
     legacyBoardId = legacy.body.data;
 
-    const filter = await call(w.server, 'POST', '/api/dataset/perm-filters', {
-      headers: w.admin,
-      payload: {
-        cubeDataId: cubeId,
-        dataPermId: group,
-        cubePermName: '广东',
-        filterJson: {
-          relation: 'AND',
-          conditions: [{ cubeColumnId: f['省份'], connectType: 'and', conditions: [{ function: 'eq', values: ['广东'] }] }],
-          filters: [],
-        },
-        excludeColumnIds: [f['金额']],
-      },
-    });
-    expect(filter.status, filter.raw.body).toBe(200);
+    await w.permFilter(cubeId, group, { name: '广东', fieldId: f['省份'], values: ['广东'], excluded: [f['金额']] });
     const [count] = await w.direct("SELECT COUNT(*) AS n FROM orders WHERE province = '广东'");
     guangdongRows = Number(count!.n);
     expect(guangdongRows).toBeGreaterThan(0);

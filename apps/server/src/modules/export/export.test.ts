@@ -150,20 +150,7 @@ describe.each(kinds)('table export on %s', (kind) => {
     outsider = await w.member();
     // The member's group sees 广东 rows only.
     const group = await w.group([member.id]);
-    const filter = await call(w.server, 'POST', '/api/dataset/perm-filters', {
-      headers: admin,
-      payload: {
-        cubeDataId: cubeId,
-        dataPermId: group,
-        cubePermName: '广东',
-        filterJson: {
-          relation: 'AND',
-          conditions: [{ cubeColumnId: f['省份'], connectType: 'and', conditions: [{ function: 'eq', values: ['广东'] }] }],
-          filters: [],
-        },
-      },
-    });
-    expect(filter.status, filter.raw.body).toBe(200);
+    await w.permFilter(cubeId, group, { name: '广东', fieldId: f['省份'], values: ['广东'] });
   }, 180_000);
   afterAll(async () => {
     await jobs?.stop();

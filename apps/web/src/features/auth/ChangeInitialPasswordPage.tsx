@@ -5,12 +5,11 @@ import { SafetyCertificateOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
-import { Logo } from '../../shared/Logo.tsx';
 import { useSystemName } from '../system/api.ts';
 import { PasswordForm } from '../profile/PasswordForm.tsx';
 import { authKeys, useSignOut, useUserInfo } from '../../shared/session.ts';
 import { safeRedirect } from './LoginPage.tsx';
-import './login.css';
+import { AuthLayout } from './AuthLayout.tsx';
 
 /** Where the guard sends a user who still has the initial password, coming back to `redirect` afterwards. */
 export const CHANGE_PASSWORD_PATH = '/change-password';
@@ -41,41 +40,28 @@ export default function ChangeInitialPasswordPage() {
   if (info.data && !info.data.mustChangePassword) return <Navigate to={redirect} replace />;
 
   return (
-    <div className="login-page">
-      <div className="login-hero">
-        <div className="login-hero-brand">
-          <Logo size={40} />
-          <span>{systemName}</span>
+    <AuthLayout systemName={systemName}>
+      <div className="login-card change-password-card" data-testid="change-initial-password">
+        <div className="change-password-icon" aria-hidden="true">
+          <SafetyCertificateOutlined />
         </div>
-        <div className="login-hero-copy">
-          <h2>{t.appSubtitle}</h2>
-          <p>{t.appSlogan}</p>
-        </div>
-        <div className="login-hero-foot">{t.loginFooter(systemName)}</div>
-      </div>
-      <div className="login-panel">
-        <div className="login-card change-password-card" data-testid="change-initial-password">
-          <div className="change-password-icon" aria-hidden="true">
-            <SafetyCertificateOutlined />
-          </div>
-          <h1 className="login-title">{t.initialPasswordTitle}</h1>
-          <div className="login-subtitle">{info.data ? t.initialPasswordSubtitle(info.data.account) : '\u00a0'}</div>
-          <PasswordForm
-            hint={t.initialPasswordHint}
-            submitText={t.initialPasswordSubmit}
-            onChanged={async () => {
-              notifySuccess(t.initialPasswordDone);
-              await queryClient.invalidateQueries({ queryKey: authKeys.info });
-              await navigate(redirect, { replace: true });
-            }}
-          />
-          <div className="change-password-foot">
-            <Button type="link" onClick={() => void signOut()}>
-              {t.initialPasswordSignOut}
-            </Button>
-          </div>
+        <h1 className="login-title">{t.initialPasswordTitle}</h1>
+        <div className="login-subtitle">{info.data ? t.initialPasswordSubtitle(info.data.account) : '\u00a0'}</div>
+        <PasswordForm
+          hint={t.initialPasswordHint}
+          submitText={t.initialPasswordSubmit}
+          onChanged={async () => {
+            notifySuccess(t.initialPasswordDone);
+            await queryClient.invalidateQueries({ queryKey: authKeys.info });
+            await navigate(redirect, { replace: true });
+          }}
+        />
+        <div className="change-password-foot">
+          <Button type="link" onClick={() => void signOut()}>
+            {t.initialPasswordSignOut}
+          </Button>
         </div>
       </div>
-    </div>
+    </AuthLayout>
   );
 }

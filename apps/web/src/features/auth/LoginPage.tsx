@@ -8,10 +8,9 @@ import { getToken, setToken } from '../../shared/api.ts';
 import { t } from '../../shared/messages.ts';
 import { errorText } from '../../shared/notify.ts';
 import { useSystemName } from '../system/api.ts';
-import { Logo } from '../../shared/Logo.tsx';
 import { zodRules } from '../../shared/zod-rules.ts';
 import { login, type LoginForm } from './api.ts';
-import './login.css';
+import { AuthLayout } from './AuthLayout.tsx';
 
 /** Only same-site paths are followed after login; anything else goes home. */
 export function safeRedirect(value: string | null): string {
@@ -48,54 +47,36 @@ export function LoginPage() {
   if (getToken() && !mutation.isPending && !mutation.isSuccess) return <Navigate to={redirect} replace />;
 
   return (
-    <div className="login-page">
-      <div className="login-hero">
-        <div className="login-hero-brand">
-          <Logo size={40} />
-          <span>{systemName}</span>
+    <AuthLayout systemName={systemName}>
+      <div className="login-card">
+        <h1 className="login-title" data-testid="login-title">
+          {systemName}
+        </h1>
+        <div className="login-subtitle">
+          {t.loginWelcome} · {t.loginTitle}
         </div>
-        <div className="login-hero-copy">
-          <h2>{t.appSubtitle}</h2>
-          <p>{t.appSlogan}</p>
-        </div>
-        <div className="login-hero-chart" aria-hidden="true">
-          {[38, 62, 48, 80, 56, 92, 70].map((h, i) => (
-            <span key={i} style={{ height: `${h}%` }} />
-          ))}
-        </div>
-        <div className="login-hero-foot">{t.loginFooter(systemName)}</div>
+        <Form<LoginForm>
+          layout="vertical"
+          size="large"
+          requiredMark={false}
+          onValuesChange={() => setError(null)}
+          onFinish={(values) => {
+            setError(null);
+            mutation.mutate(values);
+          }}
+        >
+          <Form.Item name="account" rules={zodRules(loginRequestSchema, 'account')}>
+            <Input prefix={<UserOutlined className="login-icon" />} placeholder={t.loginAccount} autoComplete="username" autoFocus />
+          </Form.Item>
+          <Form.Item name="password" rules={zodRules(loginRequestSchema, 'password', { only: ['required'] })}>
+            <Input.Password prefix={<LockOutlined className="login-icon" />} placeholder={t.loginPassword} autoComplete="current-password" />
+          </Form.Item>
+          {error && <Alert className="login-error" type="error" showIcon title={error} data-testid="login-error" />}
+          <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
+            {t.loginButton}
+          </Button>
+        </Form>
       </div>
-      <div className="login-panel">
-        <div className="login-card">
-          <h1 className="login-title" data-testid="login-title">
-            {systemName}
-          </h1>
-          <div className="login-subtitle">
-            {t.loginWelcome} · {t.loginTitle}
-          </div>
-          <Form<LoginForm>
-            layout="vertical"
-            size="large"
-            requiredMark={false}
-            onValuesChange={() => setError(null)}
-            onFinish={(values) => {
-              setError(null);
-              mutation.mutate(values);
-            }}
-          >
-            <Form.Item name="account" rules={zodRules(loginRequestSchema, 'account')}>
-              <Input prefix={<UserOutlined className="login-icon" />} placeholder={t.loginAccount} autoComplete="username" autoFocus />
-            </Form.Item>
-            <Form.Item name="password" rules={zodRules(loginRequestSchema, 'password', { only: ['required'] })}>
-              <Input.Password prefix={<LockOutlined className="login-icon" />} placeholder={t.loginPassword} autoComplete="current-password" />
-            </Form.Item>
-            {error && <Alert className="login-error" type="error" showIcon title={error} data-testid="login-error" />}
-            <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
-              {t.loginButton}
-            </Button>
-          </Form>
-        </div>
-      </div>
-    </div>
+    </AuthLayout>
   );
 }
