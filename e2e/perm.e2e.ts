@@ -150,6 +150,8 @@ describe('permission groups', () => {
     await page.waitForURL(/\/system\/authGroupSetting\?id=\d+&name=/);
     expect(decodeURIComponent(new URL(page.url()).search)).toMatch(/name=华东销售一组$/);
     await page.getByRole('heading', { name: '权限设置：华东销售一组' }).waitFor();
+    // The tabs render once the group has been looked up (the heading shows while it loads).
+    await page.getByRole('tab', { name: '数据源' }).waitFor();
     expect(await page.getByRole('tab').allInnerTexts()).toEqual(['数据源', '数据集', '幻灯片', '可视化大屏', '自助报表', '应用', '第三方链接']);
     expect(await menuLabels(page)).not.toContain('权限设置');
     await page.getByText('尚未授权数据源，点击「添加数据源」开始授权').waitFor();
