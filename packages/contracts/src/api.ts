@@ -234,6 +234,12 @@ export const API = {
     params: '/api/global-param/params',
     param: '/api/global-param/params/:id',
   },
+  /** 首页 (docs/home.md): GET the sections; POST visits {kind, id}; PUT/DELETE a board favourite. */
+  home: {
+    home: '/api/home',
+    visits: '/api/home/visits',
+    favouriteBoard: '/api/home/favourite-boards/:id',
+  },
 } as const;
 
 /** Fills `:name` segments of a path. */

@@ -25,3 +25,4 @@ export * from './export.ts';
 export * from './ppt.ts';
 export * from './subscription.ts';
 export * from './share.ts';
+export * from './home.ts';
