@@ -134,6 +134,8 @@ export interface Database {
   pptPdfTask: PptPdfTaskTable;
   jobInstance: JobInstanceTable;
   jobRun: JobRunTable;
+  recentVisit: RecentVisitTable;
+  boardFavourite: BoardFavouriteTable;
 }
 
 /** A process working jobs (0013_job_runs): its heartbeat is database time, renewed every few seconds. */
@@ -481,4 +483,19 @@ export interface PptPdfTaskTable {
   finishTime: Date | null;
   /** 0013: the job run that claimed it (platform/jobs/recovery.ts). */
   runId: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A board or slideshow a user opened, at its latest visit (0015_recent_visits). */
+export interface RecentVisitTable {
+  userId: number;
+  kind: 'board' | 'ppt';
+  targetId: number;
+  visitTime: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** A board a user starred (0015_recent_visits). */
+export interface BoardFavouriteTable {
+  userId: number;
+  boardId: number;
+  createTime: CreatedAt;
 }
