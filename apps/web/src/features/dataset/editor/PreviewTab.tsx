@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Table } from 'antd';
+import { previewCellText } from '../../../shared/charts/format.ts';
 import { errorText } from '../../../shared/notify.ts';
 import type { FilterTree } from '../filter/types.ts';
 import { previewModel } from './api.ts';
@@ -30,6 +31,7 @@ export function PreviewTab({ model, datasourceId, cubeDataId, globalFilter, refr
   if (!body) return <Alert type="info" showIcon title={em.previewNeedsFields} />;
   if (preview.isError) return <Alert type="error" showIcon title={errorText(preview.error)} data-testid="ds-preview-error" />;
   const dict = preview.data?.fieldDict ?? [];
+  const rows = preview.data?.dataList ?? [];
   return (
     <Table
       data-testid="ds-preview"
@@ -39,14 +41,14 @@ export function PreviewTab({ model, datasourceId, cubeDataId, globalFilter, refr
       rowKey={(_, i) => String(i)}
       pagination={false}
       scroll={{ x: 'max-content', y: 360 }}
-      columns={dict.map((d) => ({
-        key: d.alias,
-        dataIndex: d.alias,
-        title: d.title,
-        ellipsis: true,
-        render: (v: unknown) => (v === null || v === undefined ? '' : String(v)),
-      }))}
-      dataSource={preview.data?.dataList ?? []}
+      columns={dict.map((d) => {
+        const text = previewCellText(
+          d.viewDataType,
+          rows.map((r) => r[d.alias]),
+        );
+        return { key: d.alias, dataIndex: d.alias, title: d.title, ellipsis: true, render: text };
+      })}
+      dataSource={rows}
       locale={{ emptyText: em.noData }}
     />
   );

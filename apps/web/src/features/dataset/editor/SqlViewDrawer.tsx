@@ -7,6 +7,7 @@ import { API, SQL_NAME_MAX_LENGTH, VIEW_NAME_MAX_LENGTH, defaultSqlViewName, enc
 import { ApiError, http } from '../../../shared/api.ts';
 import { errorText, notifyError, notifySuccess, notifyWarning } from '../../../shared/notify.ts';
 import { CodeEditor, type CodeEditorHandle } from '../../../shared/CodeEditor.tsx';
+import { previewCellText } from '../../../shared/charts/format.ts';
 import { editorKeys, fetchUsableSources } from './api.ts';
 import { SqlTableBrowser } from './SqlTableBrowser.tsx';
 import { formatMessage, sm } from './source-messages.ts';
@@ -216,7 +217,10 @@ function PreviewResult({ result }: { result: SqlViewPreviewResult | null }) {
           dataIndex: c.name,
           key: c.name,
           ellipsis: true,
-          render: (v: unknown) => (v === null || v === undefined ? '' : String(v)),
+          render: previewCellText(
+            c.viewDataType,
+            rows.map((r) => r[c.name]),
+          ),
         }))}
       />
     </div>

@@ -93,6 +93,8 @@ describe('formats', () => {
     expect(TIME_FORMATS[0]!.value).toBe('yyyy_MM_ddhh$mm$ss');
     expect(isBuiltInNumberFormat('#,##0.00')).toBe(true);
     expect(isBuiltInNumberFormat('0.000"万"')).toBe(false);
+    // 万 and 亿 are built in: a Chinese reader's units for large numbers.
+    expect(NUMBER_FORMATS.map((f) => f.value)).toEqual(expect.arrayContaining(['0.0万', '0.00亿']));
   });
 
   it('labels a field format by its type; a custom one as written', () => {

@@ -17,6 +17,8 @@ export const NUMBER_FORMATS: readonly { value: string; label: string }[] = [
   { value: '#,##0.00', label: '千分位两位小数（1,234.57）' },
   { value: '0%', label: '百分比（12%）' },
   { value: '0.00%', label: '百分比两位小数（12.34%）' },
+  { value: '0.0万', label: '万（278.4万）' },
+  { value: '0.00亿', label: '亿（1.23亿）' },
 ];
 
 /** Built-in time patterns, in the product's encoding (`_` for -, `$` for :); the first is the default. */
