@@ -226,6 +226,17 @@ export const chartExtSchema = z.object({
   /** Text chart: its text; image chart: its URL. */
   text: z.string().max(20000).nullish(),
   imageUrl: z.string().max(2000).nullish(),
+  /**
+   * Filter controls (docs/board-preview.md "Board-wide filters"): the filter applies by default
+   * to every data chart of the board on its dataset (its own field) and on the datasets of
+   * `autoLinkFields`, without any link on those charts. Absent (boards saved before): on,
+   * unless some chart already links to this filter by hand.
+   */
+  autoLink: z.boolean().nullish(),
+  /** Filter controls: keys of the charts the default does not apply to (the per-chart opt-out). */
+  autoLinkExclude: z.array(z.string().max(64)).max(MAX_CHARTS_PER_BOARD).nullish(),
+  /** Filter controls: the mapped field of another dataset, by dataset id, that the filter's values filter. */
+  autoLinkFields: z.record(z.string().regex(/^\d+$/), fieldId).nullish(),
 });
 
 /** Display options (title, colours, fonts, legend, labels …): kept as sent, read by the renderer. */
@@ -270,6 +281,9 @@ export const chartSchema = z.object({
     defaultValue: z.array(z.union([z.string(), z.number()])).nullish(),
     text: z.string().nullish(),
     imageUrl: z.string().nullish(),
+    autoLink: z.boolean().nullish(),
+    autoLinkExclude: z.array(z.string()).nullish(),
+    autoLinkFields: z.record(z.string(), z.number()).nullish(),
   }),
 });
 export type Chart = z.infer<typeof chartSchema>;
@@ -411,6 +425,11 @@ export const chartLinkValueSchema = z.object({
     .array(z.union([z.string().max(10000), z.number()]).nullable())
     .max(MAX_FILTER_VALUES)
     .default([]),
+  /**
+   * A click on a time-grouped point: each value is the start of a bucket of this unit, and the
+   * link filters the whole bucket [start, end) (a month, a week from Monday, a quarter …).
+   */
+  granularity: z.enum(TIME_UNITS).nullish(),
 });
 export type ChartLinkValue = z.input<typeof chartLinkValueSchema>;
 

@@ -216,6 +216,26 @@ describe('BoardView linkage and ready', () => {
     expect((chartCalls(calls, 'province')[0]!.body as ChartDataRequest).mode).toBe('values');
   });
 
+  it('a filter select applies to every chart of its dataset without links, except the chart opted out', async () => {
+    const calls = serve();
+    // All charts read dataset 1; the select lists field 1 (省份) and starts on 浙江.
+    const board = makeBoard([
+      chartAt('province', 'filterSelect', '省份筛选', { x: 0, y: 0 }, { defaultValue: ['浙江'], autoLink: true, autoLinkExclude: ['pie'] }),
+      chartAt('bar', 'bar', '各省金额', { x: 0, y: 100 }),
+      chartAt('card', 'card', '总金额', { x: 500, y: 100 }),
+      chartAt('pie', 'pie', '全国占比', { x: 900, y: 100 }),
+    ]);
+    let controls: BoardControls | null = null;
+    mount(<BoardView board={board} header={(c) => ((controls = c), null)} />);
+    await waitFor(() => expect(chartCalls(calls, 'card')).toHaveLength(1));
+    const byProvince = [{ fieldId: 1, function: 'in', values: ['浙江'] }];
+    expect((chartCalls(calls, 'bar')[0]!.body as ChartDataRequest).links).toEqual(byProvince);
+    expect((chartCalls(calls, 'card')[0]!.body as ChartDataRequest).links).toEqual(byProvince);
+    expect((chartCalls(calls, 'pie')[0]!.body as ChartDataRequest).links ?? []).toEqual([]);
+    expect(controls!.hasLinkage).toBe(true);
+    expect(controls!.linkApplied).toBe(true);
+  });
+
   it('is ready once every drawn chart has rendered: drawn, empty, failed, static; dialog charts do not count', async () => {
     let releaseBar: (() => void) | null = null;
     const barAnswer = new Promise<void>((r) => (releaseBar = r));

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Chart, ChartLink } from '@shutu/contracts';
 import {
   anyLinkApplied,
+  autoLinkOn,
+  autoTargets,
   chartLinks,
   clearLinkage,
   clickSelection,
@@ -117,5 +119,104 @@ describe('links of driven charts', () => {
     expect(chartLinks(board, select(state, 'province', filterSelection('filterSelect', ['上海']))).pie).toEqual([
       { fieldId: 21, function: 'in', values: ['上海'] },
     ]);
+  });
+});
+
+describe('board-wide filters', () => {
+  type Full = Pick<Chart, 'key' | 'name' | 'ext' | 'dataconfig'>;
+  const on = (cubeId: number, fieldId: number) => ({
+    cubeId,
+    rowParamList: [{ fieldId }],
+    columnParamList: [],
+    indexParamList: [{ fieldId: 900 }],
+    sortList: [],
+  });
+  const data = (key: string, name: Chart['name'], cubeId: number, ext: Partial<Chart['ext']> = {}): Full => ({
+    key,
+    name,
+    dataconfig: on(cubeId, 1),
+    ext: { filterList: [], ...ext },
+  });
+  // A province select (field 11 of dataset 1) over a board of charts on dataset 1 and dataset 2.
+  const filter = (ext: Partial<Chart['ext']> = {}): Full => ({
+    key: 'f',
+    name: 'filterSelect',
+    dataconfig: on(1, 11),
+    ext: { filterList: [], autoLink: true, ...ext },
+  });
+  const chosen = select(initialLinkage, 'f', { function: 'in', values: ['浙江'] });
+  const byProvince = (fieldId: number) => [{ fieldId, function: 'in', values: ['浙江'] }];
+
+  it('applies to every chart of its dataset with no link set up, not to other datasets, filter controls or text', () => {
+    const charts = [
+      filter(),
+      data('bar', 'bar', 1),
+      data('card', 'card', 1),
+      data('other', 'pie', 2),
+      data('f2', 'filterSelect', 1),
+      { key: 't', name: 'text' as const, dataconfig: null, ext: { filterList: [] } },
+    ];
+    const links = chartLinks(charts, chosen);
+    expect(links.bar).toEqual(byProvince(11));
+    expect(links.card).toEqual(byProvince(11));
+    expect(links.other).toEqual([]);
+    expect(links.f2).toEqual([]);
+    expect(links.f).toEqual([]);
+    expect(links.t).toEqual([]);
+    // Nothing chosen yet: no filter; the filter counts as a driver (清除联动 is offered).
+    expect(chartLinks(charts, initialLinkage).bar).toEqual([]);
+    // The second select applies board-wide too (it has no hand links): both drive.
+    expect(driverKeys(charts)).toEqual(new Set(['f', 'f2']));
+  });
+
+  it('a chart opted out in the filter settings is not filtered', () => {
+    const charts = [filter({ autoLinkExclude: ['card'] }), data('bar', 'bar', 1), data('card', 'card', 1)];
+    const links = chartLinks(charts, chosen);
+    expect(links.bar).toEqual(byProvince(11));
+    expect(links.card).toEqual([]);
+  });
+
+  it('a dataset with a mapped field is filtered on that field', () => {
+    const charts = [filter({ autoLinkFields: { '2': 27 } }), data('bar', 'bar', 1), data('other', 'pie', 2)];
+    expect(chartLinks(charts, chosen).other).toEqual(byProvince(27));
+  });
+
+  it('a hand-made link from the same filter decides instead (never twice, and off stays off)', () => {
+    const charts = [
+      filter(),
+      data('bar', 'bar', 1, { filterList: [link('f', 15)] }),
+      data('off', 'bar', 1, { filterList: [link('f', 11, { linkFlag: false })] }),
+      data('plain', 'bar', 1),
+    ];
+    const links = chartLinks(charts, chosen);
+    expect(links.bar).toEqual(byProvince(15));
+    expect(links.off).toEqual([]);
+    expect(links.plain).toEqual(byProvince(11));
+  });
+
+  it('applies the filter default value at first load, until 清除联动', () => {
+    const charts = [filter({ defaultValue: ['江苏'] }), data('bar', 'bar', 1)];
+    expect(chartLinks(charts, initialLinkage).bar).toEqual([{ fieldId: 11, function: 'in', values: ['江苏'] }]);
+    expect(chartLinks(charts, clearLinkage()).bar).toEqual([]);
+  });
+
+  it('boards saved before the setting: a filter wired by hand keeps only its links; an unwired one applies board-wide', () => {
+    const legacy = filter({ autoLink: null });
+    const wired = [legacy, data('bar', 'bar', 1, { filterList: [link('f', 11)] }), data('pie', 'pie', 1)];
+    expect(chartLinks(wired, chosen).pie).toEqual([]);
+    expect(chartLinks(wired, chosen).bar).toEqual(byProvince(11));
+    const unwired = [legacy, data('pie', 'pie', 1)];
+    expect(chartLinks(unwired, chosen).pie).toEqual(byProvince(11));
+    // Switched off explicitly: nothing by default.
+    expect(chartLinks([filter({ autoLink: false }), data('pie', 'pie', 1)], chosen).pie).toEqual([]);
+  });
+
+  it('lists the charts a filter can apply to, with opt-outs and hand links marked', () => {
+    const charts = [filter({ autoLinkExclude: ['pie'] }), data('bar', 'bar', 1, { filterList: [link('f', 11)] }), data('pie', 'pie', 1), data('x', 'bar', 3)];
+    expect(autoTargets(charts[0]!, charts).map((t) => [t.chart.key, t.fieldId, t.excluded, t.handLinked])).toEqual([
+      ['bar', 11, false, true],
+      ['pie', 11, true, false],
+    ]);
+    expect(autoLinkOn(filter({ autoLink: null }), charts)).toBe(false);
   });
 });

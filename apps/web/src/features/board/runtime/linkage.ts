@@ -6,7 +6,8 @@ import type { CubeCell } from '../../../shared/charts/format.ts';
  * charts they drive. A link lives on the DRIVEN chart (`ext.filterList`): `linkFrom` names the
  * driver, `linkKey` the driven chart's field. Drivers are filter controls (their chosen values
  * or date range) and charts whose clicks filter (bar, line, pie, summary and pivot tables: the
- * clicked row's first dimension value).
+ * clicked row's first dimension value). Filter controls also apply board-wide by default
+ * (`effectiveLinks`): to the charts of their dataset, with no link on those charts.
  */
 
 type LinkValue = string | number | null;
@@ -85,34 +86,107 @@ export function activeLinks(chart: Pick<Chart, 'key' | 'ext'>): Chart['ext']['fi
   return chart.ext.filterList.filter((l) => l.linkSet && l.linkFlag && l.linkFrom !== chart.key);
 }
 
-/** Keys of the charts that drive at least one other chart. */
-export function driverKeys(charts: readonly Pick<Chart, 'key' | 'ext'>[]): Set<string> {
+// ---------------------------------------------------------------------------------------
+// Board-wide filters: a filter control applies by default to the charts of its dataset (and of
+// the datasets it maps a field of), without a link on them (docs/board-preview.md).
+
+/** A chart as linkage reads it (without dataconfig: reads no dataset, so no board-wide filter applies). */
+type LinkChart = Pick<Chart, 'key' | 'name' | 'ext'> & Partial<Pick<Chart, 'dataconfig'>>;
+type Link = Chart['ext']['filterList'][number];
+
+const isFilterControl = (chart: Pick<Chart, 'name'>) => chart.name === 'filterSelect' || chart.name === 'filterDate';
+
+/** Some chart of the board links to `filter` by hand (an entry of its ext.filterList, on or off). */
+export function hasHandLinks(filter: Pick<Chart, 'key'>, charts: readonly Pick<Chart, 'key' | 'ext'>[]): boolean {
+  return charts.some((c) => c.key !== filter.key && c.ext.filterList.some((l) => l.linkFrom === filter.key));
+}
+
+/**
+ * The filter applies board-wide: its own `ext.autoLink`, or, on boards saved before the setting
+ * existed, on unless it was wired by hand (those boards keep exactly the links they were given).
+ */
+export function autoLinkOn(filter: LinkChart, charts: readonly LinkChart[]): boolean {
+  if (!isFilterControl(filter)) return false;
+  return filter.ext.autoLink ?? !hasHandLinks(filter, charts);
+}
+
+/** A chart the filter can apply to by default, and the field of the chart's dataset it filters. */
+export interface AutoTarget {
+  chart: LinkChart;
+  fieldId: number;
+  /** Opted out in the filter's settings. */
+  excluded: boolean;
+  /** The chart has its own link from this filter, which decides instead (no double filtering). */
+  handLinked: boolean;
+}
+
+/**
+ * The data charts a filter can apply to (not filter controls, not the filter itself): those on
+ * the filter's dataset (the filter's own field) and those on a dataset of `autoLinkFields` (the
+ * mapped field). Nothing when the filter has no field yet.
+ */
+export function autoTargets(filter: LinkChart, charts: readonly LinkChart[]): AutoTarget[] {
+  const own = filter.dataconfig;
+  const field = own?.rowParamList[0]?.fieldId;
+  if (!own || field === undefined) return [];
+  const excluded = new Set(filter.ext.autoLinkExclude ?? []);
+  const mapped = filter.ext.autoLinkFields ?? {};
+  const targets: AutoTarget[] = [];
+  for (const chart of charts) {
+    const cubeId = chart.dataconfig?.cubeId;
+    if (chart.key === filter.key || isFilterControl(chart) || cubeId === undefined) continue;
+    const fieldId = cubeId === own.cubeId ? field : mapped[String(cubeId)];
+    if (fieldId === undefined) continue;
+    const handLinked = chart.ext.filterList.some((l) => l.linkFrom === filter.key);
+    targets.push({ chart, fieldId, excluded: excluded.has(chart.key), handLinked });
+  }
+  return targets;
+}
+
+/**
+ * Every link a chart receives now: its active hand-made links, then one link from each
+ * board-wide filter that applies to it (not opted out, no hand link of its own from that
+ * filter). A default link applies the filter's default value at first load, like `beginFlag`.
+ */
+export function effectiveLinks(chart: LinkChart, charts: readonly LinkChart[]): Link[] {
+  const links = [...activeLinks(chart)];
+  if (!chart.dataconfig || isFilterControl(chart)) return links;
+  for (const filter of charts) {
+    if (!autoLinkOn(filter, charts)) continue;
+    const target = autoTargets(filter, [chart]).find((t) => !t.excluded && !t.handLinked);
+    if (target) links.push({ linkFrom: filter.key, linkKey: target.fieldId, linkSet: true, linkFlag: true, beginFlag: true });
+  }
+  return links;
+}
+
+/** Keys of the charts that drive at least one other chart (by hand or board-wide). */
+export function driverKeys(charts: readonly LinkChart[]): Set<string> {
   const keys = new Set<string>();
-  for (const chart of charts) for (const link of activeLinks(chart)) keys.add(link.linkFrom);
+  for (const chart of charts) for (const link of effectiveLinks(chart, charts)) keys.add(link.linkFrom);
   return keys;
 }
 
 /** The board has linked charts (清除联动 is offered). */
-export function hasLinkage(charts: readonly Pick<Chart, 'key' | 'ext'>[]): boolean {
+export function hasLinkage(charts: readonly LinkChart[]): boolean {
   return driverKeys(charts).size > 0;
 }
 
 /** What a driver applies to one link right now: the user's selection, else (beginFlag, defaults on) its default. */
-function driverValue(state: LinkageState, link: Chart['ext']['filterList'][number], driver: Pick<Chart, 'name' | 'ext'> | undefined): Selection | null {
+function driverValue(state: LinkageState, link: Link, driver: Pick<Chart, 'name' | 'ext'> | undefined): Selection | null {
   if (link.linkFrom in state.selections) return state.selections[link.linkFrom] ?? null;
   return state.defaults && link.beginFlag ? defaultSelection(driver) : null;
 }
 
 /**
  * The `links` of every chart's chart-data request, by chart key (charts without any: an empty
- * list). One entry per active link whose driver currently applies a value.
+ * list). One entry per effective link (hand-made or board-wide) whose driver applies a value now.
  */
-export function chartLinks(charts: readonly Pick<Chart, 'key' | 'name' | 'ext'>[], state: LinkageState): Record<string, ChartLinkValue[]> {
+export function chartLinks(charts: readonly LinkChart[], state: LinkageState): Record<string, ChartLinkValue[]> {
   const byKey = new Map(charts.map((c) => [c.key, c]));
   const result: Record<string, ChartLinkValue[]> = {};
   for (const chart of charts) {
     const links: ChartLinkValue[] = [];
-    for (const link of activeLinks(chart)) {
+    for (const link of effectiveLinks(chart, charts)) {
       const value = driverValue(state, link, byKey.get(link.linkFrom));
       if (value) links.push({ fieldId: link.linkKey, function: value.function, values: [...value.values] });
     }
