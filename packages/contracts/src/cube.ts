@@ -64,6 +64,7 @@ export const cubeMessages = {
   filterValueDate: '过滤条件【{name}】的日期格式不正确',
   filterFunctionType: '过滤条件【{name}】不支持函数 {fn}',
   filterRelativeNeedsDate: '过滤条件【{name}】只有日期字段可以使用相对时间',
+  filterBucketNeedsDate: '过滤条件【{name}】不是日期，不能按时间粒度筛选',
   valueNul: '值中不能包含空字符（\\0）',
   valueUnicode: '值中包含无效的Unicode字符',
 } as const;
@@ -158,6 +159,11 @@ export const filterConditionSchema = z.object({
   dateType: upper([...TIME_UNITS, 'DATE'] as const)
     .transform((unit): TimeUnit => (unit === 'DATE' ? 'DAY' : unit))
     .nullish(),
+  /**
+   * Absolute time only: each value names the whole unit of this granularity that contains it
+   * (a clicked time bucket: '2026-09-01T00:00:00' with MONTH is all of September 2026).
+   */
+  granularity: upper(TIME_UNITS).nullish(),
 });
 export type FilterCondition = z.input<typeof filterConditionSchema>;
 

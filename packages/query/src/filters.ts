@@ -3,7 +3,7 @@ import { allOf, anyOf, cmp, num, str, type Expr, type SqlType } from './ast.ts';
 import { queryError } from './errors.ts';
 import { measureExpr, lowerField, type FieldResolver } from './fields.ts';
 import type { ModelField } from './model.ts';
-import { absolutePeriod, relativePeriod, spanOf, type Period } from './time.ts';
+import { absolutePeriod, bucketPeriod, relativePeriod, spanOf, type Period } from './time.ts';
 
 type Group = FilterGroupParsed;
 type Item = Group['conditions'][number];
@@ -72,9 +72,11 @@ function condition(c: Condition, expr: Expr, type: SqlType, name: string, itemUn
     if (type !== 'DATETIME') throw queryError('request', 'filterRelativeNeedsDate', { name });
     return periodPredicate(fn, expr, relativePeriods(c, values, itemUnit, name, ctx), bad);
   }
+  if (c.granularity && type !== 'DATETIME') throw queryError('request', 'filterBucketNeedsDate', { name });
   if (type === 'DATETIME') {
+    const bucket = c.granularity;
     const periods = values.map((v) => {
-      const p = absolutePeriod(String(v));
+      const p = bucket ? bucketPeriod(String(v), bucket) : absolutePeriod(String(v));
       if (!p) throw queryError('value', 'filterValueDate', { name });
       return p;
     });

@@ -33,7 +33,7 @@ export { parseFormula, type FormulaNode } from './formula/parser.ts';
 export { formulaParamRefs, paramValue, type FormulaParamRef, type FormulaParamValue, type FormulaParams } from './formula/compile.ts';
 export { tokenize, type Token } from './formula/lexer.ts';
 export { FUNCTION_CATALOGUE, FUNCTION_CATEGORIES, functionSpec, type FunctionSpec, type FunctionCategory } from './formula/functions.ts';
-export { absolutePeriod, relativePeriod, type Period } from './time.ts';
+export { absolutePeriod, bucketPeriod, granularityForSpan, relativePeriod, AUTO_GRANULARITY_SPANS, type Period } from './time.ts';
 export type * from './ast.ts';
 export { ALLOWED_TABLE_FUNCTIONS, checkInspection, checkSelectSql, guardSelectSql, SqlGuardError } from './sql/guard.ts';
 export type { SqlInspection, SqlNameRef } from './sql/inspection.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { absolutePeriod, relativePeriod } from './time.ts';
+import { absolutePeriod, bucketPeriod, granularityForSpan, relativePeriod } from './time.ts';
 
 describe('absolute values name a period by their precision', () => {
   it.each<[string, string, string]>([
@@ -53,5 +53,44 @@ describe('relative periods count whole units from the one holding now', () => {
     const sunday = new Date('2024-03-17T20:00:00Z'); // Monday 04:00 in UTC+8, Sunday in UTC
     expect(relativePeriod(sunday, 'WEEK', 0, 480).start).toBe('2024-03-18 00:00:00');
     expect(relativePeriod(sunday, 'WEEK', 0, 0).start).toBe('2024-03-11 00:00:00');
+  });
+});
+
+describe('a clicked bucket is the whole unit containing its value', () => {
+  it.each<[string, Parameters<typeof bucketPeriod>[1], string, string]>([
+    ['2026-09-01T00:00:00', 'MONTH', '2026-09-01 00:00:00', '2026-10-01 00:00:00'],
+    ['2026-09-15', 'MONTH', '2026-09-01 00:00:00', '2026-10-01 00:00:00'],
+    ['2026-12-01T00:00:00', 'MONTH', '2026-12-01 00:00:00', '2027-01-01 00:00:00'],
+    ['2026-09-22T16:25:59', 'DAY', '2026-09-22 00:00:00', '2026-09-23 00:00:00'],
+    // 2026-09-21 is a Monday; a Sunday belongs to the week that began six days before.
+    ['2026-09-21T00:00:00', 'WEEK', '2026-09-21 00:00:00', '2026-09-28 00:00:00'],
+    ['2026-09-27T23:00:00', 'WEEK', '2026-09-21 00:00:00', '2026-09-28 00:00:00'],
+    ['2025-12-29T00:00:00', 'WEEK', '2025-12-29 00:00:00', '2026-01-05 00:00:00'],
+    ['2026-10-01T00:00:00', 'QUARTER', '2026-10-01 00:00:00', '2027-01-01 00:00:00'],
+    ['2026-08-31T00:00:00', 'QUARTER', '2026-07-01 00:00:00', '2026-10-01 00:00:00'],
+    ['2026-01-01T00:00:00', 'YEAR', '2026-01-01 00:00:00', '2027-01-01 00:00:00'],
+    ['2026-09-22T16:00:00', 'HOUR', '2026-09-22 16:00:00', '2026-09-22 17:00:00'],
+  ])('%s by %s', (value, unit, start, end) => {
+    expect(bucketPeriod(value, unit)).toEqual({ start, end });
+  });
+
+  it('refuses a value that is not a date', () => {
+    expect(bucketPeriod('2026-02-30T00:00:00', 'MONTH')).toBeNull();
+    expect(bucketPeriod('九月', 'MONTH')).toBeNull();
+  });
+});
+
+describe('the default granularity follows the span of the data', () => {
+  it.each<[string | null, string | null, string]>([
+    ['2026-09-22T08:00:00', '2026-09-23T20:00:00', 'HOUR'],
+    ['2026-07-01T00:00:00', '2026-09-30T23:59:59', 'DAY'],
+    ['2026-03-01T00:00:00', '2026-09-30T23:59:59', 'WEEK'],
+    ['2025-10-01T00:00:00', '2026-10-31T23:59:59', 'MONTH'],
+    ['2023-01-01T00:00:00', '2025-12-31T00:00:00', 'MONTH'],
+    ['2001-01-01', '2026-12-31', 'YEAR'],
+    ['2026-09-22T08:00:00', '2026-09-22T08:00:00', 'HOUR'],
+    [null, null, 'DAY'],
+  ])('%s … %s → %s', (first, last, unit) => {
+    expect(granularityForSpan(first, last)).toBe(unit);
   });
 });

@@ -91,6 +91,44 @@ export function absolutePeriod(value: string): Period | null {
 }
 
 /**
+ * The bucket of `unit` that contains an absolute value: a clicked point of a time-grouped chart
+ * ('2026-09-01T00:00:00' by MONTH is September; a week runs from Monday). Null when the value
+ * is not a valid date.
+ */
+export function bucketPeriod(value: string, unit: TimeUnit): Period | null {
+  const period = absolutePeriod(value);
+  if (!period) return null;
+  const start = startOf(Date.parse(`${period.start.replace(' ', 'T')}Z`), unit);
+  return { start: format(start), end: format(addUnits(start, unit, 1)) };
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Upper bounds of the span (last value minus first) for each default granularity, finest first;
+ * beyond the last one a chart groups by year. About 2–100 points each (docs/board-chart-config.md).
+ */
+export const AUTO_GRANULARITY_SPANS: readonly (readonly [TimeUnit, number])[] = [
+  ['HOUR', 2 * DAY_MS],
+  ['DAY', 100 * DAY_MS],
+  ['WEEK', 366 * DAY_MS],
+  ['MONTH', 10 * 366 * DAY_MS],
+];
+
+/**
+ * The granularity a time dimension gets when the user chose none, from the span of its values
+ * (first and last, absolute values): hours within two days, days up to about three months,
+ * weeks up to a year, months up to ten years, years beyond. No values: DAY.
+ */
+export function granularityForSpan(first: string | null, last: string | null): TimeUnit {
+  const from = first === null ? null : absolutePeriod(first);
+  const to = last === null ? null : absolutePeriod(last);
+  if (!from || !to) return 'DAY';
+  const span = Date.parse(`${to.start.replace(' ', 'T')}Z`) - Date.parse(`${from.start.replace(' ', 'T')}Z`);
+  return AUTO_GRANULARITY_SPANS.find(([, max]) => span <= max)?.[0] ?? 'YEAR';
+}
+
+/**
  * The unit `offset` units away from the one containing `now` (negative: before).
  * `timeZoneOffsetMinutes` is the wall clock's offset from UTC (China: 480).
  */
