@@ -26,3 +26,4 @@ export * from './ppt.ts';
 export * from './subscription.ts';
 export * from './share.ts';
 export * from './home.ts';
+export * from './pivot-layout.ts';
