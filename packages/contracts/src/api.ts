@@ -2,6 +2,8 @@
  * Every HTTP path of the API, shared by server routes, the web client and the tests.
  * The spec names operations, not paths (spec 2 §7); these are ours.
  */
+import { DATA_API_PATHS } from './dataapi.ts';
+
 export const API = {
   health: '/api/health',
   docs: '/api/docs',
@@ -242,6 +244,8 @@ export const API = {
   },
 } as const;
 
+  /** Data APIs (issue 17; docs/dataapi.md). */
+  dataApi: DATA_API_PATHS,
 /** Fills `:name` segments of a path. */
 export function apiPath(path: string, params: Record<string, string | number>): string {
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(params[name])));

@@ -27,3 +27,4 @@ export * from './subscription.ts';
 export * from './share.ts';
 export * from './home.ts';
 export * from './pivot-layout.ts';
+export * from './dataapi.ts';

@@ -1,0 +1,335 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './envelope.ts';
+import { requiredText } from './common.ts';
+
+/**
+ * Data APIs (spec 2 §2 "Data-API editor", §3 "Data API", §4, §5 "Data API", §7 "Data APIs", §9;
+ * docs/dataapi.md): endpoints fed by SQL over a data source (apiType 1), by an external URL whose
+ * answer a JavaScript handler reshapes (apiType 2), or by a table with a typed parameter list
+ * (apiType 3), published at `/open/api/{apiKey}` for access keys and signed-in users.
+ */
+
+export const dataApiMessages = {
+  // spec 2 §5 "Data API", in the type-3 editor's order
+  categoryRequired: '请选择分类',
+  apiKeyRequired: '请输入接口key',
+  apiNameRequired: '请输入接口名',
+  datasourceRequired: '请选择数据源',
+  tableRequired: '请选择数据表',
+  checkSyntax: '请检查语法',
+  mustSaveToPreview: '必须保存才能预览',
+  previewFirst: '请先预览',
+  dictNameRequired: '请输入字典名',
+  // ours
+  apiKeyInvalid: '接口key只能包含字母、数字、下划线或中划线，且以字母开头',
+  apiKeyExists: '接口key已存在',
+  apiNotFound: '接口不存在',
+  notOwner: '只能修改或删除自己创建的接口',
+  sqlRequired: '请输入SQL语句',
+  urlRequired: '请输入接口地址',
+  headersInvalid: '请求头须为 JSON 对象（名称到值）',
+  noteInvalid: 'note 不是合法的 JSON（showFields 与 params）',
+  categoryNameRequired: '请输入分类名称',
+  categoryExists: '分类名称已存在',
+  categoryNotFound: '分类不存在',
+  categoryInUse: '该分类下还有 {count} 个接口，不能删除',
+  // parameters
+  paramRequired: '缺少必填参数【{key}】',
+  paramInvalid: '参数【{key}】的值不合法：应为{type}',
+  paramUnknownInSql: 'SQL 引用了未定义的参数【{key}】',
+  paramPlaceholder: 'SQL 中请用 ${参数key} 引用参数，不能直接写占位符【{text}】',
+  columnUnknown: '数据表中没有字段【{name}】',
+  // the published runtime
+  apiOffline: '接口已下线，暂不提供服务',
+  apiFaulty: '接口连续调用失败，已标记为故障，请联系管理员处理',
+  credentialsRequired: '请提供访问密钥、签名或登录令牌',
+  keyInvalid: '访问密钥无效或已停用',
+  keyNotScoped: '该访问密钥无权调用此接口',
+  signatureInvalid: '签名无效',
+  signatureExpired: '签名时间戳已过期，请校准时间后重试',
+  nonceReplayed: '该请求已使用过（nonce 重复），拒绝重放',
+  rateLimited: '调用过于频繁，请稍后再试',
+  executionFailed: '接口执行失败：{detail}',
+  // access keys
+  keyNameRequired: '请输入密钥名称',
+  keyNotFound: '访问密钥不存在',
+  keyCreated: '已生成访问密钥，密钥只显示这一次，请立即保存',
+  // external APIs and the handler sandbox
+  urlScheme: '接口地址只支持 http 或 https',
+  urlInvalid: '接口地址不是合法的 URL',
+  hostNotAllowed: '接口地址的主机【{host}】不在允许列表中，请联系管理员',
+  addressRefused: '不允许访问本机、内网链路本地或云元数据地址【{host}】',
+  externalFailed: '外部接口调用失败：{detail}',
+  handlerTimeout: '处理函数运行超时（超过 200 毫秒），已中止',
+  handlerKilled: '处理函数超过 1 秒未结束或内存失控，已强制终止',
+  handlerMemory: '处理函数内存超过 32 MB 限制，已中止',
+  handlerError: '处理函数执行出错：{detail}',
+  handlerNotFunction: '处理函数须是一个函数表达式，例如 function (data) { return data }',
+  // success
+  saved: '保存成功',
+  deleted: '删除成功!',
+  done: '操作成功!',
+} as const;
+
+/** spec 2 §3: 1 database (SQL over a data source), 2 external URL, 3 table with a parameter list. */
+export const DATA_API_TYPES = [1, 2, 3] as const;
+export type DataApiType = (typeof DATA_API_TYPES)[number];
+/** 0 standard, 1 flying-line chart, 2 basic indicator, 3 other (1-3 only for external APIs). */
+export const DATA_API_CHART_TYPES = [0, 1, 2, 3] as const;
+/** 0 offline, 1 online, 2 faulty. */
+export const DATA_API_STATUSES = [0, 1, 2] as const;
+export const DATA_API_STATUS_LABELS = { 0: '下线', 1: '上线', 2: '故障' } as const;
+export const DATA_API_METHODS = ['get', 'post'] as const;
+/** 0 json, 1 urlencoded (post only). */
+export const DATA_API_PARAM_TYPES = [0, 1] as const;
+/** spec 2 §3: the default handler returns the response data unchanged. */
+export const DEFAULT_API_JS_FUNCTION = 'function (data) {\n  return data;\n}';
+/** After this many consecutive failed calls an online API turns faulty (docs/dataapi.md). */
+export const DATA_API_FAULT_THRESHOLD = 5;
+/** Rows a published call answers at most; the preview keeps the first 100 for the view (spec 2 §9). */
+export const DATA_API_MAX_ROWS = 10_000;
+export const DATA_API_PREVIEW_ROWS = 100;
+export const DATA_API_TIMEOUT_MS = 30_000;
+/** A signed call's timestamp may differ from the server's clock by this much; its nonce is kept as long. */
+export const DATA_API_SIGNATURE_WINDOW_MS = 5 * 60_000;
+/** Calls per minute per access key unless the key says otherwise. */
+export const DATA_API_DEFAULT_RATE_LIMIT = 600;
+/** apiKey: it names the published path. */
+export const API_KEY_PATTERN = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
+
+/** spec 2 §3 "Parameter": datatype and the formats of its defaults (yyyyMMdd, yyyyMM, HH:mm:ss). */
+export const DATA_API_PARAM_DATATYPES = ['string', 'number', 'date', 'month', 'time', 'timestamp'] as const;
+export type DataApiParamDatatype = (typeof DATA_API_PARAM_DATATYPES)[number];
+export const DATA_API_PARAM_LABELS: Record<DataApiParamDatatype, string> = {
+  string: '文本',
+  number: '数字',
+  date: '日期（yyyyMMdd）',
+  month: '月份（yyyyMM）',
+  time: '时间（HH:mm:ss）',
+  timestamp: '时间戳（毫秒，整数）',
+};
+
+export const showFieldSchema = z.object({
+  columnName: z.string().min(1).max(200),
+  columnComments: z.string().max(200).default(''),
+  /** 0 dimension, 1 indicator. */
+  dataType: z.union([z.literal(0), z.literal(1)]).default(0),
+});
+export type ShowField = z.infer<typeof showFieldSchema>;
+
+export const apiParamSchema = z.object({
+  name: z.string().max(100).default(''),
+  /** Parameters with an empty key are ignored (spec 2 §5). */
+  key: z.string().max(100).default(''),
+  datatype: z.enum(DATA_API_PARAM_DATATYPES).default('string'),
+  /** The default; a parameter without one is required. */
+  def: z.union([z.string(), z.number()]).nullish(),
+});
+export type ApiParam = z.infer<typeof apiParamSchema>;
+
+/** `note`: a JSON string of this (spec 2 §3). */
+export const dataApiNoteSchema = z.object({
+  showFields: z.array(showFieldSchema).default([]),
+  params: z.array(apiParamSchema).default([]),
+});
+export type DataApiNote = z.infer<typeof dataApiNoteSchema>;
+
+/** Type-3 column types (spec 2 §3 "Type-3 queryParam item"). */
+export const QUERY_PARAM_COLUMN_TYPES = ['STRING', 'DATETIME', 'INT', 'LONG', 'FLT'] as const;
+export type QueryParamColumnType = (typeof QUERY_PARAM_COLUMN_TYPES)[number];
+
+export const queryParamItemSchema = z.object({
+  title: z.string().max(100).default(''),
+  columnName: z.string().min(1).max(200),
+  paramName: z.string().min(1).max(100),
+  /** STRING may carry its size in brackets, e.g. STRING(64). */
+  columnType: z.string().regex(/^(STRING(\(\d+\))?|DATETIME|INT|LONG|FLT)$/),
+  /** 1 required, 0 optional (decision: the spec does not say which is which). */
+  optionalStatus: z.union([z.literal(0), z.literal(1)]).default(0),
+});
+export type QueryParamItem = z.infer<typeof queryParamItemSchema>;
+
+export const dataApiSchema = z.object({
+  id: z.number(),
+  apiKey: z.string(),
+  apiName: z.string(),
+  categoryId: z.number().nullable(),
+  apiFormal: z.number(),
+  remark: z.string(),
+  datasourceId: z.number().nullable(),
+  queryTable: z.string().nullable(),
+  querySql: z.string().nullable(),
+  apiType: z.number(),
+  chartType: z.number(),
+  apiStatus: z.number(),
+  apiUrl: z.string().nullable(),
+  apiMethod: z.enum(DATA_API_METHODS),
+  apiParamType: z.number(),
+  apiJsFunction: z.string(),
+  apiHeaders: z.record(z.string(), z.string()),
+  /** JSON string of { showFields, params }. */
+  note: z.string(),
+  queryParam: z.array(queryParamItemSchema),
+  /** Consecutive failed published calls (reset by a success). */
+  failCount: z.number(),
+  createUserId: z.number().nullable(),
+  createTime: z.string(),
+  updateTime: z.string(),
+});
+export type DataApi = z.infer<typeof dataApiSchema>;
+
+const optionalId = z.number().int().positive().nullish();
+
+/**
+ * dataapiSubmit. Keys are in the spec's order of checks (category, key, name, then data source
+ * and table for type 3), so the first message is the spec's; with `id` the API is updated.
+ */
+export const dataApiSaveSchema = z
+  .object({
+    categoryId: z.number({ error: dataApiMessages.categoryRequired }).int().positive(dataApiMessages.categoryRequired),
+    apiKey: requiredText(dataApiMessages.apiKeyRequired, 100).regex(API_KEY_PATTERN, dataApiMessages.apiKeyInvalid),
+    apiName: requiredText(dataApiMessages.apiNameRequired, 100),
+    apiType: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(1),
+    datasourceId: optionalId,
+    queryTable: z.string().max(200).nullish(),
+    querySql: z.string().max(100_000).nullish(),
+    apiFormal: z.number().int().default(1),
+    remark: z.string().max(500).default(''),
+    chartType: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).default(0),
+    apiStatus: z.union([z.literal(0), z.literal(1), z.literal(2)]).default(1),
+    apiUrl: z.string().max(2000).nullish(),
+    apiMethod: z.enum(DATA_API_METHODS).default('get'),
+    apiParamType: z.union([z.literal(0), z.literal(1)]).default(0),
+    apiJsFunction: z.string().max(100_000).nullish(),
+    apiHeaders: z.record(z.string().max(200), z.string().max(4000)).default({}),
+    note: z.string().max(200_000).default('{}'),
+    queryParam: z.array(queryParamItemSchema).max(100).default([]),
+    id: optionalId,
+  })
+  .superRefine((v, issue) => {
+    const need = (ok: boolean, path: string, message: string) => {
+      if (!ok) issue.addIssue({ code: 'custom', path: [path], message });
+    };
+    if (v.apiType === 1 || v.apiType === 3) need(v.datasourceId != null, 'datasourceId', dataApiMessages.datasourceRequired);
+    if (v.apiType === 3) need((v.queryTable ?? '').trim() !== '', 'queryTable', dataApiMessages.tableRequired);
+    if (v.apiType === 1) need((v.querySql ?? '').trim() !== '', 'querySql', dataApiMessages.sqlRequired);
+    if (v.apiType === 2) need((v.apiUrl ?? '').trim() !== '', 'apiUrl', dataApiMessages.urlRequired);
+  });
+export type DataApiSave = z.input<typeof dataApiSaveSchema>;
+export type DataApiSaveParsed = z.output<typeof dataApiSaveSchema>;
+
+export const dataApiListQuerySchema = pageQuerySchema.extend({
+  categoryId: z.coerce.number().int().positive().optional(),
+  apiName: z.string().max(100).optional(),
+  apiStatus: z.coerce.number().int().min(0).max(2).optional(),
+  apiFormal: z.coerce.number().int().optional(),
+  /** '1,2': comma-separated apiType values (spec 2 §7 dataapiList). */
+  apiTypes: z
+    .string()
+    .regex(/^[123](,[123])*$/)
+    .optional(),
+});
+export type DataApiListQuery = z.infer<typeof dataApiListQuerySchema>;
+
+export const dataApiKeyParamSchema = z.object({ apiKey: z.string().min(1).max(100) });
+
+export const dataApiStatusSchema = z.object({ apiStatus: z.union([z.literal(0), z.literal(1), z.literal(2)]) });
+
+export const dataApiCopySchema = z.object({
+  apiKey: requiredText(dataApiMessages.apiKeyRequired, 100).regex(API_KEY_PATTERN, dataApiMessages.apiKeyInvalid).optional(),
+});
+
+/** openurl (preview): the API's key and parameter values; for apiType 2 also one apiParam JSON string. */
+export const dataApiPreviewSchema = z.object({
+  apiKey: z.string({ error: dataApiMessages.mustSaveToPreview }).min(1, dataApiMessages.mustSaveToPreview).max(100),
+  params: z.record(z.string(), z.unknown()).default({}),
+  apiParam: z.string().max(100_000).optional(),
+});
+
+export const dataApiRunResultSchema = z.object({
+  /** The rows (type 1 and 3), or what the handler returned (type 2, any JSON). */
+  data: z.unknown(),
+  rows: z.number(),
+  elapsedMs: z.number(),
+  truncated: z.boolean(),
+});
+export type DataApiRunResult = z.infer<typeof dataApiRunResultSchema>;
+
+export const dataApiCategorySchema = z.object({ id: z.number(), categoryName: z.string(), sort: z.number(), apiCount: z.number() });
+export type DataApiCategory = z.infer<typeof dataApiCategorySchema>;
+export const dataApiCategorySaveSchema = z.object({
+  categoryName: requiredText(dataApiMessages.categoryNameRequired, 100),
+  sort: z.number().int().default(0),
+});
+
+export const dataApiAccessKeySchema = z.object({
+  id: z.number(),
+  keyName: z.string(),
+  accessKey: z.string(),
+  enabled: z.boolean(),
+  rateLimit: z.number(),
+  apiIds: z.array(z.number()),
+  createUserId: z.number().nullable(),
+  createTime: z.string(),
+  lastUsedTime: z.string().nullable(),
+});
+export type DataApiAccessKey = z.infer<typeof dataApiAccessKeySchema>;
+/** The answer of creating a key: the secret, shown this once. */
+export const dataApiAccessKeyCreatedSchema = dataApiAccessKeySchema.extend({ secret: z.string() });
+export const dataApiAccessKeySaveSchema = z.object({
+  keyName: requiredText(dataApiMessages.keyNameRequired, 100),
+  apiIds: z.array(z.number().int().positive()).max(1000).default([]),
+  rateLimit: z.number().int().min(1).max(100_000).default(DATA_API_DEFAULT_RATE_LIMIT),
+  enabled: z.boolean().default(true),
+});
+export const dataApiAccessKeyUpdateSchema = dataApiAccessKeySaveSchema.partial();
+
+export const dataApiCallLogSchema = z.object({
+  id: z.number(),
+  apiId: z.number().nullable(),
+  apiKey: z.string(),
+  accessKey: z.string().nullable(),
+  userId: z.number().nullable(),
+  params: z.string(),
+  status: z.number(),
+  rows: z.number(),
+  durationMs: z.number(),
+  errorMsg: z.string().nullable(),
+  createTime: z.string(),
+});
+export type DataApiCallLog = z.infer<typeof dataApiCallLogSchema>;
+export const dataApiCallLogQuerySchema = pageQuerySchema.extend({ apiId: z.coerce.number().int().positive().optional() });
+
+export const dataApiStatsSchema = z.array(
+  z.object({ apiId: z.number(), apiKey: z.string(), calls: z.number(), failures: z.number(), p95Ms: z.number().nullable() }),
+);
+
+/** The outgoing-host allow-list of external APIs (administrators). */
+export const dataApiSettingsSchema = z.object({
+  /** Host names (exact, or *.example.com for its sub-domains); empty: no external API may be called. */
+  allowedHosts: z.array(z.string().trim().min(1).max(253)).max(500),
+});
+export type DataApiSettings = z.infer<typeof dataApiSettingsSchema>;
+
+/** Paths of the data-API calls (also in API.dataApi). */
+export const DATA_API_PATHS = {
+  categories: '/api/dataapi/categories',
+  category: '/api/dataapi/categories/:id',
+  apis: '/api/dataapi/apis',
+  api: '/api/dataapi/apis/:id',
+  /** dataapiDetailKey */
+  byKey: '/api/dataapi/by-key/:apiKey',
+  copy: '/api/dataapi/apis/:id/copy',
+  status: '/api/dataapi/apis/:id/status',
+  /** openurl */
+  preview: '/api/dataapi/preview',
+  keys: '/api/dataapi/keys',
+  key: '/api/dataapi/keys/:id',
+  logs: '/api/dataapi/logs',
+  stats: '/api/dataapi/stats',
+  settings: '/api/dataapi/settings',
+  /** The published runtime (GET and POST), outside /api: access keys, signatures or user tokens. */
+  open: '/open/api/:apiKey',
+  /** The OpenAPI 3.1 document of every published API. */
+  openapi: '/open/api-docs/openapi.json',
+} as const;
