@@ -242,10 +242,10 @@ export const API = {
     visits: '/api/home/visits',
     favouriteBoard: '/api/home/favourite-boards/:id',
   },
-} as const;
-
   /** Data APIs (issue 17; docs/dataapi.md). */
   dataApi: DATA_API_PATHS,
+} as const;
+
 /** Fills `:name` segments of a path. */
 export function apiPath(path: string, params: Record<string, string | number>): string {
   return path.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(String(params[name])));
