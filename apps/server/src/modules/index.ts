@@ -17,6 +17,7 @@ import { registerPptRoutes } from './ppt/routes.ts';
 import { registerPptPdfRoutes } from './ppt/pdf-routes.ts';
 import { registerSubscriptionRoutes } from './subscription/routes.ts';
 import { registerShareRoutes } from './share/routes.ts';
+import { registerHomeRoutes } from './home/index.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
@@ -40,4 +41,5 @@ export const modules: RegisterModule[] = [
   registerPptPdfRoutes,
   registerSubscriptionRoutes,
   registerShareRoutes,
+  registerHomeRoutes,
 ];

@@ -1,6 +1,7 @@
 /** The public face of the board module: other modules import only what is exported here (the boundary check enforces it). */
 export { mayViewBoard, requireViewableBoard } from './access.ts';
 export { openSavedChart } from './chart-data.ts';
+export { DEMO_NAMES } from './demo-content.ts';
 export { planChartRead, type ChartQueryInput } from './chart-query.ts';
 export { chartTotals } from './chart-totals.ts';
 export { assertBoardsShowNoHiddenColumns } from './hidden-columns.ts';
