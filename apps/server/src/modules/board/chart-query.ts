@@ -14,6 +14,7 @@ import { keyOf, savedOrder, type FieldRow } from '../dataset/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { openRead, readPage, type OpenRead, type ReadSubject } from '../read/index.ts';
 import { buildChartRequest, normaliseSort, type ChartFieldInfo } from './chart-request.ts';
+import { withDefaultGranularity } from './chart-time.ts';
 import { chartTotals, totalsRequests } from './chart-totals.ts';
 
 /** What the chart-data route hands over once it knows which chart (saved or in an editor) is asked for. */
@@ -49,7 +50,10 @@ export interface ChartQueryInput {
 
 export function chartFieldInfo(fields: readonly FieldRow[]): Map<string, ChartFieldInfo> {
   return new Map(
-    fields.map((f) => [keyOf(f.id), { aggregationType: f.aggregationType, selfAggregating: f.columnAttr === 'VIRTUAL' && f.virtualAggregationStatus === 1 }]),
+    fields.map((f) => [
+      keyOf(f.id),
+      { aggregationType: f.aggregationType, selfAggregating: f.columnAttr === 'VIRTUAL' && f.virtualAggregationStatus === 1, viewDataType: f.viewDataType },
+    ]),
   );
 }
 
@@ -69,8 +73,10 @@ export function chartSubject(caller: Caller, input: Pick<ChartQueryInput, 'acces
 
 /**
  * Opens the chart's dataset for the subject and makes the chart's request: a detail table
- * without the columns hidden from the subject, the saved order when the chart has none;
- * `page` replaces the request's own paging (exports read every row).
+ * without the columns hidden from the subject; an aggregated chart's time dimensions without a
+ * granularity get the one their data's span suits (chart-time.ts); the saved order when the
+ * chart has none (after the time axis order); `page` replaces the request's own paging
+ * (exports read every row).
  */
 export async function planChartRead(
   ctx: AppContext,
@@ -84,8 +90,12 @@ export async function planChartRead(
   const built = cubeQueryRequestSchema.safeParse({ ...buildChartRequest({ ...input, dataconfig }, fields), ...page });
   if (!built.success) throw badRequest(built.error.issues[0]?.message);
   let request = built.data;
-  if (request.sort.length === 0 && input.mode !== 'values') {
-    request = { ...request, sort: normaliseSort(savedOrder(read.cube.orderByJson, request), fields, request.detail) };
+  if (input.mode === 'aggregate') request = await withDefaultGranularity(ctx, read, request, fields);
+  if (dataconfig.sortList.length === 0 && input.mode !== 'values') {
+    // The time axis order (chart-request.ts) comes first; the saved order sorts the rest.
+    const timeKeys = new Set(request.sort.map((s) => keyOf(s.fieldId)));
+    const saved = normaliseSort(savedOrder(read.cube.orderByJson, request), fields, request.detail).filter((s) => !timeKeys.has(keyOf(s.fieldId)));
+    request = { ...request, sort: [...request.sort, ...saved] };
   }
   const totals = input.showTotal && input.mode === 'aggregate' ? totalsRequests(input.chartType, request, input.dataconfig.rowParamList.length) : null;
   return { read, request, totals };

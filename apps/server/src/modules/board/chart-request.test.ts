@@ -90,6 +90,25 @@ describe('chart request: aggregate', () => {
     expect(request.limit).toBe(5);
   });
 
+  it('a time axis is ordered by time unless the chart names a sort; a clicked bucket keeps its granularity', () => {
+    const timed = new Map(fields).set('4', { aggregationType: 'SUM', selfAggregating: false, viewDataType: 'DATETIME' });
+    const config = {
+      rowParamList: [{ fieldId: 1 }, { fieldId: 4, granularity: 'MONTH' as const }],
+      columnParamList: [{ fieldId: 4 }],
+      indexParamList: [{ fieldId: 3 }],
+    };
+    const link = { fieldId: 4, values: ['2026-09-01T00:00:00'], granularity: 'MONTH' as const };
+    const request = buildChartRequest(input(config, { links: [link] }), timed);
+    expect(request.sort).toEqual([{ fieldId: 4, aggregation: null, direction: 'ASC' }]);
+    expect(request.where).toEqual({
+      relation: 'AND',
+      conditions: [{ cubeColumnId: 4, connectType: 'and', conditions: [{ function: 'in', values: ['2026-09-01T00:00:00'], granularity: 'MONTH' }] }],
+      filters: [],
+    });
+    const chosen = buildChartRequest(input({ ...config, sortList: [{ fieldId: 3, aggregation: 'SUM', direction: 'DESC' }] }), timed);
+    expect(chosen.sort).toEqual([{ fieldId: 3, aggregation: 'SUM', direction: 'DESC' }]);
+  });
+
   it('needs a dimension or a measure', () => {
     const error = refusal(() => buildChartRequest(input({}), fields));
     expect(error.status).toBe(400);

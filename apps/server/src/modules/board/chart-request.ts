@@ -9,6 +9,7 @@ import {
   type FieldId,
   type FilterGroup,
   type GlobalParamValues,
+  type ViewDataType,
 } from '@shutu/contracts';
 import { badRequest } from '../../platform/http/errors.ts';
 import { keyOf, resolveParams, treeFieldKeys } from '../dataset/index.ts';
@@ -28,7 +29,11 @@ import { keyOf, resolveParams, treeFieldKeys } from '../dataset/index.ts';
  *   controls' options).
  *
  * The chart's filter is the WHERE tree; each link with values adds a condition ANDed to it
- * (a link without values is ignored). Every field read must be one of the dataset's.
+ * (a link without values is ignored; a link with a granularity filters whole time buckets).
+ * Every field read must be one of the dataset's.
+ *
+ * A time axis is ordered by time: an aggregated chart that names no sort is sorted by its
+ * DATETIME dimensions ascending (the dataset's saved order follows for the other fields).
  */
 
 /** Options a filter control lists at most. */
@@ -41,6 +46,8 @@ export interface ChartFieldInfo {
   aggregationType: AggregationType;
   /** A computed field whose formula aggregates: it is a measure as it is. */
   selfAggregating: boolean;
+  /** DATETIME dimensions are time axes: ordered by time unless the chart names a sort. */
+  viewDataType?: ViewDataType;
 }
 
 export interface ChartRequestInput {
@@ -154,17 +161,29 @@ export function buildChartRequest(input: ChartRequestInput, fields: ReadonlyMap<
     measures,
     detail: false,
     where,
-    sort: normaliseSort(dataconfig.sortList, fields, false),
+    sort: dataconfig.sortList.length > 0 ? normaliseSort(dataconfig.sortList, fields, false) : timeOrder(dimensions, fields),
     limit: dataconfig.limit ?? CHART_MAX_ROWS,
     withTotal: false,
   };
 }
 
-/** One condition per link that carries values. */
+/** Each DATETIME dimension ascending, once, in dimension order. */
+export function timeOrder(dimensions: readonly { fieldId: FieldId }[], fields: ReadonlyMap<string, ChartFieldInfo>): Required<Sort>[] {
+  const keys = [...new Set(dimensions.map((d) => keyOf(d.fieldId)))];
+  return keys
+    .filter((key) => fields.get(key)?.viewDataType === 'DATETIME')
+    .map((key) => ({ fieldId: dimensions.find((d) => keyOf(d.fieldId) === key)!.fieldId, aggregation: null, direction: 'ASC' }));
+}
+
+/** One condition per link that carries values; a clicked time bucket keeps its granularity. */
 export function linkItems(links: readonly LinkValue[]): FilterItem[] {
   return links
     .filter((l) => l.values.length > 0)
-    .map((l) => ({ cubeColumnId: l.fieldId, connectType: 'and' as const, conditions: [{ function: l.function, values: [...l.values] }] }));
+    .map((l) => ({
+      cubeColumnId: l.fieldId,
+      connectType: 'and' as const,
+      conditions: [{ function: l.function, values: [...l.values], ...(l.granularity ? { granularity: l.granularity } : {}) }],
+    }));
 }
 
 const upper = (relation: FilterGroup['relation']): 'AND' | 'OR' => (String(relation ?? 'AND').toUpperCase() === 'OR' ? 'OR' : 'AND');
