@@ -43,6 +43,13 @@ describe('new charts', () => {
     expect(s.selectedKey).toBe('b');
   });
 
+  it('a new filter control applies board-wide (autoLink on); other charts carry no such setting', () => {
+    const doc = newDoc('quick', '', 1);
+    expect(newChart(doc, 'filterSelect', { key: 'f', cubeId: 7 }).ext).toEqual({ filterList: [], autoLink: true });
+    expect(newChart(doc, 'filterDate', { key: 'd', cubeId: 7 }).ext.autoLink).toBe(true);
+    expect(newChart(doc, 'bar', { key: 'b', cubeId: 7 }).ext).toEqual({ filterList: [] });
+  });
+
   it('static charts have no dataset; a text chart starts with a prompt as text', () => {
     const s = add(screenState(), 't', 'text');
     expect(s.doc.charts[0]!.dataconfig).toBeNull();

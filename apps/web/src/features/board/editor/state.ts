@@ -168,7 +168,11 @@ export interface NewChartOptions {
   at?: { x: number; y: number } | null;
 }
 
-/** A chart of `type` with the type's label as title, a default place and, for data charts, the dataset with empty lists. */
+/**
+ * A chart of `type` with the type's label as title (the configuration panel replaces it with
+ * the fields' names as they are added), a default place and, for data charts, the dataset with
+ * empty lists.
+ */
 export function newChart(doc: EditorDoc, type: ChartType, { key, cubeId, at }: NewChartOptions): ChartDraft {
   const quick = isQuick(doc);
   let site: ChartSite;
@@ -199,7 +203,8 @@ export function newChart(doc: EditorDoc, type: ChartType, { key, cubeId, at }: N
     option: {},
     modalSet: null,
     site,
-    ext: { filterList: [], ...(type === 'text' ? { text: NEW_TEXT } : {}) },
+    // A new filter control applies board-wide (docs/board-preview.md "Board-wide filters").
+    ext: { filterList: [], ...(type === 'text' ? { text: NEW_TEXT } : {}), ...(FILTER_CHART_TYPES.includes(type) ? { autoLink: true } : {}) },
   };
 }
 

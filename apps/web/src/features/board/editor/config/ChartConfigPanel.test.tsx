@@ -257,4 +257,63 @@ describe('chart config panel', () => {
     expect(byTestId('ccp-drives-hint').textContent).toBe('请在被联动图表的“联动”页添加');
     expect(document.querySelector('[data-testid="ccp-links-received"]')).toBeNull();
   });
+
+  it('the title follows the fields (dimensions, then measures) until the user types one', async () => {
+    const { last } = mount(configChart('bar', { title: '柱状图' }), [], { defaultCubeId: 7 });
+    await addTo('金额', 'measures');
+    expect(last().title).toBe('金额');
+    await addTo('区域', 'rows');
+    expect(last().title).toBe('区域 · 金额');
+    // Renaming an item renames the title too.
+    fireEvent.change(screen.getAllByTestId('ccp-item-title')[0]!, { target: { value: '大区' } });
+    expect(last().title).toBe('大区 · 金额');
+    tab('样式');
+    fireEvent.change(byTestId('ccp-title'), { target: { value: '各大区销售额' } });
+    tab('数据');
+    await addTo('数量', 'measures');
+    expect(last().dataconfig!.indexParamList).toHaveLength(2);
+    expect(last().title).toBe('各大区销售额');
+  });
+
+  it('a filter lists the charts it applies to board-wide; unticking one opts it out; another dataset joins by a mapped field', async () => {
+    const control = configChart('filterSelect', {
+      key: 'f1',
+      title: '区域',
+      dataconfig: { ...emptyConfig(7), rowParamList: [{ fieldId: 1 }] },
+      ext: { filterList: [], autoLink: true },
+    });
+    const bar = configChart('bar', {
+      key: 'bar',
+      title: '各区域金额',
+      dataconfig: { ...emptyConfig(7), rowParamList: [{ fieldId: 1 }], indexParamList: [{ fieldId: 3 }] },
+    });
+    const card = configChart('card', { key: 'card', title: '总金额', dataconfig: { ...emptyConfig(7), indexParamList: [{ fieldId: 3 }] } });
+    const stores = configChart('table', { key: 'stores', title: '门店数', dataconfig: { ...emptyConfig(8), rowParamList: [{ fieldId: 51 }] } });
+    const { last } = mount(control, [bar, card, stores]);
+    tab('联动');
+    await screen.findAllByTestId('ccp-target');
+    const targets = () =>
+      screen.getAllByTestId('ccp-target').map((t) => [t.getAttribute('data-chart'), t.querySelector<HTMLInputElement>('input[type="checkbox"]')!.checked]);
+    expect(targets()).toEqual([
+      ['bar', true],
+      ['card', true],
+    ]);
+    fireEvent.click(screen.getAllByTestId('ccp-target')[1]!.querySelector('input')!);
+    expect(last().ext.autoLinkExclude).toEqual(['card']);
+    expect(targets()).toEqual([
+      ['bar', true],
+      ['card', false],
+    ]);
+    await choose('[data-testid="ccp-target-map"]', '区域（同名字段）');
+    expect(last().ext.autoLinkFields).toEqual({ '8': 50 });
+    expect(targets()).toEqual([
+      ['bar', true],
+      ['card', false],
+      ['stores', true],
+    ]);
+    // Switched off: only hand-made links apply.
+    fireEvent.click(byTestId('ccp-targets-auto'));
+    expect(last().ext.autoLink).toBe(false);
+    expect(screen.queryAllByTestId('ccp-target')).toHaveLength(0);
+  });
 });

@@ -5,8 +5,10 @@ import type { ChartConfigPanelProps } from '../types.ts';
 import { DataTab } from './DataTab.tsx';
 import { LinkTab } from './LinkTab.tsx';
 import { cm } from './messages.ts';
-import { chartName, isStatic } from './rules.ts';
+import { chartName, configOf, isStatic } from './rules.ts';
 import { StyleTab } from './StyleTab.tsx';
+import { useChartFields } from './data.ts';
+import { withAutoTitle } from './title.ts';
 import './config.css';
 
 type TabKey = 'data' | 'style' | 'link';
@@ -18,8 +20,12 @@ type TabKey = 'data' | 'style' | 'link';
  * whom it drives). Text and image charts have no 数据 tab. Every edit calls onChange with
  * a whole new chart; the panel edits the selected chart only.
  */
-export function ChartConfigPanel({ chart, charts, boardType, defaultCubeId, onChange }: ChartConfigPanelProps) {
+export function ChartConfigPanel({ chart, charts, boardType, defaultCubeId, onChange: report }: ChartConfigPanelProps) {
   const staticChart = isStatic(chart.name);
+  // An automatic title (the type's label or the fields') follows the fields; a typed one stays.
+  const cubeId = configOf(chart, defaultCubeId)?.cubeId ?? null;
+  const fields = useChartFields(staticChart ? null : cubeId);
+  const onChange = (next: typeof chart) => report(staticChart ? next : withAutoTitle(chart, next, fields.data, cubeId));
   const [tab, setTab] = useState<TabKey>(staticChart ? 'style' : 'data');
   const active: TabKey = staticChart && tab === 'data' ? 'style' : tab;
   const items = [

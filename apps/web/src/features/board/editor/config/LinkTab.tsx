@@ -22,6 +22,7 @@ import {
   type Link,
 } from './rules.ts';
 import { Row, Section } from './Section.tsx';
+import { FilterTargets } from './FilterTargets.tsx';
 
 export interface LinkTabProps {
   chart: Chart;
@@ -31,9 +32,10 @@ export interface LinkTabProps {
 }
 
 /**
- * 联动: a data chart lists the links it receives (ext.filterList) and adds new ones; a chart
- * that drives others (filter controls, clickable charts) lists whom it drives, read-only,
- * because those links live on the other charts and this panel edits the selected chart only.
+ * 联动: a data chart lists the links it receives (ext.filterList) and adds new ones; a filter
+ * control lists the charts it applies to board-wide (应用到图表, with the per-chart opt-out); a
+ * chart that drives others (filter controls, clickable charts) lists whom it drives by hand,
+ * read-only, because those links live on the other charts.
  */
 export function LinkTab({ chart, charts, defaultCubeId, onChange }: LinkTabProps) {
   if (isStatic(chart.name)) {
@@ -46,6 +48,7 @@ export function LinkTab({ chart, charts, defaultCubeId, onChange }: LinkTabProps
   return (
     <div className="ccp-tab" data-testid="ccp-links">
       {!isFilterControl(chart.name) && <ReceivedLinks chart={chart} charts={charts} defaultCubeId={defaultCubeId} onChange={onChange} />}
+      {isFilterControl(chart.name) && <FilterTargets chart={chart} charts={charts} onChange={onChange} />}
       {canDrive(chart.name) && <DrivenCharts chart={chart} charts={charts} />}
     </div>
   );

@@ -138,6 +138,17 @@ export const cm = {
   linkOff: '已停用',
   untitled: (key: string) => `未命名（${key}）`,
   staticNoLinks: '文本和图片不参与联动',
+  targets: '应用到图表',
+  targetsAuto: '自动应用',
+  targetsHint: '默认作用于看板中使用同一数据集的全部图表，无需逐个设置联动；取消勾选的图表不受此筛选器影响',
+  targetsOffHint: '已关闭：此筛选器只作用于在“联动”页手动添加了它的图表',
+  targetsNeedField: '请先在“数据”页为筛选器选择字段',
+  targetsEmpty: '看板中还没有使用同一数据集的图表',
+  targetHandLinked: '手动联动',
+  targetHandLinkedHint: '该图表在自己的“联动”页添加了此筛选器，按那里的字段和开关生效',
+  targetsMapHint: '其他数据集：选择对应字段后，该数据集的图表也会被筛选',
+  targetsMapNone: '不筛选此数据集',
+  targetSameName: (title: string) => `${title}（同名字段）`,
 } as const;
 
 export const AGGREGATION_LABELS: Record<AggregationType, string> = {
