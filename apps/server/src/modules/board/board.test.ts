@@ -157,6 +157,17 @@ describe.each(kinds)('boards on %s', (kind) => {
     expect(await msg(board('x', top, { charts: [bar(publicCube, pf, 'c1', { ext: { filterList: [{ linkFrom: 'f9', linkKey: pf['省份']! }] } })] }))).toBe(
       '图表【各省金额】联动的图表编号【f9】不存在',
     );
+    // A board-wide filter's mapped field must be a field of the dataset it names.
+    const filter = (autoLinkFields: Record<string, number>): ChartSave => ({
+      ...bar(publicCube, pf, 'f1', { name: 'filterSelect', title: '省份筛选' }),
+      dataconfig: { cubeId: publicCube, rowParamList: [{ fieldId: pf['省份']! }] },
+      ext: { filterList: [], autoLink: true, autoLinkExclude: ['c1'], autoLinkFields },
+    });
+    expect(await msg(board('x', top, { charts: [bar(publicCube, pf), filter({ [publicCube]: 987_654 })] }))).toBe(
+      '图表【省份筛选】使用的字段【987654】不在数据集中',
+    );
+    const kept = await saved(admin, board('全局筛选', top, { charts: [bar(publicCube, pf), filter({ [publicCube]: pf['省份']!, 424242: 1 })] }));
+    expect((await detail(admin, kept)).body.data.charts[1].ext).toMatchObject({ autoLink: true, autoLinkExclude: ['c1'] });
     expect(await msg(board('x', top, { charts: [bar(123_456, pf)] }), 404)).toBe('数据集不存在');
     // A dataset the caller may not read cannot back a chart.
     const pv = await fieldIds(w.server, admin, privateCube);

@@ -98,5 +98,16 @@ async function checkCharts(ctx: AppContext, caller: Caller, charts: readonly Cha
     const unknown = fieldKeysReadBy(chart).find((key) => !known.has(key));
     if (unknown !== undefined) throw fieldError('charts', formatMessage(boardMessages.chartFieldUnknown, { title, id: unknown }));
   }
+  // A filter's mapped fields (board-wide filters) must be fields of the dataset they name; a
+  // mapping of a dataset no chart of the board reads any more is never applied and not checked.
+  const boardCubes = new Set(charts.flatMap((c) => (c.dataconfig ? [c.dataconfig.cubeId] : [])));
+  for (const chart of charts) {
+    for (const [cubeId, fieldId] of Object.entries(chart.ext.autoLinkFields ?? {})) {
+      if (!boardCubes.has(Number(cubeId))) continue;
+      if (!(await datasetFields(Number(cubeId))).has(keyOf(fieldId))) {
+        throw fieldError('charts', formatMessage(boardMessages.chartFieldUnknown, { title: chartLabel(chart), id: fieldId }));
+      }
+    }
+  }
   await assertNoHiddenColumns(ctx, caller, charts);
 }
