@@ -2,8 +2,11 @@ import type { UserInfo } from '@shutu/contracts';
 import { canAccess, type Access } from '../shared/access.ts';
 import { t } from '../shared/messages.ts';
 import { bt } from '../features/board/messages.ts';
+import { hm } from '../features/home/messages.ts';
+import { HOME_PATH } from '@shutu/contracts';
 
 export type PageKey =
+  | 'home'
   | 'dataset'
   | 'visual'
   | 'report'
@@ -20,7 +23,7 @@ export type PageKey =
   | 'ppt'
   | 'subscriptionLog'
   | 'shares';
-export type Section = 'data' | 'visual' | 'system' | 'personal';
+export type Section = 'home' | 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
   key: PageKey;
@@ -31,15 +34,14 @@ export interface PageDef {
   /** Opened from another page, never from the side menu; `parent` is the menu entry it belongs to. */
   hidden?: boolean;
   parent?: PageKey;
-  /**
-   * Never where `/` lands (decision: the data-preparation pages are one click away in the
-   * menu; `/` keeps opening the user's first management page, or 个人设置).
-   */
+  /** Never where `/` lands (`/` opens 首页, the first page; docs/home.md). */
   notHome?: boolean;
 }
 
 /** Every page of the app, in menu order; `/` opens the first menu page the user may open. */
 export const PAGES: readonly PageDef[] = [
+  // 首页 (issue 16): where everyone lands after login and `/` (docs/home.md).
+  { key: 'home', path: HOME_PATH, label: hm.page, section: 'home', access: 'user' },
   // Open to every signed-in user: the server lists only the datasets each may see.
   { key: 'dataset', path: '/newbi/dataset', label: t.pageDataset, section: 'data', access: 'user', notHome: true },
   // Open to every signed-in user: the server lists only the boards each may see.
@@ -71,6 +73,8 @@ export const PAGES: readonly PageDef[] = [
 ];
 
 export const SECTIONS: readonly { key: Section; label: string }[] = [
+  // No title: 首页 stands alone at the top of the menu.
+  { key: 'home', label: '' },
   { key: 'data', label: t.menuDataPrep },
   { key: 'visual', label: bt.menuVisual },
   { key: 'system', label: t.menuSystem },

@@ -25,6 +25,7 @@ import { PptListPage } from '../features/ppt/PptListPage.tsx';
 import { SubscriptionLogPage } from '../features/subscription/SubscriptionLogPage.tsx';
 import { ShareListPage } from '../features/share/ShareListPage.tsx';
 import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
+import { HomePage } from '../features/home/HomePage.tsx';
 
 /** The dataset editor is large (canvas, code editor): loaded on first use. */
 const DatasetEditorPage = lazy(() => import('../features/dataset/editor/DatasetEditorPage.tsx'));
@@ -49,6 +50,7 @@ function EditorLoading() {
 }
 
 const ELEMENTS: Record<PageKey, ReactNode> = {
+  home: <HomePage />,
   dataset: <DatasetListPage />,
   visual: <VisualListPage />,
   report: <ReportListPage />,

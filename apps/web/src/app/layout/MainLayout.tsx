@@ -81,7 +81,7 @@ export function MainLayout() {
             <Breadcrumb
               className="app-breadcrumb"
               items={[
-                ...(section ? [{ title: section.label }] : []),
+                ...(section?.label ? [{ title: section.label }] : []),
                 ...(parent ? [{ title: parent.label, href: parent.path, onClick: followLink(parent.path) }] : []),
                 { title: page.label },
               ]}

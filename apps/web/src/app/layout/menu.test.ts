@@ -7,12 +7,14 @@ const admin: Who = { isAdministrator: true, permissions: [] };
 const dictViewer: Who = { isAdministrator: false, permissions: ['dict_view'] };
 const plain: Who = { isAdministrator: false, permissions: [] };
 
-type Group = { key: string; label: string; children: { key: string; label: string }[] };
-const labels = (u: Who) => (buildMenuItems(u) as Group[]).flatMap((g) => g.children.map((c) => c.label));
+type Group = { key: string; label: string; children?: { key: string; label: string }[] };
+// 首页 is an entry of its own above the groups.
+const labels = (u: Who) => (buildMenuItems(u) as Group[]).flatMap((g) => (g.children ? g.children.map((c) => c.label) : [g.label]));
 
 describe('menu filtering', () => {
   it('administrators see every page', () => {
     expect(labels(admin)).toEqual([
+      '首页',
       '数据集',
       '可视化大屏',
       '自助报表',
@@ -39,11 +41,12 @@ describe('menu filtering', () => {
   });
 
   it('a user with dict_view sees only 数据集, 字典管理 and 个人设置', () => {
-    expect(labels(dictViewer)).toEqual(['数据集', '可视化大屏', '自助报表', '幻灯片', '字典管理', '个人设置', '任务管理', '我的分享', '订阅日志']);
+    expect(labels(dictViewer)).toEqual(['首页', '数据集', '可视化大屏', '自助报表', '幻灯片', '字典管理', '个人设置', '任务管理', '我的分享', '订阅日志']);
   });
 
   it('other dict permissions alone do not open the dictionary manager', () => {
     expect(labels({ isAdministrator: false, permissions: ['dict_add', 'dict_edit', 'dict_delete'] })).toEqual([
+      '首页',
       '数据集',
       '可视化大屏',
       '自助报表',
@@ -57,13 +60,15 @@ describe('menu filtering', () => {
 
   it('drops a section left without pages', () => {
     const groups = buildMenuItems(plain) as Group[];
-    expect(groups.map((g) => g.label)).toEqual(['数据准备', '数据可视化', '个人中心']);
-    expect(groups[2]!.children.map((c) => c.key)).toEqual(['/info/index', '/newbi/mine/export', '/newbi/mine/share', '/newbi/mine/subscription-log']);
+    expect(groups.map((g) => g.label)).toEqual(['首页', '数据准备', '数据可视化', '个人中心']);
+    expect(groups[3]!.children!.map((c) => c.key)).toEqual(['/info/index', '/newbi/mine/export', '/newbi/mine/share', '/newbi/mine/subscription-log']);
   });
 
   it('collapsed, keeps the same pages with dividers instead of group titles', () => {
     const items = buildMenuItems(dictViewer, true) as { type?: string; key: string }[];
     expect(items.map((i) => i.type ?? i.key)).toEqual([
+      '/home',
+      'divider',
       '/newbi/dataset',
       'divider',
       '/newbi/visual',
@@ -85,15 +90,16 @@ describe('menu filtering', () => {
   });
 
   it('puts 数据集 in 数据准备 before 系统管理, open to every user', () => {
-    expect((buildMenuItems(admin) as Group[]).map((g) => g.label)).toEqual(['数据准备', '数据可视化', '系统管理', '个人中心']);
+    expect((buildMenuItems(admin) as Group[]).map((g) => g.label)).toEqual(['首页', '数据准备', '数据可视化', '系统管理', '个人中心']);
     expect(pageByPath('/newbi/dataset')?.label).toBe('数据集');
     expect(visiblePages(plain).map((p) => p.path)).toContain('/newbi/dataset');
   });
 
-  it('/ goes to the first page the user may open, never the data-preparation pages', () => {
-    expect(homePath(admin)).toBe('/system/users');
-    expect(homePath(dictViewer)).toBe('/system/dict');
-    expect(homePath(plain)).toBe('/info/index');
+  it('/ goes to 首页 for administrators and members alike', () => {
+    expect(homePath(admin)).toBe('/home');
+    expect(homePath(dictViewer)).toBe('/home');
+    expect(homePath(plain)).toBe('/home');
+    expect(pageByPath('/home')?.label).toBe('首页');
   });
 
   it('finds the page of a path', () => {

@@ -6,6 +6,7 @@ import {
   DatabaseOutlined,
   DesktopOutlined,
   FundProjectionScreenOutlined,
+  HomeOutlined,
   IdcardOutlined,
   KeyOutlined,
   SafetyCertificateOutlined,
@@ -21,6 +22,7 @@ import type { UserInfo } from '@shutu/contracts';
 import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
 
 const ICONS: Record<PageKey, ReactNode> = {
+  home: <HomeOutlined />,
   dataset: <TableOutlined />,
   visual: <FundProjectionScreenOutlined />,
   report: <DesktopOutlined />,
@@ -51,7 +53,9 @@ export function buildMenuItems(user: Pick<UserInfo, 'isAdministrator' | 'permiss
   for (const section of SECTIONS) {
     const children = pages.filter((p) => p.section === section.key).map((p) => ({ key: p.path, icon: ICONS[p.key], label: p.label }));
     if (children.length === 0) continue;
-    if (!collapsed) items.push({ type: 'group', key: section.key, label: section.label, children });
+    // A section without a title (首页) is its entries alone, above the groups.
+    if (!section.label) items.push(...children);
+    else if (!collapsed) items.push({ type: 'group', key: section.key, label: section.label, children });
     else items.push(...(items.length ? [{ type: 'divider' as const, key: `divider-${section.key}` }] : []), ...children);
   }
   return items;

@@ -12,6 +12,7 @@ import { sm } from '../../share/messages.ts';
 import { BoardStatePanel } from './BoardStatePanel.tsx';
 import { useBoardView } from './useBoardView.ts';
 import { SubscriptionDialog } from '../../subscription/SubscriptionDialog.tsx';
+import { useRecordVisit } from '../../../shared/visits.ts';
 
 /** Document full screen, followed through fullscreenchange (Esc leaves it too). */
 function useDocumentFullscreen() {
@@ -75,6 +76,7 @@ function TopBar({ board, controls }: { board: Board; controls: BoardControls }) 
 export default function BoardPreviewPage() {
   const id = Number(useParams().id);
   const { board, failure, onReady, retry } = useBoardView(id);
+  useRecordVisit('board', board?.id);
   useEffect(() => {
     if (board) document.title = board.title;
   }, [board]);

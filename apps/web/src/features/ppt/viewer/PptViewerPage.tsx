@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { pptRoutes } from '@shutu/contracts';
 import { getToken, loginPath, setTokenOverride } from '../../../shared/api.ts';
+import { useRecordVisit } from '../../../shared/visits.ts';
 import { PptViewer } from './PptViewer.tsx';
 import { pathRules, viewerFlags } from './viewer-rules.ts';
 
@@ -34,6 +35,8 @@ function RoutedViewer({ full, token }: { full: boolean; token: string | null }) 
   const [search] = useSearchParams();
   const ppid = Number(params.ppid);
   const routeId = Number(params.id ?? 0) || 0;
+  // 首页's 最近访问; not for the server's renderer (a ?token= address).
+  useRecordVisit('ppt', token ? null : ppid);
 
   // The address follows the dashboard on screen (replaced, not pushed), the query kept.
   const followAddress = useCallback(
