@@ -73,6 +73,87 @@ describe('DatasetEditorPage', () => {
     await waitFor(() => expect(calls.filter((c) => c.url.startsWith('/api/dataset'))).toEqual([]));
   });
 
+  it('a dataset the user may read but not change opens read-only with its preview, no edit controls and no refused call', async () => {
+    const dataset = {
+      id: 12,
+      cubeName: '订单明细',
+      remark: null,
+      workspaceId: 7,
+      workspaceName: '销售',
+      datasourceId: 1,
+      dsName: '示例数仓',
+      cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o', tableComment: '订单', type: 'TABLE' }],
+      linksJoin: [],
+      tableType: 'PHYSICS',
+      filterJson: null,
+      orderByList: [],
+      publicStatus: 0,
+      createUserId: 1,
+      createUserName: '管理员',
+      createTime: '2026-11-01 10:00:00',
+      updateTime: '2026-11-01 10:00:00',
+      editable: false,
+    };
+    const field = (id: number, columnTitle: string, viewDataType: string, dimensionType = 'WEIDU') => ({
+      id,
+      cubeId: 12,
+      columnName: columnTitle,
+      columnTitle,
+      columnComment: null,
+      columnAttr: 'NORMAL',
+      columnFormula: null,
+      tableName: 'orders',
+      tableAliasName: 'o',
+      dimensionType,
+      viewDataType,
+      oldViewDataType: null,
+      hiddenStatus: 0,
+      sortNum: id,
+      numberDataFormat: 'AUTO',
+      timeDataFormat: 'yyyy_MM_ddhh$mm$ss',
+      aggregationType: 'SUM',
+      virtualAggregationStatus: 0,
+      isExtra: 0,
+    });
+    const fields = [field(1, '省份', 'STRING'), field(2, '订购时间', 'DATETIME'), field(3, '金额', 'NUMBER', 'ZHIBIAO')];
+    const dim = (alias: string, fieldId: number, title: string, viewDataType: string) => ({
+      alias,
+      fieldId,
+      title,
+      viewDataType,
+      kind: 'dimension',
+      aggregation: null,
+      granularity: null,
+    });
+    const preview = {
+      dataList: [{ d0: '广东', d1: '2026-09-22T16:25:59', d2: 12.5 }],
+      fieldDict: [dim('d0', 1, '省份', 'STRING'), dim('d1', 2, '订购时间', 'DATETIME'), dim('d2', 3, '金额', 'NUMBER')],
+      total: null,
+      elapsedMs: 3,
+    };
+    const calls = mockFetch((c) => {
+      if (c.url === '/api/dataset/cubes/12') return ok(dataset);
+      if (c.url === '/api/dataset/cubes/12/fields') return ok(fields);
+      if (c.url === '/api/dataset/preview' && c.method === 'POST') return ok(preview);
+      return undefined;
+    });
+    page('/newbi/dataset/edit?id=12&ws=7');
+    expect(await screen.findByTestId('dataset-readonly')).toBeTruthy();
+    expect(await screen.findByText('2026-09-22 16:25:59')).toBeTruthy();
+    expect(screen.getByText('广东')).toBeTruthy();
+    expect(screen.getAllByText('只读').length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: /保存/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /删除/ })).toBeNull();
+    expect(screen.queryByTestId('editor-stub')).toBeNull();
+    // The preview is the saved dataset's, over the fields in their order: the caller's own filters apply on the server.
+    const asked = calls.find((c) => c.url === '/api/dataset/preview')!;
+    expect(asked.body).toEqual({ cubeDataId: 12, request: { detail: true, dimensions: [{ fieldId: 1 }, { fieldId: 2 }, { fieldId: 3 }], limit: 100 } });
+    // Every call the view made was answered: nothing of the data source, nor the editor's model preview.
+    expect(calls.map((c) => c.url).sort()).toEqual(['/api/dataset/cubes/12', '/api/dataset/cubes/12/fields', '/api/dataset/preview']);
+    fireEvent.click(screen.getByTestId('ds-back'));
+    expect(screen.getByTestId('where').textContent).toBe('/newbi/dataset?ws=7');
+  });
+
   it('passes the list of the category in the address to the editor as the way back', async () => {
     mockFetch((c) => (c.url.startsWith('/api/datasource/usable') ? ok(usable) : undefined));
     page('/newbi/dataset/edit?sourceid=1&ws=7');

@@ -8,6 +8,7 @@ import { ApiError } from '../../../shared/api.ts';
 import { errorText } from '../../../shared/notify.ts';
 import { editorKeys, fetchDataset, fetchDatasetFields, fetchUsableSources } from './api.ts';
 import { DatasetEditor } from './DatasetEditor.tsx';
+import { DatasetReadOnlyView } from './DatasetReadOnlyView.tsx';
 import { fromSaved } from './model-state.ts';
 import { em } from './messages.ts';
 import './editor.css';
@@ -24,8 +25,8 @@ export const datasetListPath = (ws: number | null) => (ws === null ? '/newbi/dat
 const isMissing = (error: unknown) => error instanceof ApiError && (error.status === 404 || error.status === 403);
 
 /**
- * /newbi/dataset/edit: `id` opens a saved dataset; `sourceid` + `ws` (+ optional
- * `tableName`) start a new one. Loads what the editor starts from, then mounts it.
+ * /newbi/dataset/edit: `id` opens a saved dataset (read-only for who may not change it);
+ * `sourceid` + `ws` (+ optional `tableName`) start a new one. Loads what the editor starts from, then mounts it.
  * Without a data source the user picks one in place; an id that is not a dataset the
  * caller may see shows `notFound` (the app's not-found page, passed down by the router).
  */
@@ -47,6 +48,8 @@ export default function DatasetEditorPage({ notFound }: { notFound: ReactNode })
     if (detail.isError || fields.isError) return <Result status="error" title={em.loadFailed} subTitle={errorText(detail.error ?? fields.error)} />;
     if (!detail.data || !fields.data) return <Spin className="ds-page-spin" />;
     const d = detail.data;
+    // Who may read but not change it gets the dataset as it is, with its preview, and nothing to edit.
+    if (!d.editable) return <DatasetReadOnlyView dataset={d} fields={fields.data} backPath={backPath} />;
     return (
       <DatasetEditor
         key={`${id}:${detail.dataUpdatedAt}:${fields.dataUpdatedAt}`}

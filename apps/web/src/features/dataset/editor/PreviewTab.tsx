@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Table } from 'antd';
+import type { CubePreviewResult } from '@shutu/contracts';
 import { previewCellText } from '../../../shared/charts/format.ts';
 import { errorText } from '../../../shared/notify.ts';
 import type { FilterTree } from '../filter/types.ts';
@@ -30,25 +31,29 @@ export function PreviewTab({ model, datasourceId, cubeDataId, globalFilter, refr
   });
   if (!body) return <Alert type="info" showIcon title={em.previewNeedsFields} />;
   if (preview.isError) return <Alert type="error" showIcon title={errorText(preview.error)} data-testid="ds-preview-error" />;
-  const dict = preview.data?.fieldDict ?? [];
-  const rows = preview.data?.dataList ?? [];
+  return <PreviewTable result={preview.data} loading={preview.isFetching} />;
+}
+
+/** The rows of a preview answer, dates and date-times as the spec writes them. */
+export function PreviewTable({ result, loading }: { result: CubePreviewResult | undefined; loading: boolean }) {
+  const rows = result?.dataList ?? [];
   return (
     <Table
       data-testid="ds-preview"
       size="small"
       bordered
-      loading={preview.isFetching}
-      rowKey={(_, i) => String(i)}
+      loading={loading}
+      rowKey="__row"
       pagination={false}
       scroll={{ x: 'max-content', y: 360 }}
-      columns={dict.map((d) => {
+      columns={(result?.fieldDict ?? []).map((d) => {
         const text = previewCellText(
           d.viewDataType,
           rows.map((r) => r[d.alias]),
         );
         return { key: d.alias, dataIndex: d.alias, title: d.title, ellipsis: true, render: text };
       })}
-      dataSource={rows}
+      dataSource={rows.map((r, i) => ({ ...r, __row: i }))}
       locale={{ emptyText: em.noData }}
     />
   );

@@ -219,7 +219,7 @@ function PreviewResult({ result }: { result: SqlViewPreviewResult | null }) {
           ellipsis: true,
           render: previewCellText(
             c.viewDataType,
-            rows.map((r) => r[c.name]),
+            result.rows.slice(0, 100).map((r) => r[c.name]),
           ),
         }))}
       />

@@ -8,6 +8,7 @@ import type {
   DatasetField,
   DatasetFieldDraft,
   DataSourceType,
+  DatasetPreview,
   FieldCheck,
   FunctionList,
   GlobalParam,
@@ -50,6 +51,8 @@ export const fetchMyGroups = () => http.get<MyPermGroup[]>(API.perm.myGroups);
 /** Save cube: the body travels as `{ payload: Base64 of the JSON }` (spec §7); answers the id. */
 export const saveDataset = (body: DatasetSave) => request<number>(API.dataset.cubes, { method: 'POST', body: { payload: encodeBase64Json(body) } });
 export const deleteDatasetField = (columnId: number) => request<null>(apiPath(API.dataset.field, { columnId }), { method: 'DELETE' });
+/** A saved dataset's rows as the caller may read them (their groups' filters and hidden columns). */
+export const previewSavedDataset = (body: DatasetPreview) => http.post<CubePreviewResult>(API.dataset.preview, body);
 export const previewModel = (body: CubePreview) => http.post<CubePreviewResult>(API.query.preview, { payload: encodeBase64Json(body) });
 export const checkFormula = (body: FormulaCheck) => http.post<FormulaCheckResult>(API.query.formulaCheck, { payload: encodeBase64Json(body) });
 

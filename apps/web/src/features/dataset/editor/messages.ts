@@ -119,6 +119,13 @@ export const em = {
   noParams: '暂无全局参数',
   searchPlaceholder: '搜索',
   computedFromNode: '新建计算字段',
+  // Read-only view (a dataset the user may read but not change)
+  readOnly: '只读',
+  readOnlyHint: '你可以查看和预览此数据集；如需修改，请联系创建人或管理员',
+  creator: '创建人',
+  tables: '数据表',
+  fieldCount: '字段（{count}）',
+  previewFirstRows: '前 {count} 行，已按你的数据权限过滤',
 } as const;
 
 export const fmt = (text: string, vars: Record<string, string | number>): string =>
