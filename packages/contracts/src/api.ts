@@ -24,6 +24,8 @@ export const API = {
     embed: '/api/system/embed',
     /** GET/PUT (administrators): 公开访问地址, the base of every link sent out (subscriptions, share links). */
     publicUrl: '/api/system/public-url',
+    /** GET/PUT (administrators): 时区, the wall clock of schedules, relative dates and every time shown. */
+    timeZone: '/api/system/time-zone',
   },
   org: {
     users: '/api/org/users',
@@ -195,6 +197,8 @@ export const API = {
     pdf: '/api/ppt/slideshows/:id/pdf',
     pdfTask: '/api/ppt/pdf-tasks/:taskId',
     pdfFile: '/api/ppt/pdf-tasks/:taskId/file',
+    /** POST: a failed PDF task runs again, as the same task (任务管理 重试). */
+    pdfRetry: '/api/ppt/pdf-tasks/:taskId/retry',
   },
   /**
    * Share links (spec 1 §7 "Shares"): share list → GET links?title=&current=&size=; create →
@@ -229,6 +233,8 @@ export const API = {
     download: '/api/export/tasks/:id/download',
     /** POST: a failed task (e.g. interrupted by a restart) runs again, as the same task. */
     retry: '/api/export/tasks/:id/retry',
+    /** GET 任务管理: the caller's chart exports and slideshow PDFs in one list (kind column). */
+    allTasks: '/api/export/all-tasks',
   },
   globalParam: {
     types: '/api/global-param/types',

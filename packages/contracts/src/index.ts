@@ -26,5 +26,6 @@ export * from './ppt.ts';
 export * from './subscription.ts';
 export * from './share.ts';
 export * from './home.ts';
+export * from './time-zone.ts';
 export * from './pivot-layout.ts';
 export * from './dataapi.ts';

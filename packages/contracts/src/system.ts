@@ -6,6 +6,9 @@ export const DEFAULT_SYSTEM_NAME = '数图';
 
 export const systemConfigSchema = z.object({ systemName: requiredText(zhCN.systemNameRequired, 50) });
 export type SystemConfig = z.infer<typeof systemConfigSchema>;
+/** What GET /api/system/config answers (public): the name, and the zone every time is shown in (docs/decisions.md "Time zone"). */
+export const systemConfigResponseSchema = systemConfigSchema.extend({ timeZone: z.string() });
+export type SystemConfigResponse = z.infer<typeof systemConfigResponseSchema>;
 
 /**
  * Notification channels of subscriptions (系统设置 → 通知设置; docs/subscriptions.md):

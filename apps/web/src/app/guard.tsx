@@ -7,6 +7,7 @@ import { homePath } from './pages.ts';
 import { useUserInfo } from '../shared/session.ts';
 import { CHANGE_PASSWORD_PATH, changePasswordPath } from '../features/auth/ChangeInitialPasswordPage.tsx';
 import { canAccess, type Access } from '../shared/access.ts';
+import { useTimeZoneReady } from '../features/system/api.ts';
 
 export function FullPageSpin() {
   return (
@@ -24,8 +25,10 @@ export function RequireAuth() {
   const location = useLocation();
   const token = getToken();
   const info = useUserInfo();
+  // Pages show times on the installation's clock: learn it before the first one renders.
+  const timeZoneReady = useTimeZoneReady();
   if (!token) return <Navigate to={loginPath(`${location.pathname}${location.search}`)} replace />;
-  if (info.isPending) return <FullPageSpin />;
+  if (info.isPending || !timeZoneReady) return <FullPageSpin />;
   if (info.isError) {
     return (
       <div className="full-page-center">

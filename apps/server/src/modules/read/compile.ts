@@ -20,15 +20,16 @@ export function previewLimit(limit: number | null | undefined): number {
 /** A preview compiled for one dialect: the engine's query and the row limit it is read with. */
 export type CompiledPreview = CompiledQuery & { limit: number };
 
-/** A page's query for `dialect`, with the reader's permissions and the request's parameters. */
+/** A page's query for `dialect`, with the reader's permissions and the request's parameters; relative dates count from `now` in the installation's zone. */
 export function compilePreview(
   dialect: Dialect,
   body: Pick<CubePreviewParsed, 'model' | 'request' | 'params'>,
   permissions: QueryPermissions,
   now: Date,
+  timeZoneOffsetMinutes: number,
 ): CompiledPreview {
   const limit = previewLimit(body.request.limit);
-  return { ...compileWithPermissions(dialect, body.model, { ...body.request, limit }, permissions, body.params, now), limit };
+  return { ...compileWithPermissions(dialect, body.model, { ...body.request, limit }, permissions, body.params, now, timeZoneOffsetMinutes), limit };
 }
 
 /**
@@ -43,11 +44,14 @@ export function compileWithPermissions(
   permissions: QueryPermissions,
   params: CubePreviewParsed['params'],
   now: Date,
+  /** The installation's zone offset at `now` (系统设置 → 时区): 本月, 最近7天 … count its days. */
+  timeZoneOffsetMinutes: number,
 ): CompiledQuery {
   return refusing(() =>
     compileCubeQuery(model, request, {
       dialect,
       now,
+      timeZoneOffsetMinutes,
       rowFilters: permissions.rowFilters,
       rowFilterSets: permissions.rowFilterSets,
       excludedColumnIds: permissions.excludedColumnIds,

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { MaybeScoped } from '../../platform/auth/scope.ts';
 import { openDatasetRead, type DatasetRead } from '../dataset/index.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
+import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { readCacheOf, readKey, type SharedRows } from './cache.ts';
 import { compilePreview, compileWithPermissions } from './compile.ts';
@@ -35,17 +36,20 @@ export interface OpenRead extends DatasetRead {
   params: CubePreviewParsed['params'];
   /** The instant relative time conditions count from, one for every query of the read. */
   now: Date;
+  /** The installation's zone offset at `now` (系统设置 → 时区), the days relative conditions count. */
+  timeZoneOffsetMinutes: number;
 }
 
 export async function openRead(ctx: AppContext, subject: ReadSubject, cubeId: number, params: GlobalParamValues | undefined): Promise<OpenRead> {
   const read = await openDatasetRead(ctx, subject.viewer, cubeId, params, { access: subject.access ?? 'dataset', ownerId: subject.ownerId });
   const driver = await getDataSourceDriver(ctx, read.cube.datasourceId);
-  return { ...read, driver, dialect: await driver.dialect(), params: params ?? {}, now: new Date() };
+  const now = new Date();
+  return { ...read, driver, dialect: await driver.dialect(), params: params ?? {}, now, timeZoneOffsetMinutes: await serverTimeZoneOffsetMinutes(ctx, now) };
 }
 
 /** A request of the read compiled with its subject's restriction (no row limit of its own). */
 export function compileRead(read: OpenRead, request: CubeQueryRequestParsed): CompiledQuery {
-  return compileWithPermissions(read.dialect, read.model, request, read.permissions, read.params, read.now);
+  return compileWithPermissions(read.dialect, read.model, request, read.permissions, read.params, read.now, read.timeZoneOffsetMinutes);
 }
 
 /**
@@ -58,7 +62,7 @@ export async function readPage(
   read: OpenRead,
   request: CubeQueryRequestParsed,
 ): Promise<{ answer: { value: SharedRows; shared: boolean }; fields: CompiledQuery['fields'] }> {
-  const compiled = compilePreview(read.dialect, { model: read.model, request, params: read.params }, read.permissions, read.now);
+  const compiled = compilePreview(read.dialect, { model: read.model, request, params: read.params }, read.permissions, read.now, read.timeZoneOffsetMinutes);
   const answer = await readCacheOf(ctx).run(readKey(read.cube.datasourceId, compiled), async () => {
     const result = await runPreview(read.driver, compiled);
     return { dataList: result.dataList, total: result.total, elapsedMs: result.elapsedMs };

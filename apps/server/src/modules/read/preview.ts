@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { savedOrder } from '../dataset/index.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/index.ts';
+import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
 import { compilePreview } from './compile.ts';
 import { openRead } from './open.ts';
 import { runPreview } from './run.ts';
@@ -24,12 +25,15 @@ export async function previewModel(
   now: Date = new Date(),
 ): Promise<CubePreviewResult> {
   const driver = await getDataSourceDriver(ctx, body.datasourceId);
-  return runPreview(driver, compilePreview(await driver.dialect(), body, permissions, now));
+  return runPreview(driver, compilePreview(await driver.dialect(), body, permissions, now, await serverTimeZoneOffsetMinutes(ctx, now)));
 }
 
 /** A saved dataset's rows (preview by cubeDataId); the caller must be allowed to see the dataset. */
 export async function previewSavedDataset(ctx: AppContext, caller: Caller, body: DatasetPreviewParsed): Promise<CubePreviewResult> {
   const read = await openRead(ctx, { viewer: caller }, body.cubeDataId, body.params);
   const request = body.request.sort.length > 0 ? body.request : { ...body.request, sort: savedOrder(read.cube.orderByJson, body.request) };
-  return runPreview(read.driver, compilePreview(read.dialect, { model: read.model, request, params: read.params }, read.permissions, read.now));
+  return runPreview(
+    read.driver,
+    compilePreview(read.dialect, { model: read.model, request, params: read.params }, read.permissions, read.now, read.timeZoneOffsetMinutes),
+  );
 }

@@ -17,12 +17,25 @@ import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { readSubscriptionFile } from './render.ts';
-import { checkNotifyType, deleteSubscription, getLog, listLogs, listSubscriptions, saveSubscription, sendNow, setSubscriptionEnabled } from './service.ts';
+import { onTimeZoneChange } from '../system/index.ts';
+import {
+  checkNotifyType,
+  deleteSubscription,
+  getLog,
+  listLogs,
+  listSubscriptions,
+  realignSchedules,
+  saveSubscription,
+  sendNow,
+  setSubscriptionEnabled,
+} from './service.ts';
 
 const tags = ['subscription'];
 
 /** Subscriptions and their sending log (spec 1 §2.9, §7; docs/subscriptions.md). */
 export function registerSubscriptionRoutes(app: App, ctx: AppContext): void {
+  // A new 时区 moves every schedule to the new clock without sending anything because of it.
+  onTimeZoneChange(ctx, (zone) => realignSchedules(ctx, zone));
   app.post(
     API.subscription.check,
     {

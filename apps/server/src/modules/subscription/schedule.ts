@@ -1,11 +1,13 @@
-import { SUBSCRIPTION_UTC_OFFSET_HOURS, type TriggerPeriod } from '@shutu/contracts';
+import { instantOfWallClock, wallClock, type TriggerPeriod } from '@shutu/contracts';
 
 /**
  * Due times ("slots") of a subscription (docs/subscriptions.md "Scheduler"). Trigger values
- * are wall-clock times in Asia/Shanghai, which is UTC+8 all year (no daylight saving), so a
- * fixed offset is exact. A slot is the due instant itself: day → every day at hour:00; week →
- * on triggerWeekValue (1 = Sunday … 7 = Saturday) at hour:00; month → on triggerDayValue
- * (1–30; in a month shorter than that, its last day) at hour:00.
+ * are wall-clock times in the installation's time zone (系统设置 → 时区, default Asia/Shanghai),
+ * counted on that zone's calendar, so a zone with daylight saving keeps 8:00 at 8:00 across
+ * the change (the day in between is 23 or 25 hours long). A slot is the due instant itself:
+ * day → every day at hour:00; week → on triggerWeekValue (1 = Sunday … 7 = Saturday) at
+ * hour:00; month → on triggerDayValue (1–30; in a month shorter than that, its last day) at
+ * hour:00. An hour skipped by a spring-forward jump is read as the hour after it.
  */
 export interface Trigger {
   triggerPeriod: TriggerPeriod;
@@ -14,58 +16,66 @@ export interface Trigger {
   triggerDayValue: number;
 }
 
-const HOUR = 3600_000;
-const DAY = 24 * HOUR;
-const OFFSET = SUBSCRIPTION_UTC_OFFSET_HOURS * HOUR;
+/** A calendar day of the zone (month 1–12); Date.UTC normalises overflowing days and months. */
+interface Day {
+  year: number;
+  month: number;
+  day: number;
+}
 
-/** The Shanghai wall clock as UTC fields of a shifted Date. */
-const toLocal = (instant: Date) => new Date(instant.getTime() + OFFSET);
-const fromLocal = (local: Date) => new Date(local.getTime() - OFFSET);
-const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const shiftDays = (d: Day, days: number): Day => {
+  const date = new Date(Date.UTC(d.year, d.month - 1, d.day + days));
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+};
+const shiftMonths = (d: Day, months: number): Day => {
+  const date = new Date(Date.UTC(d.year, d.month - 1 + months, 1));
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: 1 };
+};
 
-function monthSlot(year: number, month: number, trigger: Trigger): Date {
-  const day = Math.min(trigger.triggerDayValue, daysIn(year, month));
-  return new Date(Date.UTC(year, month, day, trigger.triggerHour));
+/** The day the period's slot falls on, in the period that contains `today`. */
+function slotDay(trigger: Trigger, today: Day, weekday: number): Day {
+  switch (trigger.triggerPeriod) {
+    case 'day':
+      return today;
+    case 'week':
+      return shiftDays(today, -((weekday - (trigger.triggerWeekValue - 1) + 7) % 7));
+    case 'month':
+      return { ...today, day: Math.min(trigger.triggerDayValue, daysIn(today.year, today.month)) };
+  }
+}
+
+/** The same slot one period earlier (back = -1) or later (+1). */
+function shiftPeriod(trigger: Trigger, day: Day, by: 1 | -1): Day {
+  switch (trigger.triggerPeriod) {
+    case 'day':
+      return shiftDays(day, by);
+    case 'week':
+      return shiftDays(day, 7 * by);
+    case 'month': {
+      const month = shiftMonths(day, by);
+      return { ...month, day: Math.min(trigger.triggerDayValue, daysIn(month.year, month.month)) };
+    }
+  }
+}
+
+const slotAt = (zone: string, trigger: Trigger, d: Day) => instantOfWallClock(zone, d.year, d.month, d.day, trigger.triggerHour);
+
+/** The day of the latest due time at or before `now`, on the zone's calendar. */
+function latestSlotDay(trigger: Trigger, now: Date, zone: string): Day {
+  const clock = wallClock(zone, now);
+  const day = slotDay(trigger, { year: clock.year, month: clock.month, day: clock.day }, clock.weekday);
+  return slotAt(zone, trigger, day) > now ? shiftPeriod(trigger, day, -1) : day;
 }
 
 /** The latest due time at or before `now`. */
-export function latestSlot(trigger: Trigger, now: Date): Date {
-  const local = toLocal(now);
-  const [y, m, d] = [local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()];
-  let candidate: Date;
-  switch (trigger.triggerPeriod) {
-    case 'day':
-      candidate = new Date(Date.UTC(y, m, d, trigger.triggerHour));
-      if (candidate > local) candidate = new Date(candidate.getTime() - DAY);
-      break;
-    case 'week': {
-      const back = (local.getUTCDay() - (trigger.triggerWeekValue - 1) + 7) % 7;
-      candidate = new Date(Date.UTC(y, m, d - back, trigger.triggerHour));
-      if (candidate > local) candidate = new Date(candidate.getTime() - 7 * DAY);
-      break;
-    }
-    case 'month':
-      candidate = monthSlot(y, m, trigger);
-      if (candidate > local) candidate = m === 0 ? monthSlot(y - 1, 11, trigger) : monthSlot(y, m - 1, trigger);
-      break;
-  }
-  return fromLocal(candidate);
+export function latestSlot(trigger: Trigger, now: Date, zone: string): Date {
+  return slotAt(zone, trigger, latestSlotDay(trigger, now, zone));
 }
 
 /** The first due time after `now`. */
-export function nextSlot(trigger: Trigger, now: Date): Date {
-  const latest = latestSlot(trigger, now);
-  switch (trigger.triggerPeriod) {
-    case 'day':
-      return new Date(latest.getTime() + DAY);
-    case 'week':
-      return new Date(latest.getTime() + 7 * DAY);
-    case 'month': {
-      const local = toLocal(latest);
-      const [y, m] = [local.getUTCFullYear(), local.getUTCMonth()];
-      return fromLocal(m === 11 ? monthSlot(y + 1, 0, trigger) : monthSlot(y, m + 1, trigger));
-    }
-  }
+export function nextSlot(trigger: Trigger, now: Date, zone: string): Date {
+  return slotAt(zone, trigger, shiftPeriod(trigger, latestSlotDay(trigger, now, zone), 1));
 }
 
 /**
@@ -73,8 +83,8 @@ export function nextSlot(trigger: Trigger, now: Date): Date {
  * catch-up window (a due time missed while the server was down is still sent that late; config
  * subscriptionCatchUpMs) and is later than the last one handed out (lastSlot).
  */
-export function dueSlot(trigger: Trigger, lastSlot: Date | null, now: Date, catchUpMs: number): Date | undefined {
-  const slot = latestSlot(trigger, now);
+export function dueSlot(trigger: Trigger, lastSlot: Date | null, now: Date, catchUpMs: number, zone: string): Date | undefined {
+  const slot = latestSlot(trigger, now, zone);
   if (now.getTime() - slot.getTime() > catchUpMs) return undefined;
   if (lastSlot && slot.getTime() <= lastSlot.getTime()) return undefined;
   return slot;

@@ -1,12 +1,20 @@
 import type { Logger } from 'pino';
-import { NOTIFY_TYPE_LABELS, SUBSCRIPTION_DATA_TYPE_LABELS, SUBSCRIPTION_SEND_JOB, subscriptionMessages, subscriptionPreviewPath } from '@shutu/contracts';
+import {
+  NOTIFY_TYPE_LABELS,
+  SUBSCRIPTION_DATA_TYPE_LABELS,
+  SUBSCRIPTION_SEND_JOB,
+  formatInZone,
+  subscriptionMessages,
+  subscriptionPreviewPath,
+  timeZoneLabel,
+} from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { NotifyError, type NotifyMessage } from '../../platform/notify/message.ts';
 import { sendEmail } from '../../platform/notify/email.ts';
 import { sendDingtalk, sendFeishu, sendTianxiangyun, sendWecom } from '../../platform/notify/robots.ts';
 import { assemblePdf } from '../ppt/index.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
-import { linkBaseUrl, loadNotifySettings } from '../system/index.ts';
+import { linkBaseUrl, loadNotifySettings, serverTimeZone } from '../system/index.ts';
 import {
   advanceLastSlot,
   claimSlot,
@@ -50,18 +58,8 @@ export function overrideSubscriptionDeps(ctx: AppContext, deps: Partial<Subscrip
 }
 const depsOf = (ctx: AppContext): SubscriptionDeps => ({ renderBoard: renderBoardWithChromium, ...overrides.get(ctx) });
 
-const formatShanghai = (instant: Date) =>
-  new Intl.DateTimeFormat('zh-CN', {
-    timeZone: 'Asia/Shanghai',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hour12: false,
-  })
-    .format(instant)
-    .replace(/\//g, '-');
+/** 2026-11-26 08:00（北京时间）: the due time on the installation's clock, labelled — a recipient may read it anywhere. */
+const formatSlot = (instant: Date, zone: string) => `${formatInZone(zone, instant, 'minute')}（${timeZoneLabel(zone, instant)}）`;
 /** Characters that cannot be in a file name: separators, reserved ones and control characters. */
 const safeFileName = (title: string) =>
   Array.from(title, (ch) => (ch.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(ch) ? '_' : ch))
@@ -82,7 +80,10 @@ async function buildMessage(ctx: AppContext, sub: SubscriptionRow, slot: Date): 
   const base = await linkBaseUrl(ctx, ctx.selfUrl);
   const message: NotifyMessage = {
     title: sub.notifyTitle,
-    lines: [`订阅内容：${sub.subTitle || target.title}（${SUBSCRIPTION_DATA_TYPE_LABELS[sub.dataType]}）`, `订阅时间：${formatShanghai(slot)}`],
+    lines: [
+      `订阅内容：${sub.subTitle || target.title}（${SUBSCRIPTION_DATA_TYPE_LABELS[sub.dataType]}）`,
+      `订阅时间：${formatSlot(slot, await serverTimeZone(ctx))}`,
+    ],
     link: base ? `${base}${subscriptionPreviewPath(sub.dataType, sub.dataId)}` : undefined,
     images: [],
   };
@@ -194,13 +195,14 @@ export async function runTick(ctx: AppContext, log: Logger, now = new Date()): P
   const { subscriptionCatchUpMs, subscriptionStaleClaimMs } = ctx.config;
   let due = 0;
   let retried = 0;
+  const zone = await serverTimeZone(ctx);
   const subs = await ctx.db
     .selectFrom('subscription')
     .select(['id', 'triggerPeriod', 'triggerHour', 'triggerWeekValue', 'triggerDayValue', 'lastSlot'])
     .where('enabled', '=', true)
     .execute();
   for (const sub of subs) {
-    const slot = dueSlot(sub, sub.lastSlot, now, subscriptionCatchUpMs);
+    const slot = dueSlot(sub, sub.lastSlot, now, subscriptionCatchUpMs, zone);
     if (!slot) continue;
     const data: SendJobData = { subscriptionId: sub.id, slot: slot.toISOString() };
     await ctx.jobs.send(SUBSCRIPTION_SEND_JOB, data, { singletonKey: `${sub.id}:${data.slot}` });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
+  instantOfWallClock,
   NOTIFY_TYPES,
   SUBSCRIPTION_SEND_JOB,
   subscriptionMessages,
@@ -18,8 +19,8 @@ import type { Database } from '../../platform/db/schema.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors.ts';
 import { page } from '../../platform/http/envelope.ts';
 import type { Caller } from '../perm/index.ts';
-import { loadNotifySettings } from '../system/index.ts';
-import { findSubscription, selectSubscriptions, type SubscriptionLogRow, type SubscriptionRow } from './repo.ts';
+import { loadNotifySettings, serverTimeZone } from '../system/index.ts';
+import { advanceLastSlot, findSubscription, selectSubscriptions, type SubscriptionLogRow, type SubscriptionRow } from './repo.ts';
 import { latestSlot, nextSlot } from './schedule.ts';
 import { assertBoardsShowNoHiddenColumns } from '../board/index.ts';
 import { requireSubscriptionTarget } from './targets.ts';
@@ -61,7 +62,8 @@ export async function checkNotifyType(ctx: AppContext, caller: Caller, notifyTyp
   return reason ? { data: 1, msg: reason } : { data: 0, msg: subscriptionMessages.usable };
 }
 
-export function toSubscription(row: SubscriptionRow, now = new Date()): Subscription {
+/** A subscription as the list shows it; nextTime is counted in `zone` (the installation's time zone). */
+export function toSubscription(row: SubscriptionRow, now: Date, zone: string): Subscription {
   return {
     id: row.id,
     userId: row.userId,
@@ -78,7 +80,7 @@ export function toSubscription(row: SubscriptionRow, now = new Date()): Subscrip
     format: row.format,
     enabled: row.enabled,
     createTime: new Date(row.createTime).toISOString(),
-    nextTime: row.enabled ? nextSlot(row, now).toISOString() : null,
+    nextTime: row.enabled ? nextSlot(row, now, zone).toISOString() : null,
   };
 }
 
@@ -103,6 +105,7 @@ export async function saveSubscription(ctx: AppContext, caller: Caller, input: S
   await assertBoardsShowNoHiddenColumns(ctx, caller, target.boardIds);
   const reason = unusableReason(await loadNotifySettings(ctx), input.notifyType, await userEmail(ctx.db, ownerId));
   if (reason) throw badRequest(reason, [{ field: 'notifyType', message: reason }]);
+  const zone = await serverTimeZone(ctx);
   const values = {
     dataType: input.dataType,
     dataId: input.dataId,
@@ -115,7 +118,7 @@ export async function saveSubscription(ctx: AppContext, caller: Caller, input: S
     triggerDayValue: input.triggerDayValue,
     format: input.format,
     enabled: input.enabled,
-    lastSlot: latestSlot(input, now),
+    lastSlot: latestSlot(input, now, zone),
   };
   const id = existing
     ? (await ctx.db.updateTable('subscription').set(values).where('id', '=', existing.id).returning('id').executeTakeFirstOrThrow()).id
@@ -126,7 +129,7 @@ export async function saveSubscription(ctx: AppContext, caller: Caller, input: S
           .returning('id')
           .executeTakeFirstOrThrow()
       ).id;
-  return toSubscription((await findSubscription(ctx.db, id))!, now);
+  return toSubscription((await findSubscription(ctx.db, id))!, now, zone);
 }
 
 /** The caller's subscriptions (administrators: everyone's), newest first. */
@@ -139,6 +142,8 @@ export async function listSubscriptions(ctx: AppContext, caller: Caller, query: 
     .clearSelect()
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
+  const zone = await serverTimeZone(ctx);
+  const now = new Date();
   const rows = await base
     .orderBy('subscription.createTime', 'desc')
     .orderBy('subscription.id', 'desc')
@@ -146,7 +151,7 @@ export async function listSubscriptions(ctx: AppContext, caller: Caller, query: 
     .offset((query.current - 1) * query.size)
     .execute();
   return page(
-    rows.map((row) => toSubscription(row)),
+    rows.map((row) => toSubscription(row, now, zone)),
     Number(total.n),
     query.current,
     query.size,
@@ -155,13 +160,30 @@ export async function listSubscriptions(ctx: AppContext, caller: Caller, query: 
 
 export async function setSubscriptionEnabled(ctx: AppContext, caller: Caller, id: number, enabled: boolean, now = new Date()): Promise<Subscription> {
   const row = await requireOwnSubscription(ctx, caller, id);
+  const zone = await serverTimeZone(ctx);
   // Re-enabling does not send the times that passed while it was off.
   await ctx.db
     .updateTable('subscription')
-    .set({ enabled, lastSlot: latestSlot(row, now) })
+    .set({ enabled, lastSlot: latestSlot(row, now, zone) })
     .where('id', '=', id)
     .execute();
-  return toSubscription((await findSubscription(ctx.db, id))!, now);
+  return toSubscription((await findSubscription(ctx.db, id))!, now, zone);
+}
+
+/**
+ * After 系统设置 → 时区 changes: every subscription keeps its hour in the new zone (8:00 stays
+ * 8:00 on the new clock), and a due time of the new zone that has already passed is treated
+ * as handed out, as a save does — so the change itself never sends anything, nor a second
+ * report for a day already served (docs/subscriptions.md "Scheduler"). last_slot only moves
+ * forward: a zone further east, whose latest time is older than the last send, changes nothing.
+ */
+export async function realignSchedules(ctx: AppContext, zone: string, now = new Date()): Promise<void> {
+  const subs = await ctx.db
+    .selectFrom('subscription')
+    .select(['id', 'triggerPeriod', 'triggerHour', 'triggerWeekValue', 'triggerDayValue'])
+    .where('enabled', '=', true)
+    .execute();
+  for (const sub of subs) await advanceLastSlot(ctx.db, sub.id, latestSlot(sub, now, zone));
 }
 
 export async function deleteSubscription(ctx: AppContext, caller: Caller, id: number): Promise<void> {
@@ -197,13 +219,17 @@ export function toLog(row: SubscriptionLogRow): SubscriptionLog {
   };
 }
 
-/** A bound of the log's range: an instant with its offset as the page sends it, or a bare yyyy-MM-dd taken as that day in Asia/Shanghai. */
-const shanghaiDay = (day: string) => (day.length > 10 && !Number.isNaN(Date.parse(day)) ? new Date(day) : new Date(`${day.slice(0, 10)}T00:00:00+08:00`));
+/** A bound of the log's range: an instant with its offset, or a bare yyyy-MM-dd taken as the start of that day in the installation's zone. */
+function dayStart(bound: string, zone: string): Date {
+  if (bound.length > 10 && !Number.isNaN(Date.parse(bound))) return new Date(bound);
+  const [year, month, day] = bound.slice(0, 10).split('-').map(Number);
+  return instantOfWallClock(zone, year!, month!, day!);
+}
 
 /**
  * The log (spec 1 §7 "Subscription log"): administrators see everyone's (userId filters),
- * others their own. startTime / endTime are day starts (the page sends them in the browser's
- * zone with its offset; bare dates are Asia/Shanghai days); endTime is exclusive — the page
+ * others their own. startTime / endTime are day starts: bare yyyy-MM-dd (what the page sends)
+ * are days of the installation's time zone, an instant with its offset is taken as is; endTime is exclusive — the page
  * sends the chosen end day plus one (spec 1 §5).
  */
 export async function listLogs(ctx: AppContext, caller: Caller, query: z.output<typeof subscriptionLogQuerySchema>): Promise<Page<SubscriptionLog>> {
@@ -214,8 +240,9 @@ export async function listLogs(ctx: AppContext, caller: Caller, query: z.output<
   if (query.dataType) base = base.where('dataType', '=', query.dataType);
   if (query.dataId) base = base.where('dataId', '=', query.dataId);
   if (query.errCode !== undefined) base = query.errCode === 0 ? base.where('errCode', '=', 0) : base.where('errCode', '<>', 0);
-  if (query.startTime) base = base.where('createTime', '>=', shanghaiDay(query.startTime));
-  if (query.endTime) base = base.where('createTime', '<', shanghaiDay(query.endTime));
+  const zone = await serverTimeZone(ctx);
+  if (query.startTime) base = base.where('createTime', '>=', dayStart(query.startTime, zone));
+  if (query.endTime) base = base.where('createTime', '<', dayStart(query.endTime, zone));
   const total = await base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   const rows = await base
     .selectAll()

@@ -6,31 +6,36 @@ import {
   notifySettingsSchema,
   publicUrlSettingsResponseSchema,
   publicUrlSettingsSchema,
+  systemConfigResponseSchema,
   systemConfigSchema,
+  timeZoneSettingsSchema,
   zhCN,
 } from '@shutu/contracts';
+import { z } from 'zod';
 import type { App, AppContext } from '../../context.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { getSystemConfig, saveSystemConfig } from './service.ts';
 import { getNotifySettings, saveNotifySettings } from './notify-settings.ts';
 import { getEmbedSettings, saveEmbedSettings } from './embed-settings.ts';
 import { getPublicUrlSettings, savePublicUrlSettings } from './public-url.ts';
+import { getTimeZoneSettings, saveTimeZoneSettings, serverTimeZone } from './time-zone.ts';
 
 export function registerSystemRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
-  // Public: the login page shows the system name before anyone signs in.
+  // Public: the login page shows the system name before anyone signs in; the web app learns the
+  // zone it shows every time in from here too.
   app.get(
     API.system.config,
-    { config: { access: 'public' }, schema: { tags: ['system'], summary: '读取系统设置', response: { 200: envelopeSchema(systemConfigSchema) } } },
-    async () => ok(await getSystemConfig(db)),
+    { config: { access: 'public' }, schema: { tags: ['system'], summary: '读取系统设置', response: { 200: envelopeSchema(systemConfigResponseSchema) } } },
+    async () => ok({ ...(await getSystemConfig(db)), timeZone: await serverTimeZone(ctx) }),
   );
   app.put(
     API.system.config,
     {
       config: { access: 'admin' },
-      schema: { tags: ['system'], summary: '保存系统设置', body: systemConfigSchema, response: { 200: envelopeSchema(systemConfigSchema) } },
+      schema: { tags: ['system'], summary: '保存系统设置', body: systemConfigSchema, response: { 200: envelopeSchema(systemConfigResponseSchema) } },
     },
-    async (request) => ok(await saveSystemConfig(db, request.body), zhCN.saved),
+    async (request) => ok({ ...(await saveSystemConfig(db, request.body)), timeZone: await serverTimeZone(ctx) }, zhCN.saved),
   );
   // 通知设置 (subscriptions): administrators only; secrets come back masked.
   app.get(
@@ -81,5 +86,24 @@ export function registerSystemRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => ok(await savePublicUrlSettings(ctx, request.body), zhCN.saved),
+  );
+  // 时区: the wall clock of subscription schedules, relative date filters and every time shown.
+  app.get(
+    API.system.timeZone,
+    { config: { access: 'admin' }, schema: { tags: ['system'], summary: '读取时区', response: { 200: envelopeSchema(z.object({ timeZone: z.string() })) } } },
+    async () => ok(await getTimeZoneSettings(ctx)),
+  );
+  app.put(
+    API.system.timeZone,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['system'],
+        summary: '保存时区（IANA 时区名称，如 Asia/Shanghai；订阅按新时区的钟点发送）',
+        body: timeZoneSettingsSchema,
+        response: { 200: envelopeSchema(z.object({ timeZone: z.string() })) },
+      },
+    },
+    async (request) => ok(await saveTimeZoneSettings(ctx, request.body), zhCN.saved),
   );
 }

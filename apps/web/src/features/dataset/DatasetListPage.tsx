@@ -7,6 +7,7 @@ import type { DatasetListItem, TableType } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
+import { formatDateTime } from '../../shared/time.ts';
 import { datasetKeys, deleteDataset, editorPath, fetchCategories, fetchDatasets } from './api.ts';
 import { ALL_CATEGORIES, categoryName, CategoryTree } from './CategoryTree.tsx';
 import { NewDatasetModal } from './NewDatasetModal.tsx';
@@ -16,13 +17,8 @@ import './dataset.css';
 const PAGE_SIZES = [10, 20, 50, 100];
 export const TABLE_TYPE_LABELS: Record<TableType, string> = { LOGIC: t.dsetTypeLogic, PHYSICS: t.dsetTypePhysics };
 
-/** yyyy-MM-dd HH:mm of an ISO time, in local time. */
-export function formatTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
+/** yyyy-MM-dd HH:mm of an ISO time, on the installation's clock (shared/time.ts). */
+export const formatTime = (iso: string): string => formatDateTime(iso, 'minute');
 
 /** 数据集 (spec 2 §2, §5 "Dataset", §7): the datasets the caller may see, by category. */
 export function DatasetListPage() {

@@ -1,6 +1,7 @@
 import type { ExportCreate, ExportStatus, ExportTask, Page } from '@shutu/contracts';
 import { API, apiPath, EXPORT_RECORD_PAGE_SIZE } from '@shutu/contracts';
 import { download, http, request } from '../../shared/api.ts';
+import { formatDateTime as formatInstant } from '../../shared/time.ts';
 import { em } from './messages.ts';
 
 export interface ExportTaskParams {
@@ -42,11 +43,5 @@ export function formatFileSize(bytes: number | null | undefined): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** yyyy-MM-dd HH:mm:ss of an ISO time, in local time. */
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '-';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
-}
+/** yyyy-MM-dd HH:mm:ss of an ISO time, on the installation's clock (shared/time.ts). */
+export const formatDateTime = (iso: string | null | undefined): string => formatInstant(iso);

@@ -2,11 +2,11 @@ import { useMemo, useState } from 'react';
 import { App, Avatar, Badge, Button, Card, Input, Space, Table, Tag, Typography } from 'antd';
 import { PlusOutlined, UserOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import dayjs from 'dayjs';
 import { USER_STATUS, type User } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
+import { formatDate, formatDateTime } from '../../shared/time.ts';
 import { useUserInfo } from '../../shared/session.ts';
 import { fetchDepartments, fetchRoles, fetchUsers, orgKeys, setUserStatus } from './api.ts';
 import { DeptTreePanel } from './DeptTreePanel.tsx';
@@ -147,7 +147,7 @@ export function UsersPage() {
                 dataIndex: 'createTime',
                 key: 'createTime',
                 width: 112,
-                render: (v: string) => <span title={dayjs(v).format('YYYY-MM-DD HH:mm:ss')}>{dayjs(v).format('YYYY-MM-DD')}</span>,
+                render: (v: string) => <span title={formatDateTime(v)}>{formatDate(v)}</span>,
               },
               {
                 title: t.actions,

@@ -3,10 +3,10 @@ import { App, Button, Card, Input, Space, Table, Tabs, Tag, Typography, type Tab
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import dayjs from 'dayjs';
 import { pptRoutes, PPT_VISUAL_TYPES, type Ppt } from '@shutu/contracts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
+import { formatDateTime } from '../../shared/time.ts';
 import { useUserInfo } from '../../shared/session.ts';
 import { deletePpt, fetchPpts, pptKeys } from './api.ts';
 import { ALL_PPT_CATEGORIES, PptCategorySide } from './PptCategorySide.tsx';
@@ -88,7 +88,7 @@ function PptTable({ visualType, isAdmin }: { visualType: VisualType; isAdmin: bo
         p.settings.autoPlay ? <Tag color="blue">{pt.intervalText(p.settings.interval)}</Tag> : <Typography.Text type="secondary">{pt.no}</Typography.Text>,
     },
     { title: pt.creator, dataIndex: 'createUserName', width: 110, ellipsis: true, render: (n: string | null) => n ?? '—' },
-    { title: pt.updateTime, dataIndex: 'updateTime', width: 150, render: (t: string) => dayjs(t).format('YYYY-MM-DD HH:mm') },
+    { title: pt.updateTime, dataIndex: 'updateTime', width: 150, render: (t: string) => formatDateTime(t, 'minute') },
     {
       title: pt.actions,
       key: 'actions',

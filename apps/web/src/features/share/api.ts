@@ -1,6 +1,7 @@
 import type { Page, ShareAuthSave, ShareLink, ShareLinkCreate, ShareLinkUpdate, ShareOpenResult } from '@shutu/contracts';
 import { API, apiPath, MAX_PAGE_SIZE } from '@shutu/contracts';
 import { http, request } from '../../shared/api.ts';
+import { formatDateTime as formatInstant } from '../../shared/time.ts';
 
 export interface ShareListParams {
   current: number;
@@ -41,10 +42,5 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '-';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
+/** yyyy-MM-dd HH:mm of an ISO time, on the installation's clock (shared/time.ts). */
+export const formatDateTime = (iso: string | null | undefined): string => formatInstant(iso, 'minute');

@@ -22,6 +22,7 @@ import {
 } from '@shutu/contracts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { zodRules } from '../../shared/zod-rules.ts';
+import { displayTimeZoneName } from '../../shared/time.ts';
 import { checkNotifyType, saveSubscription, subscriptionKeys } from './api.ts';
 import { sm } from './messages.ts';
 
@@ -181,6 +182,10 @@ export function SubscriptionDialog({ open, dataType, dataId, subTitle, onClose, 
             <Form.Item name="triggerHour" noStyle>
               <Select style={{ width: 96 }} aria-label={sm.hour} data-testid="subscription-hour" options={hourOptions} listHeight={256} virtual={false} />
             </Form.Item>
+            {/* The hour is on the installation's clock, not the browser's: say which. */}
+            <span className="subscription-zone" data-testid="subscription-zone" style={{ color: 'rgba(0,0,0,0.45)' }}>
+              {displayTimeZoneName()}
+            </span>
           </Space>
         </Form.Item>
         <Form.Item label={sm.format} name="format">

@@ -11,7 +11,7 @@ import {
 } from '@shutu/contracts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { deleteSubscription, fetchSubscriptions, sendSubscriptionNow, setSubscriptionEnabled, subscriptionKeys } from './api.ts';
-import { formatTime } from './format.ts';
+import { formatDateTimeLabelled } from '../../shared/time.ts';
 import { sm } from './messages.ts';
 import { SubscriptionDialog } from './SubscriptionDialog.tsx';
 
@@ -62,7 +62,12 @@ export function SubscriptionList({ isAdministrator }: { isAdministrator: boolean
       width: 130,
       render: (_, s) => sm.periodText(s.triggerPeriod, s.triggerHour, WEEKDAY_LABELS[s.triggerWeekValue] ?? '', s.triggerDayValue),
     },
-    { title: sm.colNext, key: 'next', width: 170, render: (_, s) => formatTime(s.nextTime) },
+    {
+      title: sm.colNext,
+      key: 'next',
+      width: 230,
+      render: (_, s) => <span data-testid={`subscription-next-${s.id}`}>{formatDateTimeLabelled(s.nextTime)}</span>,
+    },
     ...(isAdministrator ? [{ title: sm.colUser, key: 'user', width: 110, render: (_: unknown, s: Subscription) => s.userName ?? '-' }] : []),
     { title: sm.colEnabled, key: 'enabled', width: 70, render: (_, s) => <Switch size="small" checked={s.enabled} onChange={() => toggle.mutate(s)} /> },
     {

@@ -16,7 +16,7 @@ import {
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { useUserInfo } from '../../shared/session.ts';
 import { fetchSubscriptionLogs, subscriptionKeys } from './api.ts';
-import { formatTime } from './format.ts';
+import { formatDateTime, formatDateTimeLabelled, todayInDisplayZone } from '../../shared/time.ts';
 import { sm } from './messages.ts';
 import { SubscriptionList } from './SubscriptionList.tsx';
 
@@ -28,14 +28,14 @@ interface Filters {
   range: [Dayjs, Dayjs];
 }
 
-/** Day boundaries in the browser's own time zone, with their offset, so the server counts the user's days. */
-const DAY_START = 'YYYY-MM-DDTHH:mm:ssZ';
+/** Days go as bare dates: the server counts them on the installation's clock (系统设置 → 时区), as the page shows times. */
+const DAY = 'YYYY-MM-DD';
 
 /**
  * The filters a visit starts with (spec 1 §2.9, §4, §9): subTitle, dataType and errCode from
  * the address; the last month up to today, or from today when errCode is given.
  */
-export function initialFilters(params: URLSearchParams, today: Dayjs = dayjs()): Filters {
+export function initialFilters(params: URLSearchParams, today: Dayjs = dayjs(todayInDisplayZone())): Filters {
   const dataType = params.get('dataType');
   const errCode = params.get('errCode');
   const hasErrCode = errCode !== null && errCode !== '' && !Number.isNaN(Number(errCode));
@@ -56,8 +56,8 @@ export function logQuery(filters: Filters, current: number, size: number): Subsc
     dataType: filters.dataType,
     errCode: filters.errCode,
     userId: filters.userId ?? undefined,
-    startTime: filters.range[0].startOf('day').format(DAY_START),
-    endTime: filters.range[1].add(1, 'day').startOf('day').format(DAY_START),
+    startTime: filters.range[0].format(DAY),
+    endTime: filters.range[1].add(1, 'day').format(DAY),
   };
 }
 
@@ -98,7 +98,7 @@ function LogTable({ isAdministrator }: { isAdministrator: boolean }) {
     { title: sm.colUser, key: 'user', width: 120, render: (_, log) => log.userName ?? '-' },
     { title: sm.colResult, key: 'result', width: 90, render: (_, log) => <ResultTag log={log} /> },
     { title: sm.colError, dataIndex: 'errMsg', ellipsis: true, render: (text: string | null) => text ?? '-' },
-    { title: sm.colTime, key: 'time', width: 170, render: (_, log) => formatTime(log.createTime) },
+    { title: sm.colTime, key: 'time', width: 170, render: (_, log) => formatDateTime(log.createTime) },
     {
       title: sm.colActions,
       key: 'actions',
@@ -201,8 +201,8 @@ function LogTable({ isAdministrator }: { isAdministrator: boolean }) {
             </Descriptions.Item>
             <Descriptions.Item label={sm.colError}>{detail.errMsg ?? '-'}</Descriptions.Item>
             <Descriptions.Item label={sm.content}>{detail.content ?? '-'}</Descriptions.Item>
-            <Descriptions.Item label={sm.slot}>{formatTime(detail.slot)}</Descriptions.Item>
-            <Descriptions.Item label={sm.colTime}>{formatTime(detail.createTime)}</Descriptions.Item>
+            <Descriptions.Item label={sm.slot}>{formatDateTimeLabelled(detail.slot)}</Descriptions.Item>
+            <Descriptions.Item label={sm.colTime}>{formatDateTimeLabelled(detail.createTime)}</Descriptions.Item>
           </Descriptions>
         )}
       </Modal>

@@ -8,8 +8,9 @@ import { SubscriptionDialog } from './SubscriptionDialog.tsx';
 import { SubscriptionLogPage } from './SubscriptionLogPage.tsx';
 
 const url = (c: Call) => new URL(c.url, 'http://x');
-/** The start of that day in local time, with its offset (what the log page sends). */
-const day = (d: dayjs.Dayjs) => d.startOf('day').format('YYYY-MM-DDTHH:mm:ssZ');
+/** A day of the installation's clock (Asia/Shanghai here), as the log page sends it. */
+const day = (d: dayjs.Dayjs) => d.format('YYYY-MM-DD');
+const today = () => dayjs(new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10));
 const saveButton = () => document.querySelector<HTMLButtonElement>('[data-testid="subscription-save"]')!;
 /** Opens an antd Select (by the test id on its root) and returns the option labels it lists. */
 function openSelect(testId: string): string[] {
@@ -132,8 +133,8 @@ describe('subscription log page', () => {
       subTitle: '月度',
       dataType: 'ppt',
       errCode: '1',
-      startTime: day(dayjs()),
-      endTime: day(dayjs().add(1, 'day')),
+      startTime: day(today()),
+      endTime: day(today().add(1, 'day')),
     });
     const row = document.querySelector('.ant-table-tbody tr.ant-table-row')!.textContent;
     expect(row).toContain('月度汇报');
@@ -166,8 +167,8 @@ describe('subscription log page', () => {
     expect(logCalls(calls)[0]).toEqual({
       current: '1',
       size: '10',
-      startTime: day(dayjs().subtract(1, 'month')),
-      endTime: day(dayjs().add(1, 'day')),
+      startTime: day(today().subtract(1, 'month')),
+      endTime: day(today().add(1, 'day')),
     });
     expect(document.querySelector('.ant-table-tbody tr.ant-table-row')?.textContent).toContain('邮件');
     fireEvent.click(screen.getByText('预览'));

@@ -12,6 +12,7 @@ import { fetchSystemConfig, saveSystemConfig, systemKeys } from './api.ts';
 import { NotifySettingsCard } from './NotifySettingsCard.tsx';
 import { EmbedSettingsCard } from './EmbedSettingsCard.tsx';
 import { PublicUrlCard } from './PublicUrlCard.tsx';
+import { TimeZoneCard } from './TimeZoneCard.tsx';
 
 export function SystemSettingsPage() {
   const [form] = Form.useForm<SystemConfig>();
@@ -50,6 +51,7 @@ export function SystemSettingsPage() {
           </Form>
         )}
       </Card>
+      <TimeZoneCard />
       <PublicUrlCard />
       <NotifySettingsCard />
       <EmbedSettingsCard />

@@ -1,3 +1,0 @@
-import dayjs from 'dayjs';
-
-export const formatTime = (iso: string | null | undefined) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '-');
