@@ -40,19 +40,34 @@ async function sums(path: string): Promise<Record<string, string>> {
 }
 
 describe('ensureDemoWarehouse', () => {
-  const options = { seed: 5, scale: 4_000 };
+  // 20:00 UTC is already the next day in China: a warehouse made then ends on 2026-11-26.
+  const options = { seed: 5, scale: 4_000, now: new Date('2026-11-25T20:00:00Z') };
 
   it('creates the directory and file and generates on first start', async () => {
     const path = join(dir, 'nested', 'data', 'warehouse.duckdb');
     const first = await ensureDemoWarehouse(path, options);
     expect(first).toMatchObject({ action: 'generated', reason: 'missing' });
-    expect(first.meta).toMatchObject({ generatorVersion: GENERATOR_VERSION, seed: 5, scale: 4_000, anchorDate: '2026-10-31', duckdbVersion: 'v1.5.6' });
+    expect(first.meta).toMatchObject({ generatorVersion: GENERATOR_VERSION, seed: 5, scale: 4_000, anchorDate: '2026-11-26', duckdbVersion: 'v1.5.6' });
     expect(first.rowCounts.orders).toBe(4_000);
 
     const again = await ensureDemoWarehouse(path, options);
     expect(again).toMatchObject({ action: 'kept', reason: null });
     expect(again.meta.generatedAt).toBe(first.meta.generatedAt);
     expect(again.rowCounts).toEqual(first.rowCounts);
+  }, 60_000);
+
+  it('without an anchor date the data ends on the seed day, and a kept warehouse keeps its end on later days', async () => {
+    const path = join(dir, 'seed-day.duckdb');
+    await ensureDemoWarehouse(path, options);
+    const lastOrderDay = () =>
+      onFile(path, (run) => run(`SELECT strftime(max(order_time), '%Y-%m-%d'), count(*) FILTER (WHERE order_time >= DATE '2026-11-20') > 0 FROM orders`));
+    expect(await lastOrderDay()).toEqual([['2026-11-26', true]]);
+    const nextMonth = { ...options, now: new Date('2026-12-28T03:00:00Z') };
+    expect(await ensureDemoWarehouse(path, nextMonth)).toMatchObject({ action: 'kept', meta: { anchorDate: '2026-11-26' } });
+    expect(await lastOrderDay()).toEqual([['2026-11-26', true]]);
+    // Regenerated (a new generator version), it ends on the day it is made.
+    await onFile(path, (run) => run(`UPDATE demo_warehouse_meta SET generator_version = generator_version - 1`));
+    expect(await ensureDemoWarehouse(path, nextMonth)).toMatchObject({ action: 'generated', reason: 'version', meta: { anchorDate: '2026-12-28' } });
   }, 60_000);
 
   it('two files generated with the same options are identical', async () => {

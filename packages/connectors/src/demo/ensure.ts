@@ -2,6 +2,9 @@
  * ensureDemoWarehouse: open (or create) a DuckDB file and make sure it holds the demo warehouse
  * for the requested seed, scale and anchor date — generating only when a demo table is missing or
  * demo_warehouse_meta records another generator version, seed, scale or anchor date.
+ * Without an anchor date the data ends on the day it is generated (the seed day, so relative
+ * filters such as 本月 and 最近7天 show data on a fresh install), and a warehouse that is kept
+ * keeps its own end: the data changes only when it is regenerated.
  * Tables that are not the generator's (file tables, SQL views' tables) are never touched; if a table
  * with a demo name exists but no generation was recorded, it refuses instead of dropping it.
  */
@@ -9,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { GENERATOR_VERSION, countRows, existingTables, generateDemoWarehouse, readMeta, type DemoMeta } from './generate.ts';
-import { makePlan, type DemoWarehouseOptions } from './plan.ts';
+import { makePlan, seedDay, type DemoWarehouseOptions } from './plan.ts';
 import { DEMO_TABLE_NAMES, ORDER_DATA_VIEW } from './schema.ts';
 
 export interface EnsureResult {
@@ -23,8 +26,13 @@ export interface EnsureResult {
   millis: number;
 }
 
+export interface EnsureOptions extends DemoWarehouseOptions {
+  /** The instant whose day (UTC+8, the product's default zone) ends a warehouse generated without anchorDate; default now. */
+  now?: Date;
+}
+
 /** Why the warehouse on `connection` must be (re)generated for `options`, or null when it is up to date. */
-export async function staleReason(connection: DuckDBConnection, options: DemoWarehouseOptions = {}): Promise<EnsureResult['reason']> {
+export async function staleReason(connection: DuckDBConnection, options: EnsureOptions = {}): Promise<EnsureResult['reason']> {
   const plan = makePlan(options);
   const present = await existingTables(connection);
   const wanted = [...DEMO_TABLE_NAMES, ORDER_DATA_VIEW.name];
@@ -39,15 +47,17 @@ export async function staleReason(connection: DuckDBConnection, options: DemoWar
   if (meta.generatorVersion !== GENERATOR_VERSION) return 'version';
   if (meta.seed !== plan.seed) return 'seed';
   if (meta.scale !== plan.scale) return 'scale';
-  if (meta.anchorDate !== plan.anchorDate) return 'anchorDate';
+  // Without an anchor date any recorded end is kept: the seed day's data stays as it was made.
+  if (options.anchorDate !== undefined && meta.anchorDate !== plan.anchorDate) return 'anchorDate';
   return null;
 }
 
 /** Same as ensureDemoWarehouse, on a connection the caller owns. */
-export async function ensureDemoWarehouseOn(connection: DuckDBConnection, options: DemoWarehouseOptions = {}): Promise<EnsureResult> {
+export async function ensureDemoWarehouseOn(connection: DuckDBConnection, options: EnsureOptions = {}): Promise<EnsureResult> {
   const started = performance.now();
   const reason = await staleReason(connection, options);
-  if (reason) await generateDemoWarehouse(connection, options);
+  const { now, ...settings } = options;
+  if (reason) await generateDemoWarehouse(connection, { ...settings, anchorDate: settings.anchorDate ?? seedDay(now ?? new Date()) });
   const meta = await readMeta(connection);
   if (!meta) throw new Error('demo warehouse metadata missing after generation');
   return { action: reason ? 'generated' : 'kept', reason, meta, rowCounts: await countRows(connection), millis: Math.round(performance.now() - started) };
@@ -58,7 +68,7 @@ export async function ensureDemoWarehouseOn(connection: DuckDBConnection, option
  * closes the file again. Call it before another DuckDB instance opens the same file in this
  * process (or use ensureDemoWarehouseOn with that instance's connection).
  */
-export async function ensureDemoWarehouse(path: string, options: DemoWarehouseOptions = {}): Promise<EnsureResult> {
+export async function ensureDemoWarehouse(path: string, options: EnsureOptions = {}): Promise<EnsureResult> {
   makePlan(options); // validate before touching the disk
   if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
   const instance = await DuckDBInstance.create(path);

@@ -12,8 +12,11 @@ import { HASH_MACROS_SQL } from './hash.ts';
 import { makePlan, type DemoPlan, type DemoWarehouseOptions } from './plan.ts';
 import { DEMO_TABLES, META_TABLE, ORDER_DATA_VIEW, ORDER_DATA_VIEW_SQL, commentSql, createTableSql } from './schema.ts';
 
-/** Bump whenever the generated data or schema changes: ensureDemoWarehouse then regenerates. */
-export const GENERATOR_VERSION = 1;
+/**
+ * Bump whenever the generated data or schema changes: ensureDemoWarehouse then regenerates.
+ * 2: the server's warehouse ends on the day it is generated, not on 2026-10-31 (issue 16).
+ */
+export const GENERATOR_VERSION = 2;
 
 export interface GenerateStep {
   step: string;

@@ -8,7 +8,10 @@ export interface DemoWarehouseOptions {
   seed?: number;
   /** Number of order rows (the row-count knob); default DEFAULT_SCALE. */
   scale?: number;
-  /** Last day of data, 'YYYY-MM-DD'; default DEFAULT_ANCHOR_DATE (a constant, for determinism). */
+  /**
+   * Last day of data, 'YYYY-MM-DD'; default DEFAULT_ANCHOR_DATE (a constant, for determinism) —
+   * except in ensureDemoWarehouse, where it defaults to the day the warehouse is generated.
+   */
   anchorDate?: string;
 }
 
@@ -43,6 +46,14 @@ export interface DemoPlan {
 
 const DAY_MS = 86_400_000;
 const iso = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** China's offset from UTC: the product's default time zone (Asia/Shanghai, no daylight saving). */
+export const SEED_DAY_OFFSET_MINUTES = 480;
+
+/** The calendar day of `now` in China, 'YYYY-MM-DD': where a warehouse generated without an anchor date ends. */
+export function seedDay(now: Date, offsetMinutes: number = SEED_DAY_OFFSET_MINUTES): string {
+  return iso(now.getTime() + offsetMinutes * 60_000);
+}
 
 function parseDate(text: string): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);

@@ -3,6 +3,7 @@ import {
   boardCategorySaveSchema,
   boardSaveSchema,
   cubeCategorySaveSchema,
+  cubeQueryRequestSchema,
   datasetSaveSchema,
   type BoardKind,
   type BoardSave,
@@ -10,10 +11,10 @@ import {
   type DatasetFieldSave,
   type DatasetSave,
 } from '@shutu/contracts';
-import { makePlan } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { saveCategory as saveDatasetCategory, listFields, saveDataset, type SaveCaller } from '../dataset/index.ts';
 import { findBuiltinRow, getSourceMetadata } from '../datasource/index.ts';
+import { openRead, readPage } from '../read/index.ts';
 import { saveCategory as saveBoardCategory } from './categories.ts';
 import { saveBoard } from './save-board.ts';
 import { requestThumbnail } from './thumbnail.ts';
@@ -114,7 +115,8 @@ async function createDemoContent(ctx: AppContext, admin: SaveCaller, datasourceI
     (await saveBoardCategory(ctx, admin, boardCategorySaveSchema.parse({ kind, categoryValue: DEMO_NAMES.category }))).id;
   const visual = await category('visual');
   const report = await category('report');
-  const boards = [salesOverview(visual, cubeId, field), orderReport(report, cubeId, field, ctx.config.demoScale), productBoard(report, cubeId, field)];
+  const lastMonth = await lastDemoMonth(ctx, admin, cubeId, field('订购时间'));
+  const boards = [salesOverview(visual, cubeId, field), orderReport(report, cubeId, field, lastMonth), productBoard(report, cubeId, field)];
   const boardIds: number[] = [];
   // Saved in reverse: the list shows the newest first, so 销售概览 leads.
   for (const board of boards.reverse()) boardIds.unshift(await saveBoard(ctx, admin, boardSaveSchema.parse(board)));
@@ -329,14 +331,21 @@ export function salesOverview(categoryId: number, cubeId: number, f: Field): Boa
   };
 }
 
-/** The last month of the demo data (its anchor month) as a date range, for the date filter's default. */
-export function lastDemoMonth(scale: number | undefined): [string, string] {
-  const plan = makePlan(scale ? { scale } : {});
-  return [`${plan.months.at(-1)}-01`, plan.anchorDate];
+/**
+ * The last month of the demo orders — from its first day to the day of the last order — for the
+ * date filter's default. Read from the data: the warehouse ends on the day it was generated
+ * (docs/warehouse.md), which a store seeded later may not share.
+ */
+async function lastDemoMonth(ctx: AppContext, admin: SaveCaller, cubeId: number, timeFieldId: number): Promise<[string, string]> {
+  const read = await openRead(ctx, { viewer: admin }, cubeId, undefined);
+  const { answer } = await readPage(ctx, read, cubeQueryRequestSchema.parse({ measures: [{ fieldId: timeFieldId, aggregation: 'MAX' }] }));
+  const last = String(Object.values(answer.value.dataList[0] ?? {})[0] ?? '').slice(0, 10);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(last)) throw new Error('demo orders have no order time');
+  return [`${last.slice(0, 7)}-01`, last];
 }
 
 /** 订单明细报表: a self-service report — date and channel filters, a per-channel summary and the order detail, paged by 20. */
-export function orderReport(categoryId: number, cubeId: number, f: Field, scale?: number): BoardSave {
+export function orderReport(categoryId: number, cubeId: number, f: Field, lastMonth: [string, string]): BoardSave {
   const links = [
     { linkFrom: 'dateFilter', linkKey: f('订购时间'), beginFlag: true },
     { linkFrom: 'channelFilter', linkKey: f('渠道') },
@@ -349,7 +358,7 @@ export function orderReport(categoryId: number, cubeId: number, f: Field, scale?
       title: '订购日期',
       dataconfig: { cubeId, rowParamList: [{ fieldId: f('订购时间'), granularity: 'DAY' }] },
       site: { x: 0, y: 0, w: 8, h: 2 },
-      ext: { defaultValue: lastDemoMonth(scale) },
+      ext: { defaultValue: lastMonth },
     },
     {
       key: 'channelFilter',
