@@ -115,7 +115,7 @@ describe('ECharts charts', () => {
     });
     expect(onRendered).toHaveBeenCalledTimes(1);
     act(() => fake.handlers.get('click')!({ dataIndex: 1, seriesIndex: 0 }));
-    expect(onPointClick).toHaveBeenCalledWith(['华北']);
+    expect(onPointClick).toHaveBeenCalledWith(['华北'], [expect.objectContaining({ alias: 'd0', granularity: null })]);
     unmount();
     expect(fake.dispose).toHaveBeenCalledTimes(1);
   });
@@ -168,7 +168,7 @@ describe('card and tables', () => {
     expect(screen.getAllByText('区域').length).toBeGreaterThan(0);
     expect(screen.getByText('1,234,567.5')).toBeTruthy();
     fireEvent.click(screen.getByText('华东'));
-    expect(onPointClick).toHaveBeenCalledWith(['华东']);
+    expect(onPointClick).toHaveBeenCalledWith(['华东'], [expect.objectContaining({ alias: 'd0' })]);
   });
 
   it("summary table with 合计: the server's totals in a bold last row, not clickable", () => {

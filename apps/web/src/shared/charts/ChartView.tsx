@@ -7,7 +7,7 @@ import { buildEChartOption } from './echarts-options.ts';
 import { FilterDate, FilterSelect, type FilterValue } from './FilterControls.tsx';
 import type { CubeCell } from './format.ts';
 import { chartMessages } from './messages.ts';
-import { readOptions, safeUrl, splitFields } from './model.ts';
+import { readOptions, safeUrl, splitFields, type ResultField } from './model.ts';
 import { buildCard, buildDetailTable, buildPivotTable, buildSummaryTable, filterOptions, SHOW_ALL, type StructureFilterState } from './tables.ts';
 import { DataTable, detailPagination, StructureFilter } from './TableViews.tsx';
 import { chartDataMode } from './useChartData.ts';
@@ -24,8 +24,11 @@ export interface ChartViewProps {
   onPage?: (current: number, size: number) => void;
   /** Detail table: the page shown (default 1 and dataconfig.pageSize or 20). */
   page?: { current: number; size: number };
-  /** A bar, point, slice or table row clicked: its row dimension values (linkage). */
-  onPointClick?: (dimensionValues: CubeCell[]) => void;
+  /**
+   * A bar, point, slice or table row clicked: its dimension values and their fields (linkage;
+   * a bar or point of a series of column dimensions adds the series' values).
+   */
+  onPointClick?: (dimensionValues: CubeCell[], fields: ResultField[]) => void;
   /** Called once, after the first complete paint (ECharts 'finished', or once a table / state is rendered). */
   onRendered?: () => void;
   /** Pixel height; default fills the parent. */
@@ -76,8 +79,23 @@ export function ChartView(props: ChartViewProps) {
   const echart = useMemo(() => (usesECharts && data ? buildEChartOption(chart, data) : null), [usesECharts, chart, data]);
   const pivot = useMemo(() => (type === 'pivot' && data && hasRows ? buildPivotTable(chart, data, structure) : null), [type, chart, data, hasRows, structure]);
 
-  const pointClick = (values: CubeCell[] | undefined) => {
-    if (values && onPointClick) onPointClick(values);
+  const pointClick = (values: CubeCell[] | undefined, fields: ResultField[]) => {
+    if (values && onPointClick) onPointClick(values, fields);
+  };
+  /** A table row reports the values of `dims` in it. */
+  const rowClick = (dims: ResultField[]) =>
+    onPointClick
+      ? (row: Record<string, CubeCell>) =>
+          pointClick(
+            dims.map((d) => row[d.alias] ?? null),
+            dims,
+          )
+      : undefined;
+  const echartClick = (built: NonNullable<typeof echart>, p: { dataIndex: number; seriesIndex?: number }) => {
+    const series = p.seriesIndex === undefined ? undefined : built.seriesPoints?.[p.seriesIndex];
+    const point = built.points[p.dataIndex];
+    if (!point) return;
+    pointClick(series ? [...point, ...series] : point, series ? [...built.pointFields, ...(built.seriesFields ?? [])] : built.pointFields);
   };
 
   let body: ReactNode;
@@ -141,7 +159,7 @@ export function ChartView(props: ChartViewProps) {
       </Centered>
     );
   } else if (echart) {
-    body = <EChart option={echart.option} onRendered={markRendered} onClick={(p) => pointClick(echart.points[p.dataIndex])} />;
+    body = <EChart option={echart.option} onRendered={markRendered} onClick={(p) => echartClick(echart, p)} />;
   } else if (type === 'card') {
     const card = buildCard(chart, data);
     body = card ? (
@@ -173,16 +191,12 @@ export function ChartView(props: ChartViewProps) {
     body = <DataTable columns={model.columns} rows={model.rows} pagination={detailPagination(current, size, data.total ?? model.rows.length, onPage)} />;
   } else if (pivot) {
     const rowDims = splitFields(chart, data).rowDims;
-    body = (
-      <DataTable columns={pivot.columns} rows={pivot.rows} onRowClick={onPointClick ? (r) => pointClick(rowDims.map((d) => r[d.alias] ?? null)) : undefined} />
-    );
+    body = <DataTable columns={pivot.columns} rows={pivot.rows} onRowClick={rowClick(rowDims)} />;
   } else {
     const model = buildSummaryTable(chart, data);
     const { rowDims, colDims } = splitFields(chart, data);
     const dims = [...rowDims, ...colDims];
-    body = (
-      <DataTable columns={model.columns} rows={model.rows} onRowClick={onPointClick ? (r) => pointClick(dims.map((d) => r[d.alias] ?? null)) : undefined} />
-    );
+    body = <DataTable columns={model.columns} rows={model.rows} onRowClick={rowClick(dims)} />;
   }
 
   const site = chart.site;

@@ -50,9 +50,13 @@ describe('bar and line options', () => {
 
   it('a column dimension pivots into one series per measure × value', () => {
     const chart = makeChart('bar', { cols: 1 });
-    const { option } = buildCartesianOption(chart, makeData(salesFields, salesRows));
+    const { option, pointFields, seriesPoints, seriesFields } = buildCartesianOption(chart, makeData(salesFields, salesRows));
     const series = option.series as BarSeriesOption[];
     expect(series.map((s) => s.name)).toEqual(['A - 金额', 'B - 金额', 'A - 数量', 'B - 数量']);
+    // A click on a bar reports its category and its series' column value, with their fields.
+    expect(seriesPoints).toEqual([['A'], ['B'], ['A'], ['B']]);
+    expect(pointFields.map((f) => f.alias)).toEqual(['d0']);
+    expect(seriesFields?.map((f) => f.alias)).toEqual(['d1']);
     expect((option.xAxis as Axis).data).toEqual(['华东', '华北', '(空)']);
     // numeric strings are numbers; a missing combination is null
     expect(series[0]!.data).toEqual([1200.5, 500, null]);

@@ -21,6 +21,12 @@ export interface BuiltEChart {
   option: ChartOption;
   /** The row dimension values of each category (bar, line) or slice (pie), by data index: what a click reports. */
   points: CubeCell[][];
+  /** The dimensions of `points`' values, in order (their fields and time granularity). */
+  pointFields: ResultField[];
+  /** Bar and line with column dimensions: each series' column values, by series index (a click reports them after the point's). */
+  seriesPoints?: CubeCell[][];
+  /** The dimensions of `seriesPoints`' values. */
+  seriesFields?: ResultField[];
 }
 
 type MeasureCell = number | null;
@@ -136,7 +142,9 @@ export function buildCartesianOption(chart: Chart, data: ChartDataResult): Built
     yAxis: horizontal ? { ...categoryAxis, inverse: true } : valueAxis,
     series: built,
   };
-  return { option, points: categories.map((c) => c.values) };
+  // A measure-only series (no column dimensions) adds nothing to a click.
+  const seriesPoints = colDims.length > 0 ? measures.flatMap(() => colValues.map((c) => c.values)) : undefined;
+  return { option, points: categories.map((c) => c.values), pointFields: rowDims, seriesPoints, seriesFields: colDims.length > 0 ? colDims : undefined };
 }
 
 /** Pie: first dimension × first measure; percent labels; a ring when `donut`. */
@@ -175,7 +183,7 @@ export function buildPieOption(chart: Chart, data: ChartDataResult): BuiltEChart
     tooltip: { trigger: 'item', confine: true },
     series: [series],
   };
-  return { option, points: list.map((s) => s.values) };
+  return { option, points: list.map((s) => s.values), pointFields: dim ? [dim] : [] };
 }
 
 export function buildEChartOption(chart: Chart, data: ChartDataResult): BuiltEChart {

@@ -17,6 +17,20 @@ export function missingConfig(chart: ChartDraft): string | null {
   return null;
 }
 
+/** The chart-data request of a chart in the editor, or null while it cannot be drawn. */
+export function liveChartInput(chart: ChartDraft): ChartDataBody | null {
+  const mode = chartDataMode(chart.name);
+  const config = chart.dataconfig;
+  if (missingConfig(chart) || !mode || !config) return null;
+  return {
+    dataconfig: config as ChartDataBody['dataconfig'],
+    mode,
+    chartType: chart.name,
+    showTotal: chart.option.showTotal === true,
+    ...(mode === 'detail' ? { size: config.pageSize ?? EDITOR_DETAIL_SIZE } : {}),
+  };
+}
+
 /**
  * A chart of the editor drawn live from its draft dataconfig through the shared renderer
  * (the same ChartView and chart-data path as the preview). Memoised: moving a chart does not
@@ -24,19 +38,7 @@ export function missingConfig(chart: ChartDraft): string | null {
  */
 export const LiveChart = memo(function LiveChart({ chart }: { chart: ChartDraft }) {
   const hint = missingConfig(chart);
-  const mode = chartDataMode(chart.name);
-  const config = chart.dataconfig;
-  const input: ChartDataBody | null =
-    hint || !mode || !config
-      ? null
-      : {
-          dataconfig: config as ChartDataBody['dataconfig'],
-          mode,
-          chartType: chart.name,
-          showTotal: chart.option.showTotal === true,
-          ...(mode === 'detail' ? { size: config.pageSize ?? EDITOR_DETAIL_SIZE } : {}),
-        };
-  const { data, loading, error } = useChartData(input);
+  const { data, loading, error } = useChartData(liveChartInput(chart));
   if (hint) {
     return (
       <div className="be-chart-hint" style={{ backgroundColor: chart.site.bgColor ?? undefined }}>

@@ -5,6 +5,7 @@ import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined }
 import type { Chart, ChartLinkValue } from '@shutu/contracts';
 import { ChartView, chartDataMode, useChartData, type CubeCell, type FilterValue } from '../../../shared/charts/index.ts';
 import { ExportRecordPopover } from '../../export/ExportRecordPopover.tsx';
+import type { ClickedField } from './linkage.ts';
 import { previewMessages as pm } from './messages.ts';
 
 /** Chart types with the 导出 tool (tables: summary, detail, pivot). */
@@ -27,7 +28,7 @@ export interface BoardChartProps {
   /** A filter control changed. */
   onFilterChange?: (chart: Chart, values: FilterValue[]) => void;
   /** A click on a bar / point / slice / row, when this chart drives others. */
-  onPointClick?: (chart: Chart, values: CubeCell[]) => void;
+  onPointClick?: (chart: Chart, values: CubeCell[], fields: ClickedField[]) => void;
   /** The frame's background when the chart sets none. */
   defaultBackground?: string;
   /** Pixel height (dialog); default fills the parent. */
@@ -98,7 +99,7 @@ export function BoardChart(props: BoardChartProps) {
       page={page}
       onPage={(current, size) => setPaging({ linksKey, current, size })}
       onFilterChange={onFilterChange ? (values) => onFilterChange(chart, values) : undefined}
-      onPointClick={onPointClick ? (values) => onPointClick(chart, values) : undefined}
+      onPointClick={onPointClick ? (values, fields) => onPointClick(chart, values, fields) : undefined}
       onRendered={onRendered ? () => onRendered(chart.key) : undefined}
       height={height}
       extra={chart.site.isSimple ? undefined : toolbar}

@@ -16,6 +16,7 @@ import {
   initialLinkage,
   select,
   toggleClick,
+  type ClickedField,
   type LinkageState,
 } from './linkage.ts';
 import './board-view.css';
@@ -85,8 +86,8 @@ export function BoardView({ board, tools = true, header, onReady }: BoardViewPro
   const onFilterChange = useCallback((chart: Chart, values: FilterValue[]) => {
     setLinkage((s) => select(s, chart.key, filterSelection(chart.name, values)));
   }, []);
-  const onPointClick = useCallback((chart: Chart, values: CubeCell[]) => {
-    setLinkage((s) => toggleClick(s, chart.key, clickSelection(values)));
+  const onPointClick = useCallback((chart: Chart, values: CubeCell[], fields: ClickedField[]) => {
+    setLinkage((s) => toggleClick(s, chart.key, clickSelection(values, fields)));
   }, []);
 
   // Anchors and 返回顶部 find their elements by id (no refs read while rendering the header).

@@ -220,3 +220,66 @@ describe('board-wide filters', () => {
     expect(autoLinkOn(filter({ autoLink: null }), charts)).toBe(false);
   });
 });
+
+describe('clicks on time buckets and on several dimensions', () => {
+  type Full = Pick<Chart, 'key' | 'name' | 'ext' | 'dataconfig'>;
+  const month = { fieldId: 5, granularity: 'MONTH' as const };
+  const province = { fieldId: 1, granularity: null };
+  const dataset = (cubeId: number): Chart['dataconfig'] => ({
+    cubeId,
+    rowParamList: [],
+    columnParamList: [],
+    indexParamList: [],
+    sortList: [],
+  });
+  const full = (key: string, name: Chart['name'], cubeId: number, filterList: ChartLink[] = []): Full => ({
+    key,
+    name,
+    dataconfig: dataset(cubeId),
+    ext: { filterList, defaultValue: null },
+  });
+
+  it('a click on a month point selects the month, a click on a day the day (not the instant of midnight)', () => {
+    expect(clickSelection(['2026-09-01T00:00:00'], [month])).toEqual({ function: 'in', values: ['2026-09-01T00:00:00'], granularity: 'MONTH' });
+    expect(clickSelection(['2026-09-22T00:00:00'], [{ fieldId: 5, granularity: 'DAY' }])).toEqual({
+      function: 'in',
+      values: ['2026-09-22T00:00:00'],
+      granularity: 'DAY',
+    });
+    // An ungrouped value stays the value; an empty bucket selects the empty rows.
+    expect(clickSelection(['2026-09-22T16:25:59'], [{ fieldId: 5, granularity: null }])).toEqual({ function: 'in', values: ['2026-09-22T16:25:59'] });
+    expect(clickSelection([null], [month])).toEqual({ function: 'isnull', values: [null] });
+  });
+
+  it('a click on a point of two dimensions carries both: the second on its own field', () => {
+    expect(clickSelection(['2026-09-01T00:00:00', '浙江'], [month, province])).toEqual({
+      function: 'in',
+      values: ['2026-09-01T00:00:00'],
+      granularity: 'MONTH',
+      also: [{ fieldId: 1, function: 'in', values: ['浙江'] }],
+    });
+    expect(clickSelection(['浙江', null], [province, { fieldId: 2, granularity: null }])?.also).toEqual([{ fieldId: 2, function: 'isnull', values: [null] }]);
+  });
+
+  it('the driven chart of the same dataset gets both conditions; one of another dataset only its linked field', () => {
+    const line = full('line', 'line', 7);
+    const sameCube = full('same', 'table', 7, [link('line', 5)]);
+    const otherCube = full('other', 'table', 8, [link('line', 85)]);
+    const charts = [line, sameCube, otherCube];
+    const state = toggleClick(initialLinkage, 'line', clickSelection(['2026-09-01T00:00:00', '浙江'], [month, province]));
+    const links = chartLinks(charts, state);
+    expect(links.same).toEqual([
+      { fieldId: 5, function: 'in', values: ['2026-09-01T00:00:00'], granularity: 'MONTH' },
+      { fieldId: 1, function: 'in', values: ['浙江'] },
+    ]);
+    expect(links.other).toEqual([{ fieldId: 85, function: 'in', values: ['2026-09-01T00:00:00'], granularity: 'MONTH' }]);
+    expect(links.line).toEqual([]);
+  });
+
+  it('clicking the same point again clears it; the same month of another province replaces it', () => {
+    const click = (p: string) => clickSelection(['2026-09-01T00:00:00', p], [month, province]);
+    const once = toggleClick(initialLinkage, 'line', click('浙江'));
+    expect(toggleClick(once, 'line', click('浙江')).selections.line).toBeNull();
+    expect(toggleClick(once, 'line', click('江苏')).selections.line?.also).toEqual([{ fieldId: 1, function: 'in', values: ['江苏'] }]);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Chart, ChartLinkValue, ChartType, FilterFunction } from '@shutu/contracts';
+import type { Chart, ChartDataResult, ChartLinkValue, ChartType, FilterFunction, TimeUnit } from '@shutu/contracts';
 import type { CubeCell } from '../../../shared/charts/format.ts';
 
 /**
@@ -16,6 +16,13 @@ type LinkValue = string | number | null;
 export interface Selection {
   function: FilterFunction;
   values: LinkValue[];
+  /** A click on a time-grouped point: the unit of its bucket (the link filters the whole bucket). */
+  granularity?: TimeUnit;
+  /**
+   * A click on a chart of several dimensions: the further dimensions' values as conditions on
+   * the driver's own fields; they apply to the driven charts of the driver's dataset.
+   */
+  also?: ChartLinkValue[];
 }
 
 /**
@@ -46,15 +53,44 @@ export function filterSelection(type: ChartType, values: readonly (string | numb
   return { function: 'in', values: [...values] };
 }
 
-/** A click on a bar / point / slice / row: its first dimension value; a NULL value selects the empty rows. */
-export function clickSelection(dimensionValues: readonly CubeCell[]): Selection | null {
-  if (dimensionValues.length === 0) return null;
-  const value = cell(dimensionValues[0]);
-  return value === null ? { function: 'isnull', values: [null] } : { function: 'in', values: [value] };
+/** The field and grouping of a clicked dimension value (the chart data's fieldDict entry). */
+export type ClickedField = Pick<ChartDataResult['fieldDict'][number], 'fieldId' | 'granularity'>;
+
+/** One clicked value as a condition: `in` the value (its whole time bucket when grouped by time); NULL selects the empty rows. */
+function clickedCondition(v: CubeCell | undefined, field: ClickedField | undefined): Selection {
+  const value = cell(v);
+  if (value === null) return { function: 'isnull', values: [null] };
+  return field?.granularity ? { function: 'in', values: [value], granularity: field.granularity } : { function: 'in', values: [value] };
 }
 
-const sameSelection = (a: Selection | null | undefined, b: Selection | null | undefined) =>
-  !!a && !!b && a.function === b.function && a.values.length === b.values.length && a.values.every((v, i) => v === b.values[i]);
+/**
+ * A click on a bar / point / slice / row: its first dimension value drives the link (its
+ * bucket when the chart groups that dimension by time: a month, a week …); with `fields`, each
+ * further dimension value becomes a condition on its own field (`also`, docs/board-preview.md).
+ */
+export function clickSelection(dimensionValues: readonly CubeCell[], fields: readonly ClickedField[] = []): Selection | null {
+  if (dimensionValues.length === 0) return null;
+  const first = clickedCondition(dimensionValues[0], fields[0]);
+  const also: ChartLinkValue[] = [];
+  for (let i = 1; i < dimensionValues.length; i++) {
+    const fieldId = Number(fields[i]?.fieldId);
+    if (!Number.isSafeInteger(fieldId) || fieldId <= 0) continue;
+    also.push({ fieldId, ...clickedCondition(dimensionValues[i], fields[i]) });
+  }
+  return also.length > 0 ? { ...first, also } : first;
+}
+
+/**
+ * The link values a selection gives one link: the selection on the link's field, then (a
+ * driven chart of the driver's dataset only) the further clicked dimensions on their own fields.
+ */
+export function selectionLinks(selection: Selection, linkKey: number, sameDataset: boolean): ChartLinkValue[] {
+  const { also, ...own } = selection;
+  return [{ fieldId: linkKey, ...own, values: [...own.values] }, ...(sameDataset && also ? also : [])];
+}
+
+// Selections are plain data (values, bucket, further dimensions): equal when their JSON is.
+const sameSelection = (a: Selection | null | undefined, b: Selection | null | undefined) => !!a && !!b && JSON.stringify(a) === JSON.stringify(b);
 
 /** A driver's new value (a filter control changed). */
 export function select(state: LinkageState, driverKey: string, selection: Selection | null): LinkageState {
@@ -188,7 +224,8 @@ export function chartLinks(charts: readonly LinkChart[], state: LinkageState): R
     const links: ChartLinkValue[] = [];
     for (const link of effectiveLinks(chart, charts)) {
       const value = driverValue(state, link, byKey.get(link.linkFrom));
-      if (value) links.push({ fieldId: link.linkKey, function: value.function, values: [...value.values] });
+      const driverCube = byKey.get(link.linkFrom)?.dataconfig?.cubeId;
+      if (value) links.push(...selectionLinks(value, link.linkKey, driverCube !== undefined && driverCube === chart.dataconfig?.cubeId));
     }
     result[chart.key] = links;
   }

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Alert, App, Select, Spin } from 'antd';
 import type { Chart, DatasetField } from '@shutu/contracts';
+import { liveChartInput } from '../LiveChart.tsx';
+import { useAutoUnits } from './auto-granularity.ts';
 import { useChartFields, useReadableDatasets } from './data.ts';
 import { cm } from './messages.ts';
 import { DatasetFieldList, SlotList } from './FieldSlots.tsx';
@@ -33,6 +35,7 @@ export function DataTab({ chart, defaultCubeId, onChange }: DataTabProps) {
   const datasets = useReadableDatasets();
   const fields = useChartFields(config?.cubeId);
   const [refusal, setRefusal] = useState<string | null>(null);
+  const auto = useAutoUnits(liveChartInput(chart), chart.dataconfig ?? null, fields.data);
   const rules = rulesOf(chart.name);
   const type = chart.name;
 
@@ -101,7 +104,9 @@ export function DataTab({ chart, defaultCubeId, onChange }: DataTabProps) {
           </Section>
           {(['rows', 'columns', 'measures'] as const).map((slot) => {
             const rule = rules.slots[slot];
-            return rule ? <SlotList key={slot} slot={slot} rule={rule} config={config} fields={fields.data} onChange={setConfig} /> : null;
+            if (!rule) return null;
+            const autoOf = slot === 'measures' ? undefined : auto[slot];
+            return <SlotList key={slot} slot={slot} rule={rule} config={config} fields={fields.data} autoUnits={autoOf} onChange={setConfig} />;
           })}
           {isFilterControl(type) ? (
             <DefaultValueSection chart={withConfig(chart, config)} config={config} onChange={onChange} />

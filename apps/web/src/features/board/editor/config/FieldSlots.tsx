@@ -24,6 +24,9 @@ import { Section } from './Section.tsx';
 /** The select's value for “no truncation”. */
 const NO_GRANULARITY = '';
 
+/** 自动, with the unit the server chose once it has answered: 自动（月）. */
+const autoLabel = (unit: TimeUnit | null | undefined) => (unit ? `${cm.granularityAuto}（${TIME_UNIT_LABELS[unit]}）` : cm.granularityAuto);
+
 const TYPE_ICONS = { STRING: <FontSizeOutlined />, NUMBER: <FieldNumberOutlined />, DATETIME: <CalendarOutlined /> } as const;
 
 /** The dataset's fields by role (维度 / 指标), each with a “+” per field list the chart type uses. */
@@ -95,11 +98,13 @@ interface SlotListProps {
   rule: SlotRule;
   config: DataConfig;
   fields: readonly DatasetField[] | undefined;
+  /** The unit the server chose for each dimension left on 自动 (by index), shown as 自动（月）. */
+  autoUnits?: readonly (TimeUnit | null)[];
   onChange: (config: DataConfig) => void;
 }
 
 /** One field list of the chart: reorder, remove, rename; granularity for dates, aggregation for measures. */
-export function SlotList({ slot, rule, config, fields, onChange }: SlotListProps) {
+export function SlotList({ slot, rule, config, fields, autoUnits, onChange }: SlotListProps) {
   const items = slot === 'rows' ? config.rowParamList : slot === 'columns' ? config.columnParamList : config.indexParamList;
   const fieldOf = (id: number) => fields?.find((f) => f.id === id);
   return (
@@ -178,7 +183,10 @@ export function SlotList({ slot, rule, config, fields, onChange }: SlotListProps
                     data-testid="ccp-item-granularity"
                     aria-label={cm.granularity}
                     value={(item as Dimension).granularity ?? NO_GRANULARITY}
-                    options={[{ value: NO_GRANULARITY, label: cm.none }, ...TIME_UNITS.map((u) => ({ value: u, label: TIME_UNIT_LABELS[u] }))]}
+                    options={[
+                      { value: NO_GRANULARITY, label: autoLabel(autoUnits?.[index]) },
+                      ...TIME_UNITS.map((u) => ({ value: u, label: TIME_UNIT_LABELS[u] })),
+                    ]}
                     onChange={(v: TimeUnit | typeof NO_GRANULARITY) =>
                       onChange(patchItem(config, slot, index, { granularity: v === NO_GRANULARITY ? null : v }))
                     }

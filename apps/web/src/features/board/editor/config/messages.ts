@@ -38,6 +38,8 @@ export const cm = {
   addTo: (slot: string) => `添加到${slot}`,
   titlePlaceholder: '显示名称',
   granularity: '粒度',
+  /** A time dimension without a chosen granularity: the server picks one from the data's span. */
+  granularityAuto: '自动',
   aggregation: '聚合',
   selfAggregating: '公式聚合',
   refusedMax: (chart: string, slot: string, max: number) => `${chart}最多 ${max} 个${slot}`,
