@@ -52,6 +52,23 @@ describe('summary and detail tables', () => {
     ]);
     expect(cellText(columns[1]!, rows[0]!.d1)).toBe('12,345.68');
   });
+
+  it('dates read yyyy-MM-dd, date-times yyyy-MM-dd HH:mm:ss, one form per column', () => {
+    const fields = [dim('d0', '下单日期', 1, 'DATETIME'), dim('d1', '下单时间', 2, 'DATETIME')];
+    const data = makeData(fields, [
+      { d0: '2026-01-01T00:00:00', d1: '2026-09-22T16:25:59' },
+      { d0: '2026-01-02', d1: '2026-09-23T00:00:00' },
+      { d0: null, d1: null },
+    ]);
+    const { columns, rows } = buildDetailTable(makeChart('detail'), data);
+    const text = (c: number, r: number) => cellText(columns[c]!, rows[r]![columns[c]!.dataIndex!]);
+    expect([text(0, 0), text(0, 1), text(0, 2)]).toEqual(['2026-01-01', '2026-01-02', '(空)']);
+    expect([text(1, 0), text(1, 1)]).toEqual(['2026-09-22 16:25:59', '2026-09-23 00:00:00']);
+    // A summary table grouped by day keeps its truncation.
+    const byDay = makeData([{ ...fields[0]!, granularity: 'DAY' }, measure('m0', '金额', 100)], [{ d0: '2026-05-04T00:00:00', m0: 1 }]);
+    const summary = buildSummaryTable(makeChart('table'), byDay);
+    expect(cellText(summary.columns[0]!, summary.rows[0]!.d0)).toBe('2026-05-04');
+  });
 });
 
 describe('field titles', () => {

@@ -1,6 +1,6 @@
 import type { Chart, ChartDataResult, TimeUnit } from '@shutu/contracts';
 import type { CubeCell } from './format.ts';
-import { formatDimension, formatMeasure, toNumber } from './format.ts';
+import { formatDimension, formatMeasure, formatTemporal, isDateOnlyColumn, toNumber } from './format.ts';
 import { chartMessages } from './messages.ts';
 import type { ChartDisplayOptions, ResultField, ResultRow } from './model.ts';
 import { distinctTuples, formatOf, readOptions, retitle, splitFields, tupleKey, tupleOf } from './model.ts';
@@ -23,6 +23,8 @@ export interface TableColumnSpec {
   format?: string;
   /** The date truncation of a dimension column. */
   granularity?: TimeUnit | null;
+  /** An ungrouped DATETIME column: shown as yyyy-MM-dd ('date') or yyyy-MM-dd HH:mm:ss ('datetime'). */
+  temporal?: 'date' | 'datetime';
   /** A cell of the pivot's 合计 column (drawn bold). */
   total?: boolean;
   children?: TableColumnSpec[];
@@ -43,11 +45,19 @@ export const TOTAL_COLUMN_KEY = '__totalColumn';
 export function cellText(column: TableColumnSpec, value: CubeCell | undefined): string {
   if (column.kind === 'measure') return formatMeasure(value ?? null, column.format);
   if (value === undefined) return '';
+  if (column.temporal && value !== null) return formatTemporal(value, column.temporal === 'datetime');
   return formatDimension(value, column.granularity);
 }
 
-function dimColumn(f: ResultField): TableColumnSpec {
-  return { key: f.alias, title: f.title, dataIndex: f.alias, align: 'left', kind: 'dimension', granularity: f.granularity };
+/**
+ * A dimension column. A DATETIME field without a date truncation reads as dates when every
+ * row's value is a date (or midnight), else with its time on every row — decided over the
+ * rows shown, so one column never mixes both forms.
+ */
+function dimColumn(f: ResultField, rows: readonly ResultRow[] = []): TableColumnSpec {
+  const column: TableColumnSpec = { key: f.alias, title: f.title, dataIndex: f.alias, align: 'left', kind: 'dimension', granularity: f.granularity };
+  if (f.viewDataType === 'DATETIME' && !f.granularity) column.temporal = isDateOnlyColumn(rows.map((r) => r[f.alias])) ? 'date' : 'datetime';
+  return column;
 }
 
 function measureColumn(f: ResultField, options: ChartDisplayOptions, dataIndex = f.alias, title = f.title): TableColumnSpec {
@@ -71,7 +81,7 @@ export function buildSummaryTable(chart: Chart, data: ChartDataResult): TableMod
   const options = readOptions(chart);
   const { rowDims, colDims, measures } = splitFields(chart, data);
   const dims = [...rowDims, ...colDims];
-  const columns = [...dims.map(dimColumn), ...measures.map((m) => measureColumn(m, options))];
+  const columns = [...dims.map((d) => dimColumn(d, data.dataList)), ...measures.map((m) => measureColumn(m, options))];
   const rows: TableRow[] = data.dataList.map((r, i) => ({ ...r, key: String(i) }));
   // Only with a dimension: without one the single row is the total already.
   if (options.showTotal && data.totals && rows.length > 0 && dims[0]) {
@@ -90,7 +100,7 @@ export function buildSummaryTable(chart: Chart, data: ChartDataResult): TableMod
 export function buildDetailTable(chart: Chart, data: ChartDataResult): TableModel {
   const options = readOptions(chart);
   const columns = retitle(data.fieldDict, chart.dataconfig?.rowParamList).map((f) =>
-    f.kind === 'measure' || f.viewDataType === 'NUMBER' ? measureColumn(f, options) : dimColumn(f),
+    f.kind === 'measure' || f.viewDataType === 'NUMBER' ? measureColumn(f, options) : dimColumn(f, data.dataList),
   );
   return { columns, rows: data.dataList.map((r, i) => ({ ...r, key: String(i) })) };
 }
@@ -262,7 +272,7 @@ export function buildPivotTable(chart: Chart, data: ChartDataResult, filter: Str
 
   const visibleCols = colTuples.map((c, index) => ({ ...c, index })).filter((c) => !hiddenCols.has(c.key));
   const measureCols = colDims.length > 0 ? columnGroups(visibleCols, colDims, 0, measures, options) : measures.map((m) => measureColumn(m, options));
-  const columns = [...rowDims.map(dimColumn), ...measureCols];
+  const columns = [...rowDims.map((d) => dimColumn(d, data.dataList)), ...measureCols];
 
   const rows = [...rowsByKey.values()];
   if (options.showTotal && data.totals && rows.length > 0 && rowDims[0]) {
