@@ -155,7 +155,8 @@ describe('board editors', () => {
     expect(saved.title).toBe('门店销售日报');
     expect(saved.content.type).toBe('quick');
     const [bar] = saved.charts;
-    expect(bar).toMatchObject({ name: 'bar', title: '柱状图', dataconfig: { cubeId } });
+    // The title defaults to the fields (dimensions, then measures), not the chart type.
+    expect(bar).toMatchObject({ name: 'bar', title: '省份 · 金额', dataconfig: { cubeId } });
     expect(bar!.dataconfig!.rowParamList).toHaveLength(1);
     expect(bar!.dataconfig!.indexParamList).toHaveLength(1);
     expect(bar!.site.x).toBeGreaterThan(0);
@@ -170,7 +171,7 @@ describe('board editors', () => {
     await page.getByTestId('board-editor').waitFor();
     expect(await page.getByTestId('board-title').inputValue()).toBe('门店销售日报');
     const reopened = editorCharts(page).first();
-    expect(await reopened.getAttribute('data-title')).toBe('柱状图');
+    expect(await reopened.getAttribute('data-title')).toBe('省份 · 金额');
     await reopened.locator('canvas').first().waitFor();
     await page.locator('[data-testid="palette-item"][data-type="text"]').click();
     await expect.poll(() => editorCharts(page).count()).toBe(2);
@@ -199,7 +200,7 @@ describe('board editors', () => {
     await page.locator('[data-testid="palette-item"][data-type="text"]').click();
     await expect.poll(() => editorCharts(page).count()).toBe(2);
     await page.getByRole('tab', { name: /图层/ }).click();
-    await expect.poll(() => page.locator('[data-testid="layer-item"]').allInnerTexts()).toEqual(['文本', '折线图']);
+    await expect.poll(() => page.locator('[data-testid="layer-item"]').allInnerTexts()).toEqual(['文本', '渠道 · 金额']);
 
     const lineKey = (await line.getAttribute('data-chart-key'))!;
     const before = await box(line);
@@ -315,8 +316,8 @@ describe('board editors', () => {
     await preview.locator('.ant-select-dropdown:visible').getByTitle(province, { exact: true }).click();
     const answer = (await (await filtered).json()) as { data: { dataList: Record<string, unknown>[] } };
     expect(byChannel(answer.data)).toEqual(await expectedByChannel(province));
-    // The pie is not linked: it still shows every channel.
-    expect(Number(await chartIn(pieKey).getAttribute('data-link-count'))).toBe(0);
+    // The pie, on the same dataset, is filtered too: the filter applies board-wide without a link.
+    await expect.poll(() => chartIn(pieKey).getAttribute('data-link-count')).toBe('1');
     await preview.keyboard.press('Escape');
     await screenshot(preview, 'board-editor-built-preview');
     await preview.context().close();
