@@ -147,8 +147,8 @@ export function autoLinkOn(filter: LinkChart, charts: readonly LinkChart[]): boo
 }
 
 /** A chart the filter can apply to by default, and the field of the chart's dataset it filters. */
-export interface AutoTarget {
-  chart: LinkChart;
+export interface AutoTarget<C extends LinkChart = LinkChart> {
+  chart: C;
   fieldId: number;
   /** Opted out in the filter's settings. */
   excluded: boolean;
@@ -161,13 +161,13 @@ export interface AutoTarget {
  * the filter's dataset (the filter's own field) and those on a dataset of `autoLinkFields` (the
  * mapped field). Nothing when the filter has no field yet.
  */
-export function autoTargets(filter: LinkChart, charts: readonly LinkChart[]): AutoTarget[] {
+export function autoTargets<C extends LinkChart>(filter: LinkChart, charts: readonly C[]): AutoTarget<C>[] {
   const own = filter.dataconfig;
   const field = own?.rowParamList[0]?.fieldId;
   if (!own || field === undefined) return [];
   const excluded = new Set(filter.ext.autoLinkExclude ?? []);
   const mapped = filter.ext.autoLinkFields ?? {};
-  const targets: AutoTarget[] = [];
+  const targets: AutoTarget<C>[] = [];
   for (const chart of charts) {
     const cubeId = chart.dataconfig?.cubeId;
     if (chart.key === filter.key || isFilterControl(chart) || cubeId === undefined) continue;
