@@ -18,6 +18,7 @@ import { registerPptPdfRoutes } from './ppt/pdf-routes.ts';
 import { registerSubscriptionRoutes } from './subscription/routes.ts';
 import { registerShareRoutes } from './share/routes.ts';
 import { registerHomeRoutes } from './home/index.ts';
+import { registerDataApiRoutes } from './dataapi/index.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
@@ -42,4 +43,5 @@ export const modules: RegisterModule[] = [
   registerSubscriptionRoutes,
   registerShareRoutes,
   registerHomeRoutes,
+  registerDataApiRoutes,
 ];

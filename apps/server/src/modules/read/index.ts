@@ -4,3 +4,4 @@ export { compileRead, openRead, readPage, type OpenRead, type ReadSubject } from
 export { previewModel } from './preview.ts';
 export { readCount, readRows, streamRows } from './run.ts';
 export { checkUserSql, previewUserSql } from './user-sql.ts';
+export { checkBoundSql, readBoundSql, type BoundRead, type BoundStatement } from './api-sql.ts';

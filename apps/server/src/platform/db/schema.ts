@@ -499,3 +499,98 @@ export interface BoardFavouriteTable {
   boardId: number;
   createTime: CreatedAt;
 }
+
+/** Data APIs (0018_dataapi; issue 17, docs/dataapi.md): merged into Database. */
+export interface Database {
+  dataApiCategory: DataApiCategoryTable;
+  dataApi: DataApiTable;
+  dataApiKey: DataApiKeyTable;
+  dataApiKeyScope: DataApiKeyScopeTable;
+  dataApiNonce: DataApiNonceTable;
+  dataApiRate: DataApiRateTable;
+  dataApiCallLog: DataApiCallLogTable;
+  dataApiSetting: DataApiSettingTable;
+}
+
+export interface DataApiCategoryTable {
+  id: Generated<number>;
+  categoryName: string;
+  sort: ColumnType<number, number | undefined, number>;
+  createTime: CreatedAt;
+}
+
+/** api_headers, note and query_param are JSON text (spec 2 §3). */
+export interface DataApiTable {
+  id: Generated<number>;
+  apiKey: string;
+  apiName: string;
+  categoryId: number | null;
+  apiFormal: ColumnType<number, number | undefined, number>;
+  remark: ColumnType<string, string | undefined, string>;
+  datasourceId: number | null;
+  queryTable: string | null;
+  querySql: string | null;
+  apiType: number;
+  chartType: ColumnType<number, number | undefined, number>;
+  apiStatus: ColumnType<number, number | undefined, number>;
+  apiUrl: string | null;
+  apiMethod: ColumnType<'get' | 'post', 'get' | 'post' | undefined, 'get' | 'post'>;
+  apiParamType: ColumnType<number, number | undefined, number>;
+  apiJsFunction: string;
+  apiHeaders: ColumnType<string, string | undefined, string>;
+  note: ColumnType<string, string | undefined, string>;
+  queryParam: ColumnType<string, string | undefined, string>;
+  failCount: ColumnType<number, number | undefined, number>;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+export interface DataApiKeyTable {
+  id: Generated<number>;
+  keyName: string;
+  accessKey: string;
+  secretHash: string;
+  secretEnc: string;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  rateLimit: ColumnType<number, number | undefined, number>;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  lastUsedTime: Date | null;
+}
+
+export interface DataApiKeyScopeTable {
+  keyId: number;
+  apiId: number;
+}
+
+export interface DataApiNonceTable {
+  accessKey: string;
+  nonce: string;
+  expiresAt: Date;
+}
+
+export interface DataApiRateTable {
+  accessKey: string;
+  windowStart: Date;
+  calls: number;
+}
+
+export interface DataApiCallLogTable {
+  id: Generated<string>;
+  apiId: number | null;
+  apiKey: string;
+  accessKey: string | null;
+  userId: number | null;
+  params: string;
+  status: number;
+  rowCount: number;
+  durationMs: number;
+  errorMsg: string | null;
+  createTime: CreatedAt;
+}
+
+export interface DataApiSettingTable {
+  settingKey: string;
+  settingValue: string;
+}
