@@ -180,6 +180,8 @@ export function SlotList({ slot, rule, config, fields, autoUnits, onChange }: Sl
                   <Select
                     size="small"
                     className="ccp-item-select"
+                    // Wider than the other selects: 自动（月） must not be cut.
+                    style={{ flexBasis: 116, width: 116 }}
                     data-testid="ccp-item-granularity"
                     aria-label={cm.granularity}
                     value={(item as Dimension).granularity ?? NO_GRANULARITY}
