@@ -5,7 +5,7 @@ import { requiredText } from './common.ts';
 /**
  * Subscriptions (spec 1 §2.9, §2.10, §3 "Subscription form", "Subscription log", §4, §5, §7
  * "Subscription save / check", "Subscription log", §9): a user subscribes to a dashboard, a
- * self-service report or a slideshow; a scheduler renders it at the chosen times (Asia/Shanghai)
+ * self-service report or a slideshow; a scheduler renders it at the chosen times (wall-clock times of 系统设置 → 时区, time-zone.ts)
  * and sends the images (or a PDF) by email or to a WeCom / DingTalk / Feishu group robot or the
  * tianxiangyun webhook. Every send writes a subscription log row. docs/subscriptions.md.
  */
@@ -55,9 +55,6 @@ export const TRIGGER_WEEK_VALUES = [1, 2, 3, 4, 5, 6, 7] as const;
 export const WEEKDAY_LABELS: Record<number, string> = { 1: '周日', 2: '周一', 3: '周二', 4: '周三', 5: '周四', 6: '周五', 7: '周六' };
 /** Days of the month period: 1–30 (spec 1 §9). */
 export const TRIGGER_DAY_VALUES = Array.from({ length: 30 }, (_, d) => d + 1);
-/** Due times are wall-clock times in this zone (China: UTC+8 all year, no daylight saving). */
-export const SUBSCRIPTION_TIME_ZONE = 'Asia/Shanghai';
-export const SUBSCRIPTION_UTC_OFFSET_HOURS = 8;
 /** Log page sizes (spec 1 §9). */
 export const SUBSCRIPTION_LOG_PAGE_SIZES = [10, 20, 50, 100] as const;
 export const NOTIFY_TITLE_MAX_LENGTH = 100;

@@ -66,7 +66,11 @@ export function SubscriptionList({ isAdministrator }: { isAdministrator: boolean
       title: sm.colNext,
       key: 'next',
       width: 230,
-      render: (_, s) => <span data-testid={`subscription-next-${s.id}`}>{formatDateTimeLabelled(s.nextTime)}</span>,
+      render: (_, s) => (
+        <span data-testid={`subscription-next-${s.id}`} style={{ whiteSpace: 'nowrap' }}>
+          {formatDateTimeLabelled(s.nextTime)}
+        </span>
+      ),
     },
     ...(isAdministrator ? [{ title: sm.colUser, key: 'user', width: 110, render: (_: unknown, s: Subscription) => s.userName ?? '-' }] : []),
     { title: sm.colEnabled, key: 'enabled', width: 70, render: (_, s) => <Switch size="small" checked={s.enabled} onChange={() => toggle.mutate(s)} /> },
