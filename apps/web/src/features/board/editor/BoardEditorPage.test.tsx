@@ -204,4 +204,25 @@ describe('board editor page', () => {
     expect(openSpy).toHaveBeenCalledWith('/newbi/preview/5', '_blank');
     expect(posts(calls)).toHaveLength(0);
   });
+
+  it('the canvas opens as the preview does: a filter default applies to the charts of its dataset', async () => {
+    const filter = makeChart('filterSelect', {
+      key: 'f1',
+      title: '区域',
+      ext: { filterList: [], defaultValue: ['华东'], autoLink: true },
+      site: { x: 700, y: 300, w: 300, h: 100, isDiglog: false, isFilexd: false, isSimple: false, zIndex: 2 },
+    });
+    const board: Board = { ...savedBoard, id: 6, charts: [...savedBoard.charts, filter] };
+    const calls = mockFetch((c: Call) => {
+      const url = new URL(c.url, 'http://x');
+      if (url.pathname === '/api/board/boards/6') return ok(board);
+      if (url.pathname === '/api/board/categories') return ok(boardCategories('visual'));
+      if (url.pathname === '/api/board/chart-data') return ok(makeData(salesFields.slice(0, 3), salesRows));
+      return undefined;
+    });
+    open('/newbi/visual/bigdataEdit?id=6', 'screen');
+    const tableCalls = () => calls.filter((c) => c.url === '/api/board/chart-data' && (c.body as { chartType?: string }).chartType === 'table');
+    await waitFor(() => expect(tableCalls().length).toBeGreaterThan(0));
+    expect(tableCalls().map((c) => (c.body as { links?: unknown }).links)).toEqual([[{ fieldId: 1, function: 'in', values: ['华东'] }]]);
+  });
 });

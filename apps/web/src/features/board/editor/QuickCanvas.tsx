@@ -3,7 +3,7 @@ import ReactGridLayout, { useContainerWidth, verticalCompactor, type Layout, typ
 import 'react-grid-layout/css/styles.css';
 import { QUICK_GRID, type ChartType } from '@shutu/contracts';
 import { safeUrl } from '../../../shared/charts/index.ts';
-import { LiveChart } from './LiveChart.tsx';
+import { LiveChart, useFirstLoadLinks } from './LiveChart.tsx';
 import { et } from './messages.ts';
 import { CHART_DRAG_TYPE } from './ScreenCanvas.tsx';
 import type { EditorDoc, SitePatch } from './state.ts';
@@ -44,6 +44,7 @@ export function QuickCanvas({ doc, selectedKey, onSelect, onPlace, onSync, onDro
     () => doc.charts.map((c) => ({ i: c.key, x: c.site.x, y: c.site.y, w: c.site.w, h: c.site.h, minW: 2, minH: 2 })),
     [doc.charts],
   );
+  const links = useFirstLoadLinks(doc.charts);
   const bgImage = safeUrl(doc.content.bgImg);
 
   const drop = (e: DragEvent) => {
@@ -98,7 +99,7 @@ export function QuickCanvas({ doc, selectedKey, onSelect, onPlace, onSync, onDro
                 }}
               >
                 <div className="be-quick-body">
-                  <LiveChart chart={chart} />
+                  <LiveChart chart={chart} links={links[chart.key]} />
                 </div>
                 <div className="be-item-mask">
                   <div className={HANDLE_CLASS} style={chart.site.isSimple ? { height: '100%' } : { height: QUICK_GRID.headerHeight }} />

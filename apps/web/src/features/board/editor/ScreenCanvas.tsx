@@ -3,7 +3,7 @@ import { Select } from 'antd';
 import { PushpinFilled } from '@ant-design/icons';
 import { previewScale, type ChartType } from '@shutu/contracts';
 import { safeUrl } from '../../../shared/charts/index.ts';
-import { LiveChart } from './LiveChart.tsx';
+import { LiveChart, useFirstLoadLinks } from './LiveChart.tsx';
 import { et } from './messages.ts';
 import { HANDLES, resizeRect, snapMove, type EditorDoc, type Guide, type Handle, type Rect, type SitePatch } from './state.ts';
 import type { ChartDraft } from './types.ts';
@@ -48,6 +48,7 @@ const rectOf = (c: ChartDraft): Rect => ({ x: c.site.x, y: c.site.y, w: c.site.w
 /** The free-position canvas of a screen board: the design-size board, scaled; charts placed by their sites. */
 export function ScreenCanvas({ doc, selectedKey, onSelect, onPlace, onDropType }: Props) {
   const { content, charts } = doc;
+  const links = useFirstLoadLinks(charts);
   const scrollerRef = useRef<HTMLDivElement>(null);
   const boardRef = useRef<HTMLDivElement>(null);
   const [zoom, setZoom] = useState<Zoom>('fit');
@@ -184,7 +185,7 @@ export function ScreenCanvas({ doc, selectedKey, onSelect, onPlace, onDropType }
                     style={{ left: rect.x, top: rect.y, width: rect.w, height: rect.h, zIndex: chart.site.zIndex, outlineWidth: 2 / scale }}
                     onPointerDown={(e) => begin(e, chart, null)}
                   >
-                    <LiveChart chart={chart} />
+                    <LiveChart chart={chart} links={links[chart.key]} />
                     <div className="be-item-mask" />
                     {chart.site.isFilexd && (
                       <span className="be-pin" title={et.fixedBadge} style={{ transform: `scale(${1 / scale})` }}>
