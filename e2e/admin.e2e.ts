@@ -160,9 +160,21 @@ describe('administration', () => {
 
     const viewer = await newPage(browser);
     await loginThroughPage(viewer, app, 'viewer', 'viewer456');
-    await viewer.waitForURL(/\/system\/dict$/);
-    expect(await menuLabels(viewer)).toEqual(['数据集', '可视化大屏', '自助报表', '幻灯片', '字典管理', '个人设置', '任务管理', '我的分享', '订阅日志']);
+    await viewer.waitForURL(/\/home$/);
+    expect(await menuLabels(viewer)).toEqual([
+      '首页',
+      '数据集',
+      '可视化大屏',
+      '自助报表',
+      '幻灯片',
+      '字典管理',
+      '个人设置',
+      '任务管理',
+      '我的分享',
+      '订阅日志',
+    ]);
     await viewer.getByTestId('app-header').getByText('字典查看者').waitFor();
+    await viewer.goto(`${app.url}/system/dict`);
     await viewer.getByTestId('dict-parents').locator('tr.ant-table-row').filter({ hasText: 'gender' }).click();
     await viewer.getByTestId('dict-children').waitFor();
     await viewer.getByTestId('dict-children').locator('.ant-empty').waitFor();

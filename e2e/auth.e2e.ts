@@ -60,11 +60,13 @@ describe('sign-in and personal settings', () => {
   it('gives an administrator the whole menu and signs out from the header menu', async () => {
     const page = await newPage(browser);
     await loginThroughPage(page, app);
-    await page.waitForURL(/\/system\/users$/);
+    // Everyone lands on 首页 (docs/home.md).
+    await page.waitForURL(/\/home$/);
     const header = page.getByTestId('app-header');
     await header.getByText('系统管理员').waitFor();
     await header.getByText('数图').waitFor();
     expect(await menuLabels(page)).toEqual([
+      '首页',
       '数据集',
       '可视化大屏',
       '自助报表',
@@ -81,6 +83,7 @@ describe('sign-in and personal settings', () => {
       '我的分享',
       '订阅日志',
     ]);
+    await page.goto(`${app.url}/system/users`);
     await page.getByText('admin').first().waitFor();
     await screenshot(page, 'users');
 
@@ -225,7 +228,7 @@ describe('first sign-in with the initial password', () => {
     ]);
     expect(changed.status()).toBe(200);
     await page.getByText('密码已修改，欢迎使用').waitFor();
-    await page.waitForURL(/\/system\/users$/);
+    await page.waitForURL(/\/home$/);
     await page.getByTestId('app-header').waitFor();
     expect(await menuLabels(page)).toContain('用户管理');
     expect((await fetch(`${app.url}/api/org/users`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
@@ -234,7 +237,7 @@ describe('first sign-in with the initial password', () => {
     // The initial password is gone; the new one signs in straight to the app.
     const next = await newPage(browser);
     await loginThroughPage(next, app, ADMIN.account, 'first-own-pass');
-    await next.waitForURL(/\/system\/users$/);
+    await next.waitForURL(/\/home$/);
     await next.context().close();
   });
 

@@ -18,7 +18,8 @@ import './home.css';
 export function HomePage() {
   const { data: user } = useUserInfo();
   const home = useQuery({ queryKey: homeKeys.home, queryFn: fetchHome, staleTime: 0, refetchOnMount: 'always' });
-  const name = user?.realName || user?.name || '';
+  // The name the header shows.
+  const name = user?.name ?? '';
 
   return (
     <PageContainer title={hm.greeting(name)} description={hm.desc} extra={<QuickActions />}>
