@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BarSeriesOption, LineSeriesOption, PieSeriesOption } from 'echarts/charts';
 import { BAR_MAX_WIDTH } from '@shutu/contracts';
-import { buildCartesianOption, buildEChartOption, buildPieOption } from './echarts-options.ts';
+import { buildCartesianOption, buildEChartOption, buildPieOption, PIE_NAMED_LABELS_MAX } from './echarts-options.ts';
 import { dim, makeChart, makeData, measure, salesFields, salesRows } from './test-fixtures.ts';
 
 type Axis = { type: string; data?: string[]; inverse?: boolean; axisLabel?: { fontSize?: number; color?: string; formatter?: (v: number) => string } };
@@ -131,14 +131,35 @@ describe('pie options', () => {
       { name: '华东', value: 300 },
       { name: '华北', value: 100 },
     ]);
-    expect(series[0]!.radius).toBe('70%');
-    expect(series[0]!.label).toMatchObject({ show: true, formatter: '{b}: {d}%' });
+    // Room around the pie for labels at the ends of their lines; overlapping ones hidden, never cut.
+    expect(series[0]!.radius).toBe('62%');
+    expect(series[0]!.label).toMatchObject({ show: true, formatter: '{b}: {d}%', alignTo: 'labelLine' });
+    expect(series[0]!.labelLayout).toEqual({ hideOverlap: true });
     expect(points).toEqual([['华东'], ['华北']]);
+  });
+
+  it('many slices: names in a legend beside the pie, the labels keep the share', () => {
+    const rows = Array.from({ length: PIE_NAMED_LABELS_MAX + 1 }, (_, i) => ({ d0: `省公司营业厅${i + 1}`, m0: 100 - i }));
+    const { option } = buildPieOption(makeChart('pie'), makeData([salesFields[0]!, salesFields[2]!], rows));
+    const series = (option.series as PieSeriesOption[])[0]!;
+    expect(series.label).toMatchObject({ formatter: '{d}%' });
+    expect(series.center).toEqual(['40%', '52%']);
+    expect(option.legend).toMatchObject({ orient: 'vertical', right: 8, type: 'scroll', data: rows.map((r) => r.d0) });
+    // Without a legend the labels keep their names: nothing else would say which slice is which.
+    const { option: bare } = buildPieOption(makeChart('pie', { option: { showLegend: false } }), makeData([salesFields[0]!, salesFields[2]!], rows));
+    expect((bare.series as PieSeriesOption[])[0]!.label).toMatchObject({ formatter: '{b}: {d}%' });
+  });
+
+  it('with more than a dozen slices, those under 1.5% get no label (the legend and tooltip still name them)', () => {
+    const rows = [{ d0: '广东', m0: 900 }, ...Array.from({ length: 13 }, (_, i) => ({ d0: `省${i}`, m0: i < 3 ? 40 : 5 }))];
+    const { option } = buildPieOption(makeChart('pie'), makeData([salesFields[0]!, salesFields[2]!], rows));
+    const data = (option.series as PieSeriesOption[])[0]!.data as { name: string; label?: { show: boolean } }[];
+    expect(data.filter((d) => d.label?.show === false).map((d) => d.name)).toEqual(Array.from({ length: 10 }, (_, i) => `省${i + 3}`));
   });
 
   it('donut', () => {
     const data = makeData([salesFields[0]!, salesFields[2]!], [{ d0: '华东', m0: 1 }]);
     const { option } = buildEChartOption(makeChart('pie', { option: { donut: true } }), data);
-    expect((option.series as PieSeriesOption[])[0]!.radius).toEqual(['40%', '70%']);
+    expect((option.series as PieSeriesOption[])[0]!.radius).toEqual(['36%', '62%']);
   });
 });

@@ -147,7 +147,19 @@ export function buildCartesianOption(chart: Chart, data: ChartDataResult): Built
   return { option, points: categories.map((c) => c.values), pointFields: rowDims, seriesPoints, seriesFields: colDims.length > 0 ? colDims : undefined };
 }
 
-/** Pie: first dimension × first measure; percent labels; a ring when `donut`. */
+/** Beyond this many slices the names move to a legend beside the pie and the labels keep the percentage. */
+export const PIE_NAMED_LABELS_MAX = 6;
+/** Beyond this many slices, those under PIE_SMALL_SHARE of the whole get no label (a comb of 0.3% labels says nothing). */
+const PIE_ALL_LABELS_MAX = 12;
+const PIE_SMALL_SHARE = 0.015;
+
+/**
+ * Pie: first dimension × first measure; percent labels; a ring when `donut`. Labels must fit
+ * (issue 16: "省公司: 4…" was cut): the pie leaves room around it, labels sit at the ends of
+ * their lines along the chart's sides, and overlapping ones are hidden (the tooltip and the
+ * legend still name every slice). With many slices the names go to a scrolling legend on the
+ * right and the labels show only the share.
+ */
 export function buildPieOption(chart: Chart, data: ChartDataResult): BuiltEChart {
   const options = readOptions(chart);
   const { rowDims, colDims, measures } = splitFields(chart, data);
@@ -165,21 +177,37 @@ export function buildPieOption(chart: Chart, data: ChartDataResult): BuiltEChart
   }
   const list = [...slices.values()];
   const format = measure ? formatOf(options, measure) : undefined;
+  const sideLegend = options.showLegend && list.length > PIE_NAMED_LABELS_MAX;
+  const total = list.reduce((sum, s) => sum + Math.abs(s.value ?? 0), 0);
+  const outer = sideLegend ? '58%' : '62%';
   const series: PieSeriesOption = {
     type: 'pie',
     name: measure?.title ?? '',
-    radius: options.donut ? ['40%', '70%'] : '70%',
-    center: ['50%', options.showLegend ? '55%' : '50%'],
-    data: list.map((s) => ({ name: s.name, value: s.value ?? 0 })),
-    label: { show: options.showLabel, formatter: '{b}: {d}%', ...textStyle(options) },
+    radius: options.donut ? ['36%', outer] : outer,
+    center: sideLegend ? ['40%', '52%'] : ['50%', options.showLegend ? '55%' : '50%'],
+    data: list.map((s) => {
+      const item = { name: s.name, value: s.value ?? 0 };
+      return list.length > PIE_ALL_LABELS_MAX && Math.abs(item.value) < PIE_SMALL_SHARE * total
+        ? { ...item, label: { show: false }, labelLine: { show: false } }
+        : item;
+    }),
+    avoidLabelOverlap: true,
+    label: {
+      show: options.showLabel,
+      formatter: sideLegend ? '{d}%' : '{b}: {d}%',
+      alignTo: 'labelLine',
+      edgeDistance: 8,
+      minMargin: 4,
+      ...textStyle(options),
+    },
+    labelLine: { length: 10, length2: 8 },
+    labelLayout: { hideOverlap: true },
     tooltip: { valueFormatter: (v: unknown) => formatMeasure(v as CubeCell, format) },
   };
+  const names = list.map((s) => s.name);
   const option: ChartOption = {
     ...base(chart, options),
-    legend: legend(
-      options,
-      list.map((s) => s.name),
-    ),
+    legend: sideLegend ? { ...legend(options, names), orient: 'vertical', top: 'middle', right: 8 } : legend(options, names),
     tooltip: { trigger: 'item', confine: true },
     series: [series],
   };
