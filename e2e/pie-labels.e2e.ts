@@ -76,7 +76,7 @@ describe('pie labels at board size', () => {
       await chart(pie.key).locator('canvas').first().waitFor();
     }
     // Ready: every chart has rendered (ECharts' finished event, animations done).
-    await page.waitForFunction(() => (window as { __shutuBoardState?: string }).__shutuBoardState === 'ready');
+    await page.locator('html[data-board-state="ready"]').waitFor({ timeout: 60_000 });
     await screenshot(page, 'pie-labels');
     for (const pie of PIES) await chart(pie.key).screenshot({ path: path.join(ARTIFACTS, `pie-labels-${pie.key}.png`) });
     expect(await page.getByTestId('board-chart').count()).toBe(PIES.length);
