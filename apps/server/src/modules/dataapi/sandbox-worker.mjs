@@ -14,7 +14,7 @@ const quickjs = await getQuickJS();
 function classify(dumped) {
   const message = typeof dumped === 'object' && dumped !== null ? `${dumped.name ?? 'Error'}: ${dumped.message ?? ''}` : String(dumped);
   if (/interrupted/i.test(message)) return { kind: 'interrupt', message };
-  if (/out of memory/i.test(message)) return { kind: 'memory', message };
+  if (/out of memory|string too long|invalid array length|allocation/i.test(message)) return { kind: 'memory', message };
   if (/SyntaxError/.test(message)) return { kind: 'syntax', message };
   return { kind: 'error', message: message.slice(0, 500) };
 }
