@@ -116,6 +116,35 @@ async function sqlPreview(m: MatrixWorld, s: Subject, sql: string): Promise<Seen
   return { titles: names, rows: rowsOf(res.body.data.rows, names) };
 }
 
+/** Data APIs (issue 17): one type-1 API per SQL, made by the administrator, per matrix world. */
+const dataApis = new WeakMap<MatrixWorld, Map<string, Promise<string>>>();
+function dataApiFor(m: MatrixWorld, sql: string): Promise<string> {
+  let apis = dataApis.get(m);
+  if (!apis) dataApis.set(m, (apis = new Map()));
+  let apiKey = apis.get(sql);
+  if (!apiKey) {
+    apiKey = (async () => {
+      const headers = m.subjects['管理员'].headers;
+      const category = await call(m.w.server, 'POST', '/api/dataapi/categories', { headers, payload: { categoryName: `矩阵接口${apis.size}` } });
+      const key = `matrix_${apis.size}_${Date.now().toString(36)}`;
+      const payload = { categoryId: category.body.data.id, apiKey: key, apiName: key, apiType: 1, datasourceId: m.w.warehouseId, querySql: sql };
+      const saved = await call(m.w.server, 'POST', '/api/dataapi/apis', { headers, payload });
+      if (saved.status !== 200) throw new Error(`data API: ${saved.status} ${saved.raw.body}`);
+      return key;
+    })();
+    apis.set(sql, apiKey);
+  }
+  return apiKey;
+}
+
+/** The published runtime (GET /open/api/{apiKey}) called with the subject's own token: the rows, columns in the SQL's order. */
+async function dataApiRead(m: MatrixWorld, s: Subject, sql: string): Promise<Seen> {
+  const res = await call(m.w.server, 'GET', `/open/api/${await dataApiFor(m, sql)}`, { headers: s.headers });
+  if (res.status !== 200) return refusal(res);
+  const names = Object.keys(res.body.data[0] ?? {});
+  return { titles: names, rows: rowsOf(res.body.data, names) };
+}
+
 //                     管理员      受限成员    无授权成员   无授权成员·受限成员的大屏  分享链接  订阅·受限成员
 const PATHS: ReadPath[] = [
   {
@@ -222,6 +251,19 @@ const PATHS: ReadPath[] = [
   {
     name: 'SQL视图预览：未授权的表 users',
     read: (m, s) => sqlPreview(m, s, USERS_SQL),
+    expected: (m, view) => direct(m, rawSql(USERS_SQL, view), ['gender', 'n']),
+    cells: cells(ALL, NO_USERS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_USERS_TABLE),
+  },
+  {
+    // Data APIs read a data source's tables like SQL views: with a user token, that user's table grants (a grant is the whole table).
+    name: '数据接口（用户令牌调用 /open/api）：SQL 读已授权的表 orders',
+    read: (m, s) => dataApiRead(m, s, ORDERS_SQL),
+    expected: (m, view) => direct(m, rawSql(ORDERS_SQL, view), ['province', 'n', 'amount']),
+    cells: cells(ALL, ALL, NO_SOURCE, NO_SOURCE, SCOPED, ALL),
+  },
+  {
+    name: '数据接口（用户令牌调用 /open/api）：SQL 读未授权的表 users',
+    read: (m, s) => dataApiRead(m, s, USERS_SQL),
     expected: (m, view) => direct(m, rawSql(USERS_SQL, view), ['gender', 'n']),
     cells: cells(ALL, NO_USERS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_USERS_TABLE),
   },
