@@ -228,7 +228,7 @@ describe('first sign-in with the initial password', () => {
     ]);
     expect(changed.status()).toBe(200);
     await page.getByText('密码已修改，欢迎使用').waitFor();
-    await page.waitForURL(/\/home$/);
+    await page.waitForURL(/\/system\/users$/);
     await page.getByTestId('app-header').waitFor();
     expect(await menuLabels(page)).toContain('用户管理');
     expect((await fetch(`${app.url}/api/org/users`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
