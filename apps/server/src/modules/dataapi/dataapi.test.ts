@@ -181,6 +181,22 @@ describe.each(kinds)('data APIs on %s', (kind) => {
     expect((await open('no_such_api', { headers: w.admin })).status).toBe(404);
   });
 
+  it('reads as the API author for an access key, their table grants checked at save and on every call', async () => {
+    const author = await w.member();
+    const group = await w.group([author.id], ['orders']);
+    const refused = await saveApi({ apiKey: uniqueKey('users'), apiName: '用户', querySql: 'SELECT COUNT(*) AS n FROM users' }, author.headers);
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toBe('没有数据表【users】的使用权限，请联系管理员授权');
+    const api = await createdApi({ apiKey: uniqueKey('author'), apiName: '作者', querySql: 'SELECT COUNT(*) AS n FROM orders' }, author.headers);
+    const key = await createdKey([api.id]);
+    expect((await open(api.apiKey, { headers: bearer(key.secret) })).status).toBe(200);
+    // The grant is taken away: the key no longer reads what its author cannot, and the API is not blamed for it.
+    await call(w.server, 'PUT', `/api/perm/groups/${group}/datasources/${w.warehouseId}`, { headers: w.admin, payload: { tableNames: [] } });
+    const after = await open(api.apiKey, { headers: bearer(key.secret) });
+    expect(after.status).toBe(403);
+    expect((await call(w.server, 'GET', `/api/dataapi/apis/${api.id}`, { headers: w.admin })).body.data).toMatchObject({ apiStatus: 1, failCount: 0 });
+  });
+
   it('limits calls per key per minute', async () => {
     const api = await createdApi({ apiKey: uniqueKey('rate'), apiName: '频率', ...byProvince });
     const key = await createdKey([api.id], 3);
