@@ -52,6 +52,9 @@ describe('dataset list', () => {
     expect(within(row('财务月报')).getByText('王五')).toBeTruthy();
     expect(within(row('订购分析')).queryByRole('button', { name: /删\s*除/ })).toBeTruthy();
     expect(within(row('财务月报')).queryByRole('button', { name: /删\s*除/ })).toBeNull();
+    // Not the user's to change: 查看 (the read-only view) rather than 打开.
+    expect(within(row('财务月报')).getByRole('button', { name: /查\s*看/ })).toBeTruthy();
+    expect(within(row('订购分析')).getByRole('button', { name: /打\s*开/ })).toBeTruthy();
   });
 
   it('lists a category with its sub-categories and searches by name', async () => {

@@ -12,6 +12,7 @@ import { datasetKeys, deleteDataset, editorPath, fetchCategories, fetchDatasets 
 import { ALL_CATEGORIES, categoryName, CategoryTree } from './CategoryTree.tsx';
 import { NewDatasetModal } from './NewDatasetModal.tsx';
 import { UploadFileButton } from './UploadFileButton.tsx';
+import { em } from './editor/messages.ts';
 import './dataset.css';
 
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -149,8 +150,9 @@ export function DatasetListPage() {
                 width: 120,
                 render: (_, d) => (
                   <Space size={0} className="row-actions">
+                    {/* A dataset the user may only read opens read-only: 查看, not 打开. */}
                     <Button type="link" size="small" onClick={() => void navigate(editorPath({ id: d.id }))}>
-                      {t.dsetOpen}
+                      {d.editable ? t.dsetOpen : em.view}
                     </Button>
                     {d.editable && (
                       <Button type="link" size="small" danger onClick={() => confirmRemove(d)}>

@@ -121,6 +121,7 @@ export const em = {
   computedFromNode: '新建计算字段',
   // Read-only view (a dataset the user may read but not change)
   readOnly: '只读',
+  view: '查看',
   readOnlyHint: '你可以查看和预览此数据集；如需修改，请联系创建人或管理员',
   creator: '创建人',
   tables: '数据表',
