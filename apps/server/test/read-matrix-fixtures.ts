@@ -37,7 +37,7 @@ export type Seen = Shown | Refused;
 export type View = 'all' | '广东';
 
 /** The charts both boards show, by key. */
-export const CHART = { detail: 'detail', amount: 'amount', totals: 'totals', values: 'values' } as const;
+export const CHART = { detail: 'detail', amount: 'amount', totals: 'totals', values: 'values', count: 'count' } as const;
 
 export interface MatrixWorld {
   w: DatasetWorld;
@@ -98,8 +98,8 @@ export async function chartData(m: MatrixWorld, headers: Headers, payload: Recor
 }
 
 /** Exports a board's chart as the subject, waits for the job and reads the workbook: header row, then rows. */
-export async function exported(m: MatrixWorld, s: Subject, chartKey: string): Promise<Seen> {
-  const created = await call(m.w.server, 'POST', '/api/export/tasks', { headers: s.headers, payload: { boardId: s.boardId, chartKey } });
+export async function exported(m: MatrixWorld, s: Subject, chartKey: string, format: 'xlsx' | 'csv' = 'xlsx'): Promise<Seen> {
+  const created = await call(m.w.server, 'POST', '/api/export/tasks', { headers: s.headers, payload: { boardId: s.boardId, chartKey, format } });
   if (created.status !== 200) return refusal(created);
   const id = created.body.data.id as number;
   let task: { status: string; errMsg: string | null } | undefined;
@@ -111,6 +111,17 @@ export async function exported(m: MatrixWorld, s: Subject, chartKey: string): Pr
   if (task?.status !== 'done') throw new Error(`export ${id}: ${JSON.stringify(task)}`);
   const file = await m.w.server.app.inject({ method: 'GET', url: `/api/export/tasks/${id}/download`, headers: s.headers });
   if (file.statusCode !== 200) throw new Error(`download ${id}: ${file.statusCode} ${file.body}`);
+  if (format === 'csv') {
+    // UTF-8 with a BOM; plain fields here (no quotes needed for provinces and counts).
+    const text = file.rawPayload.toString('utf8');
+    if (!text.startsWith('\ufeff')) throw new Error('CSV without a UTF-8 BOM');
+    const [header, ...lines] = text
+      .slice(1)
+      .split('\r\n')
+      .filter((l) => l !== '');
+    const cell = (v: string) => (v !== '' && Number.isFinite(Number(v)) ? value(Number(v)) : v);
+    return { titles: header!.split(','), rows: lines.map((l) => l.split(',').map(cell)) };
+  }
   const book = new ExcelJS.Workbook();
   await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
   const sheet = book.worksheets[0]!;
@@ -166,6 +177,12 @@ export async function matrixWorld(): Promise<MatrixWorld> {
         option: { showTotal: true },
       },
       { key: CHART.values, name: 'filterSelect', title: '省份', dataconfig: { cubeId, rowParamList: [{ fieldId: f['省份']! }] } },
+      {
+        key: CHART.count,
+        name: 'bar',
+        title: '各省订单数柱状图',
+        dataconfig: { cubeId, rowParamList: [{ fieldId: f['省份']! }], indexParamList: [{ fieldId: f['订单编号']!, aggregation: 'COUNT' }] },
+      },
     ];
     const board = (title: string): BoardSave => ({
       title,

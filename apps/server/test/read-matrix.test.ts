@@ -273,6 +273,13 @@ const PATHS: ReadPath[] = [
     expected: detailSql,
     cells: cells(ALL, GD, ALL, GD, SCOPED, GD),
   },
+  {
+    name: 'CSV导出：柱状图 各省订单数（维度与指标列，UTF-8 BOM）',
+    read: async (m, s) => ifShown(await exported(m, s, CHART.count, 'csv'), unordered),
+    expected: async (m, view) =>
+      unordered(await direct(m, `SELECT province, COUNT(order_id) FROM orders ${where(view)} GROUP BY province`, ['省份', '订单编号'])),
+    cells: cells(ALL, GD, ALL, GD, SCOPED, GD),
+  },
 ];
 
 describe('every read path, for every reader (issue 15)', () => {

@@ -25,14 +25,23 @@ export const exportMessages = {
   tooManyRows: '数据超过 {max} 行，仅导出前 {max} 行',
   retryOnlyFailed: '只有失败的导出任务可以重试',
   resubmitted: '已重新提交导出任务',
+  pivotTooLarge: '透视表超过 {max} 个分组，仅导出前 {max} 个',
 } as const;
+
+/** File formats of an export: Excel, or CSV (UTF-8 with a BOM, so Excel reads Chinese correctly). */
+export const EXPORT_FORMATS = ['xlsx', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_FORMAT_LABELS: Record<ExportFormat, string> = { xlsx: 'Excel', csv: 'CSV' };
 
 export const EXPORT_STATUSES = ['waiting', 'running', 'done', 'failed'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 export const EXPORT_STATUS_LABELS: Record<ExportStatus, string> = { waiting: '等待中', running: '导出中', done: '已完成', failed: '失败' };
 
-/** Charts with an 导出 action: summary tables, detail tables and pivot tables. */
-export const EXPORTABLE_CHART_TYPES: readonly ChartType[] = ['table', 'detail', 'pivot'];
+/**
+ * Charts with an 导出 action: every chart that shows data (tables and pivots as on screen; bar,
+ * line, pie and indicator charts as the table of their dimensions and measures).
+ */
+export const EXPORTABLE_CHART_TYPES: readonly ChartType[] = ['table', 'detail', 'pivot', 'bar', 'line', 'pie', 'card'];
 /** Export records of a chart shown in its popover (spec 1 §7, §9: size 5). */
 export const EXPORT_RECORD_PAGE_SIZE = 5;
 /** Tasks per page on the 任务管理 page. */
@@ -55,15 +64,18 @@ export function cleanFileName(text: string | null | undefined): string {
   return withoutControls((text ?? '').trim().replace(ILLEGAL_FILE_NAME_CHARS, '_')).trim();
 }
 
+/** A typed file name's extension, dropped before the format's own is appended. */
+const EXPORT_EXTENSION = /\.(xlsx|csv)$/i;
+
 /**
  * The file name an export is saved under: the typed name (else the fallback, the chart's
  * title; else 导出数据), trimmed, characters that are illegal in file names replaced by '_',
- * cut to 100 characters, with .xlsx appended (once).
+ * cut to 100 characters, with the format's extension (.xlsx, .csv) appended (once).
  */
-export function exportFileName(typed: string | null | undefined, fallback: string): string {
-  const clean = (text: string | null | undefined) => cleanFileName((text ?? '').trim().replace(/\.xlsx$/i, ''));
+export function exportFileName(typed: string | null | undefined, fallback: string, format: ExportFormat = 'xlsx'): string {
+  const clean = (text: string | null | undefined) => cleanFileName((text ?? '').trim().replace(EXPORT_EXTENSION, ''));
   const base = clean(typed) || clean(fallback) || '导出数据';
-  return `${Array.from(base).slice(0, EXPORT_FILE_NAME_MAX_LENGTH).join('')}.xlsx`;
+  return `${Array.from(base).slice(0, EXPORT_FILE_NAME_MAX_LENGTH).join('')}.${format}`;
 }
 
 export const exportCreateSchema = z.object({
@@ -73,8 +85,10 @@ export const exportCreateSchema = z.object({
   fileName: z
     .string()
     .trim()
-    .refine((v) => Array.from(v.replace(/\.xlsx$/i, '')).length <= EXPORT_FILE_NAME_MAX_LENGTH, { message: exportMessages.fileNameTooLong })
+    .refine((v) => Array.from(v.replace(EXPORT_EXTENSION, '')).length <= EXPORT_FILE_NAME_MAX_LENGTH, { message: exportMessages.fileNameTooLong })
     .nullish(),
+  /** xlsx (default) or csv. */
+  format: z.enum(EXPORT_FORMATS).default('xlsx'),
   /** The driving charts' values applied when the user clicked 导出. */
   links: z.array(chartLinkValueSchema).max(50).default([]),
   params: globalParamValuesSchema.default({}),
@@ -89,6 +103,7 @@ export const exportTaskSchema = z.object({
   boardTitle: z.string().nullable(),
   chartKey: z.string(),
   fileName: z.string(),
+  format: z.enum(EXPORT_FORMATS),
   status: z.enum(EXPORT_STATUSES),
   /** 0–100. */
   progress: z.number(),
@@ -125,3 +140,41 @@ export type ExportTasksQuery = z.input<typeof exportTasksQuerySchema>;
 export interface ExportJobData {
   taskId: number;
 }
+
+/**
+ * 任务管理 (/newbi/mine/export): the caller's chart exports and slideshow PDFs in one list,
+ * newest first (one query across both, so paging and sorting span them). `kind` says which:
+ * its id, download and retry are those of that kind (chart: /api/export/tasks/:id…, pdf:
+ * /api/ppt/pdf-tasks/:taskId…).
+ */
+export const TASK_KINDS = ['chart', 'pdf'] as const;
+export type TaskKind = (typeof TASK_KINDS)[number];
+export const TASK_KIND_LABELS: Record<TaskKind, string> = { chart: '图表导出', pdf: '幻灯片PDF' };
+
+export const taskEntrySchema = z.object({
+  kind: z.enum(TASK_KINDS),
+  /** The export task's number, or the PDF task's UUID, as text. */
+  id: z.string(),
+  fileName: z.string(),
+  /** The board's title (chart) or the slideshow's name (pdf) now; null once it is deleted. */
+  source: z.string().nullable(),
+  /** The board's id (chart) or the slideshow's (pdf). */
+  sourceId: z.number(),
+  /** A chart export's rows written and rows to write (null for a PDF). */
+  rowCount: z.number().nullable(),
+  totalRows: z.number().nullable(),
+  /** A PDF's pages (null for a chart export). */
+  pages: z.number().nullable(),
+  status: z.enum(EXPORT_STATUSES),
+  /** 0–100: rows written of the rows counted, or pages rendered of the pages. */
+  progress: z.number(),
+  fileSize: z.number().nullable(),
+  errMsg: z.string().nullable(),
+  createTime: z.string(),
+  finishTime: z.string().nullable(),
+});
+export type TaskEntry = z.infer<typeof taskEntrySchema>;
+
+/** 任务管理's list: both kinds unless `kind`, optionally of one status. */
+export const taskEntriesQuerySchema = exportTasksQuerySchema.extend({ kind: z.enum(TASK_KINDS).optional() });
+export type TaskEntriesQuery = z.input<typeof taskEntriesQuerySchema>;

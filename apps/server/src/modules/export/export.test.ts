@@ -138,7 +138,9 @@ describe.each(kinds)('table export on %s', (kind) => {
     };
     const saved = await call(w.server, 'POST', '/api/board/boards', {
       headers: admin,
-      payload: board('订单大屏', [detailChart(cubeId), bar, pivot], { categoryId }),
+      payload: board('订单大屏', [detailChart(cubeId), bar, pivot, { key: 'x1', name: 'text', ext: { filterList: [], text: '说明' } } as ChartSave], {
+        categoryId,
+      }),
     });
     expect(saved.status, saved.raw.body).toBe(200);
     boardId = saved.body.data;
@@ -214,6 +216,34 @@ describe.each(kinds)('table export on %s', (kind) => {
     expect(book.rows).toEqual(chart.body.data.dataList.map((r: Row) => [r.d0, r.m0]));
   });
 
+  it('exports a bar chart’s dimension and measure columns, in Excel and in CSV (UTF-8 BOM), under the member’s row filter', async () => {
+    const expected = await w.direct("SELECT SUM(amount) AS s FROM orders WHERE province = '广东'");
+    const xlsx = await finished(member.headers, (await create(member.headers, { boardId, chartKey: 'b1' })).body.data.id);
+    expect(xlsx).toMatchObject({ status: 'done', format: 'xlsx', fileName: '各省金额.xlsx', rowCount: 1 });
+    const book = await readWorkbook((await download(member.headers, xlsx.id)).rawPayload);
+    expect(book.header).toEqual(['省份', '金额']);
+    expect(book.rows.map((r) => r[0])).toEqual(['广东']);
+    expect(book.rows[0]![1] as number).toBeCloseTo(Number(expected[0]!.s), 6);
+
+    const created = await create(member.headers, { boardId, chartKey: 'b1', format: 'csv', fileName: '广东金额.xlsx' });
+    expect(created.body.data).toMatchObject({ format: 'csv', fileName: '广东金额.csv' });
+    const csv = await finished(member.headers, created.body.data.id);
+    expect(csv.status, csv.errMsg ?? '').toBe('done');
+    const file = await download(member.headers, csv.id);
+    expect(file.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(file.headers['content-disposition']).toBe(attachmentHeader('广东金额.csv'));
+    const text = file.rawPayload.toString('utf8');
+    expect(text.startsWith('\ufeff省份,金额\r\n')).toBe(true);
+    const lines = text
+      .slice(1)
+      .split('\r\n')
+      .filter((l) => l !== '');
+    expect(lines).toHaveLength(2);
+    const [province, amount] = lines[1]!.split(',');
+    expect(province).toBe('广东');
+    expect(Number(amount)).toBeCloseTo(Number(expected[0]!.s), 6);
+  });
+
   it('lists the records of a chart (5 per page) and my tasks, only the caller’s own', async () => {
     const records = await call(w.server, 'GET', '/api/export/records', { headers: admin, query: { boardId, chartKey: 'd1' } });
     expect(records.status).toBe(200);
@@ -243,11 +273,11 @@ describe.each(kinds)('table export on %s', (kind) => {
     expect((await download(member.headers, id)).statusCode).toBe(404);
   });
 
-  it('refuses boards the caller may not see (403), charts that are not tables (400), unknown charts (404), long names', async () => {
+  it('refuses boards the caller may not see (403), charts without data (400), unknown charts (404), long names', async () => {
     const hidden = await create(member.headers, { boardId: hiddenBoardId, chartKey: 'd1' });
     expect([hidden.status, hidden.body.msg]).toEqual([403, '没有此大屏权限']);
-    const bar = await create(admin, { boardId, chartKey: 'b1' });
-    expect([bar.status, bar.body.msg]).toEqual([400, '该图表不支持导出']);
+    const text = await create(admin, { boardId, chartKey: 'x1' });
+    expect([text.status, text.body.msg]).toEqual([400, '该图表不支持导出']);
     expect((await create(admin, { boardId, chartKey: 'nope' })).status).toBe(404);
     const long = await create(admin, { boardId, chartKey: 'd1', fileName: '长'.repeat(101) });
     expect([long.status, long.body.msg]).toEqual([400, '文件名最多 100 个字符']);
@@ -355,7 +385,7 @@ describe.each(kinds)('table export on %s', (kind) => {
     expect(mine.sum).toBeLessThan(all.sum);
   });
 
-  it('ends a pivot with column dimensions with one 合计 row per column value, each the query engine’s own aggregate', async () => {
+  it('exports a pivot with column dimensions as its cross-tab: a column per status, the 合计 row and column the query engine’s own aggregates', async () => {
     const pivot: ChartSave = {
       key: 'p2',
       name: 'pivot',
@@ -374,23 +404,24 @@ describe.each(kinds)('table export on %s', (kind) => {
     const done = await finished(admin, (await create(admin, { boardId: saved.body.data, chartKey: 'p2' })).body.data.id);
     expect(done.status, done.errMsg ?? '').toBe('done');
     const book = await readWorkbook((await download(admin, done.id)).rawPayload);
-    expect(book.header).toEqual(['省份', '状态', '金额']);
-
-    const expected = await w.direct('SELECT status, avg(amount) AS a FROM orders GROUP BY status');
-    const totals = book.rows.filter((r) => r[0] === '合计');
-    const data = book.rows.filter((r) => r[0] !== '合计');
-    // 合计 rows come last, one per status, not counted as exported rows.
-    expect(book.rows.slice(-totals.length)).toEqual(totals);
+    const statuses = await w.direct('SELECT status, avg(amount) AS a FROM orders GROUP BY status');
+    const provinces = await w.direct('SELECT province, avg(amount) AS a FROM orders GROUP BY province ORDER BY province');
+    const [grand] = await w.direct('SELECT avg(amount) AS a FROM orders');
+    // One header row: 省份, one column per status, 合计.
+    expect(book.header[0]).toBe('省份');
+    expect(book.header.at(-1)).toBe('合计');
+    expect(new Set(book.header.slice(1, -1))).toEqual(new Set(statuses.map((r) => r.status)));
+    const data = book.rows.slice(0, -1);
+    expect(data.map((r) => r[0])).toEqual(provinces.map((r) => r.province));
     expect(done.rowCount).toBe(data.length);
-    expect(new Set(totals.map((r) => r[1]))).toEqual(new Set(expected.map((r) => r.status)));
-    for (const row of expected) {
-      const total = totals.find((r) => r[1] === row.status)!;
-      expect(total[2] as number).toBeCloseTo(Number(row.a), 6);
-    }
-    // Each column's total is not the average of its rows' averages.
-    const first = expected[0]!;
-    const averages = data.filter((r) => r[1] === first.status).map((r) => r[2] as number);
-    expect(Math.abs(averages.reduce((s, a) => s + a, 0) / averages.length - Number(first.a))).toBeGreaterThan(1e-6);
+    // The 合计 column: each province's own average over all its orders.
+    data.forEach((r, i) => expect(r.at(-1) as number).toBeCloseTo(Number(provinces[i]!.a), 6));
+    // The 合计 row, last and bold: each status's average, and the grand average in the corner.
+    const totals = book.rows.at(-1)!;
+    expect(totals[0]).toBe('合计');
+    expect(book.lastBold).toBe(true);
+    for (const row of statuses) expect(totals[book.header.indexOf(row.status as string)] as number).toBeCloseTo(Number(row.a), 6);
+    expect(totals.at(-1) as number).toBeCloseTo(Number(grand!.a), 6);
   });
 });
 

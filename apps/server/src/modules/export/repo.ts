@@ -1,5 +1,5 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { ExportStatus } from '@shutu/contracts';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
+import type { ExportStatus, TaskKind } from '@shutu/contracts';
 import type { Database, ExportTaskTable } from '../../platform/db/schema.ts';
 
 type Db = Kysely<Database>;
@@ -128,4 +128,57 @@ export async function failStaleRunning(db: Db, before: Date, errMsg: string, now
 
 export function findUser(db: Db, id: number) {
   return db.selectFrom('sysUser').select(['id', 'isAdministrator', 'status']).where('id', '=', id).executeTakeFirst();
+}
+
+/** A row of 任务管理: an export task or a slideshow PDF task (ppt_pdf_task, the ppt module's table). */
+export interface TaskEntryRow {
+  kind: TaskKind;
+  id: string;
+  fileName: string;
+  source: string | null;
+  sourceId: number;
+  rowCount: number | null;
+  totalRows: number | null;
+  pages: number | null;
+  status: ExportStatus;
+  progress: number;
+  fileSize: string | number | null;
+  errMsg: string | null;
+  createTime: Date;
+  finishTime: Date | null;
+}
+
+export interface TaskEntryFilter {
+  userId: number;
+  status?: ExportStatus;
+  kind?: TaskKind;
+}
+
+/**
+ * The user's export and PDF tasks in one list, newest first: one query over both tables
+ * (UNION ALL), so paging and the count span both kinds. Read here rather than in the ppt
+ * module because ppt depends on export (attachmentHeader); the PDF rows are only listed, every
+ * action on them stays the ppt module's.
+ */
+export async function findTaskEntryPage(db: Db, filter: TaskEntryFilter, offset: number, limit: number): Promise<{ rows: TaskEntryRow[]; total: number }> {
+  const status = filter.status ? sql`and status = ${filter.status}` : sql``;
+  const charts = sql`
+    select 'chart' as kind, cast(t.id as varchar(36)) as id, t.file_name, b.title as source, t.board_id as source_id,
+           t.row_count, t.total_rows, cast(null as integer) as pages, t.status, t.progress,
+           t.file_size, t.err_msg, t.create_time, t.finish_time
+    from export_task t left join board b on b.id = t.board_id
+    where t.user_id = ${filter.userId} ${status}`;
+  const pdfs = sql`
+    select 'pdf' as kind, p.id, p.file_name, pp.pp_name as source, p.ppt_id as source_id,
+           cast(null as integer) as row_count, cast(null as integer) as total_rows, p.pages, p.status,
+           case when p.status = 'done' then 100 when p.pages > 0 then floor(p.rendered * 100 / p.pages) else 0 end as progress,
+           cast(null as bigint) as file_size, p.err_msg, p.create_time, p.finish_time
+    from ppt_pdf_task p left join ppt pp on pp.id = p.ppt_id
+    where p.user_id = ${filter.userId} ${status}`;
+  const both = filter.kind === 'chart' ? charts : filter.kind === 'pdf' ? pdfs : sql`${charts} union all ${pdfs}`;
+  const [rows, count] = await Promise.all([
+    sql<TaskEntryRow>`select * from (${both}) u order by create_time desc, id desc offset ${offset} limit ${limit}`.execute(db),
+    sql<{ n: string | number }>`select count(*) as n from (${both}) u`.execute(db),
+  ]);
+  return { rows: rows.rows.map((r) => ({ ...r, progress: Number(r.progress) })), total: Number(count.rows[0]?.n ?? 0) };
 }

@@ -10,11 +10,16 @@ import {
   exportTasksQuerySchema,
   idParamSchema,
   pageSchema,
+  taskEntriesQuerySchema,
+  taskEntrySchema,
 } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { createExport, exportFile, listTasks, removeTask, retryExport } from './service.ts';
+import { createExport, exportFile, listTaskEntries, listTasks, removeTask, retryExport } from './service.ts';
+
+/** Content types of the export formats (CSV as UTF-8: the file starts with a BOM too). */
+const CONTENT_TYPES = { xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', csv: 'text/csv; charset=utf-8' } as const;
 
 const tags = ['export'];
 
@@ -40,7 +45,7 @@ export function registerExportRoutes(app: App, ctx: AppContext): void {
       config: { access: 'user' },
       schema: {
         tags,
-        summary: '导出表格为 Excel（后台任务；文件名默认图表标题，带上当前联动与参数，按导出人的行权限）',
+        summary: '导出图表数据为 Excel 或 CSV（后台任务；文件名默认图表标题，带上当前联动与参数，按导出人的行权限；透视表按屏幕上的交叉表）',
         body: exportCreateSchema,
         response: { 200: envelopeSchema(exportTaskSchema) },
       },
@@ -87,17 +92,33 @@ export function registerExportRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: '下载导出文件（仅导出人本人；其他人 404）',
         params: idParamSchema,
-        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }) },
+        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: `${CONTENT_TYPES.xlsx} 或 ${CONTENT_TYPES.csv}` }) },
       },
     },
     async (request, reply) => {
-      const { file, fileName, size } = await exportFile(ctx, sessionOf(request), request.params.id);
+      const { file, fileName, size, format } = await exportFile(ctx, sessionOf(request), request.params.id);
       reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-type', CONTENT_TYPES[format])
         .header('content-disposition', attachmentHeader(fileName))
         .header('content-length', size)
         .header('cache-control', 'private, no-store');
       return reply.send(fs.createReadStream(file));
+    },
+  );
+  app.get(
+    API.export.allTasks,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '任务管理：我的图表导出与幻灯片 PDF 任务（一个列表，kind 区分；最新在前，可按状态、类型筛选）',
+        querystring: taskEntriesQuerySchema,
+        response: { 200: envelopeSchema(pageSchema(taskEntrySchema)) },
+      },
+    },
+    async (request) => {
+      const { status, kind, current, size } = request.query;
+      return ok(await listTaskEntries(ctx, { userId: sessionOf(request).userId, status, kind }, current, size));
     },
   );
   app.post(

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   boardMessages,
+  CHART_MAX_ROWS,
   EXPORT_MAX_ROWS,
   EXPORTABLE_CHART_TYPES,
   exportCreateSchema,
@@ -9,6 +10,7 @@ import {
   formatMessage,
   type ChartDataConfigParsed,
   type ExportCreateParsed,
+  type ExportFormat,
   type ResultField,
 } from '@shutu/contracts';
 import { ConnectorError } from '@shutu/connectors';
@@ -19,10 +21,13 @@ import { AppError, badRequest } from '../../platform/http/errors.ts';
 import { openSavedChart, planChartRead, type ChartQueryInput, chartTotals } from '../board/index.ts';
 import { keyOf } from '../dataset/index.ts';
 import type { Caller } from '../perm/index.ts';
-import { compileRead, type OpenRead, readCount, readRows, streamRows } from '../read/index.ts';
+import { compileRead, type OpenRead, streamRows } from '../read/index.ts';
+import { countRows, EXPORT_QUERY_TIMEOUT_MS, totalsRows } from './export-reads.ts';
 import { claimTask, findTask, findUser, updateTask } from './repo.ts';
-import { ColumnCombinations, columnAliases, totalsSheetRows, type TotalsLayout } from './export-totals.ts';
-import { StreamingSheet, type SheetColumn } from './workbook.ts';
+import { totalsSheetRows } from './export-totals.ts';
+import { CsvSheet } from './csv.ts';
+import { writePivotExport } from './pivot-export.ts';
+import { StreamingSheet, type RowSink, type SheetColumn } from './workbook.ts';
 
 /**
  * The 'chart-export' job: one task's workbook (docs/exports.md).
@@ -34,17 +39,17 @@ import { StreamingSheet, type SheetColumn } from './workbook.ts';
  * links and parameters are those the owner had when clicking 导出.
  *
  * Detail tables export all their rows (up to EXPORT_MAX_ROWS) in the chart's order; summary
- * and pivot tables their aggregated rows (pivot: flattened, row then column dimensions, then
- * the measures), up to the chart's own limit or else EXPORT_MAX_ROWS. Rows stream from the
- * driver into the workbook; progress is written every PROGRESS_EVERY_ROWS rows. A table or
- * pivot whose saved style shows 合计 ends with bold 合计 rows: the chart's totals queries
- * (board/chart-totals.ts) compiled with the same permissions, links and parameters.
+ * tables their aggregated rows up to the chart's own limit or else EXPORT_MAX_ROWS; bar, line,
+ * pie and indicator charts the rows they draw (their dimensions, then their measures: the
+ * chart's limit, else CHART_MAX_ROWS, as on screen). Rows stream from the driver into the
+ * file (Excel or CSV); progress is written every PROGRESS_EVERY_ROWS rows. A table whose saved
+ * style shows 合计 ends with bold 合计 rows: the chart's totals queries (board/chart-totals.ts)
+ * compiled with the same permissions, links and parameters. A pivot is written as the
+ * cross-tab on screen (pivot-export.ts).
  */
 
 /** Rows between two progress updates. */
 export const PROGRESS_EVERY_ROWS = 5000;
-/** Statement timeout of an export's query (its rows are read while the file is written). */
-export const EXPORT_QUERY_TIMEOUT_MS = 30 * 60_000;
 
 /** The stored request of a task: what the user had on screen. */
 export type ExportRequest = Pick<ExportCreateParsed, 'links' | 'params'>;
@@ -52,16 +57,20 @@ export type ExportRequest = Pick<ExportCreateParsed, 'links' | 'params'>;
 const requestSchema = exportCreateSchema.pick({ links: true, params: true });
 
 /** Where a task's file lives, relative to the data directory. */
-export const exportFilePath = (userId: number, taskId: number) => path.join('exports', String(userId), `${taskId}.xlsx`);
+export const exportFilePath = (userId: number, taskId: number, format: ExportFormat = 'xlsx') => path.join('exports', String(userId), `${taskId}.${format}`);
 
-interface ExportPlan {
+export interface ExportPlan {
   compiled: CompiledQuery;
   columns: SheetColumn[];
   limit: number;
   /** The opened read the rows come through (driver, permissions). */
   read: OpenRead;
   /** The 合计 queries and layout when the chart shows 合计, else null. */
-  totals: { grand: CompiledQuery; byColumn: CompiledQuery | null; layout: TotalsLayout } | null;
+  totals: { grand: CompiledQuery; byColumn: CompiledQuery | null; byRow: CompiledQuery | null } | null;
+  /** A pivot: written as its cross-tab (needs all its rows at once); how many leading dimensions are row dimensions. */
+  pivot: { rowDimensionCount: number } | null;
+  /** The limit is the screen's (CHART_MAX_ROWS) rather than the chart's own: more rows are noted. */
+  screenCap: boolean;
 }
 
 async function callerOf(ctx: AppContext, userId: number): Promise<Caller> {
@@ -90,7 +99,9 @@ export async function planExport(ctx: AppContext, caller: Caller, task: { boardI
   if (!EXPORTABLE_CHART_TYPES.includes(saved.chartType)) throw badRequest(exportMessages.chartNotExportable);
   if (!saved.dataconfig) throw badRequest(formatMessage(boardMessages.chartNoDataset, { title: saved.title }));
   const detail = saved.chartType === 'detail';
-  const limit = detail ? EXPORT_MAX_ROWS : (saved.dataconfig.limit ?? EXPORT_MAX_ROWS);
+  // Tables export every row; the other charts exactly what they draw (the screen's cap).
+  const tableLike = detail || saved.chartType === 'table';
+  const limit = detail ? EXPORT_MAX_ROWS : (saved.dataconfig.limit ?? (tableLike ? EXPORT_MAX_ROWS : CHART_MAX_ROWS));
   const input: ChartQueryInput = {
     chartType: saved.chartType,
     title: saved.title,
@@ -111,19 +122,16 @@ export async function planExport(ctx: AppContext, caller: Caller, task: { boardI
     alias: f.alias,
     title: renamed.get(keyOf(f.fieldId as number)) ?? f.title,
     type: f.viewDataType,
+    granularity: f.granularity,
   }));
   const totals = totalsQueries && {
     grand: compileRead(read, totalsQueries.grand),
     byColumn: totalsQueries.byColumn && compileRead(read, totalsQueries.byColumn),
-    layout: { fields: compiled.fields, rowDimensionCount: saved.dataconfig.rowParamList.length, pivot: saved.chartType === 'pivot' },
+    byRow: totalsQueries.byRow && compileRead(read, totalsQueries.byRow),
   };
-  return { compiled, columns, limit, read, totals };
-}
-
-/** Every row of a totals query (one for the grand total, one per column combination for a pivot's). */
-async function totalsRows(read: OpenRead, compiled: CompiledQuery) {
-  const rows = await readRows(read.driver, compiled, Number.MAX_SAFE_INTEGER, { timeoutMs: EXPORT_QUERY_TIMEOUT_MS });
-  return { rows: rows as Parameters<typeof chartTotals>[0]['rows'], fields: compiled.fields };
+  const pivot = saved.chartType === 'pivot' ? { rowDimensionCount: saved.dataconfig.rowParamList.length } : null;
+  const screenCap = !tableLike && saved.dataconfig.limit == null;
+  return { compiled, columns, limit, read, totals, pivot, screenCap };
 }
 
 /** A failure as the task shows it: the Chinese message of a refusal, else 导出失败. */
@@ -132,8 +140,29 @@ function failureMessage(error: unknown): string {
   return exportMessages.failed;
 }
 
-async function countRows(read: OpenRead, count: CompiledQuery['count']): Promise<number | null> {
-  return count ? readCount(read.driver, count, { timeoutMs: EXPORT_QUERY_TIMEOUT_MS }) : null;
+/** The flat sink of a format: a streamed workbook, or CSV. */
+const sinkOf = (format: ExportFormat, file: string, columns: readonly SheetColumn[]): RowSink =>
+  format === 'csv' ? new CsvSheet(file, columns) : new StreamingSheet(file, columns);
+
+type Progress = (values: { rowCount: number; progress: number }) => Promise<unknown>;
+
+/** Streams the rows (and 合计 rows) of a flat export into its file; the rows written and whether more matched. */
+async function writeFlat(plan: ExportPlan, format: ExportFormat, file: string, totalRows: number | null, progress: Progress): Promise<number> {
+  const sheet = sinkOf(format, file, plan.columns);
+  for await (const row of streamRows(plan.read.driver, plan.compiled, { timeoutMs: EXPORT_QUERY_TIMEOUT_MS })) {
+    if (sheet.rowCount >= plan.limit) break;
+    await sheet.add(row as Record<string, string | number | boolean | null>);
+    if (sheet.rowCount % PROGRESS_EVERY_ROWS === 0) {
+      await progress({ rowCount: sheet.rowCount, progress: totalRows ? Math.min(99, Math.floor((sheet.rowCount / totalRows) * 100)) : 0 });
+    }
+  }
+  // A summary table's 合计 (a pivot's are part of its cross-tab, pivot-export.ts).
+  if (plan.totals && sheet.rowCount > 0) {
+    const totals = chartTotals(await totalsRows(plan.read, plan.totals.grand), null, plan.compiled.fields);
+    for (const row of totalsSheetRows(totals, plan.compiled.fields, sheet.rowCount)) await sheet.addTotal(row);
+  }
+  await sheet.finish();
+  return sheet.rowCount;
 }
 
 /**
@@ -144,7 +173,7 @@ async function countRows(read: OpenRead, count: CompiledQuery['count']): Promise
 export async function runExportTask(ctx: AppContext, log: Logger, taskId: number, runId: string | null = null): Promise<void> {
   const task = await findTask(ctx.db, taskId);
   if (!task || !(await claimTask(ctx.db, taskId, new Date(), runId))) return;
-  const relative = exportFilePath(task.userId, task.id);
+  const relative = exportFilePath(task.userId, task.id, task.format);
   const file = path.join(ctx.config.dataDir, relative);
   try {
     const caller = await callerOf(ctx, task.userId);
@@ -156,44 +185,28 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
     await updateTask(ctx.db, taskId, { totalRows }, runId);
 
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    const sheet = new StreamingSheet(file, plan.columns);
-    const written = new ColumnCombinations(plan.totals ? columnAliases(plan.totals.layout) : []);
-    for await (const row of streamRows(plan.read.driver, plan.compiled, { timeoutMs: EXPORT_QUERY_TIMEOUT_MS })) {
-      if (sheet.rowCount >= plan.limit) break;
-      sheet.add(row as Record<string, string | number | boolean | null>);
-      written.add(row);
-      if (sheet.rowCount % PROGRESS_EVERY_ROWS === 0) {
-        const progress = totalRows ? Math.min(99, Math.floor((sheet.rowCount / totalRows) * 100)) : 0;
-        await updateTask(ctx.db, taskId, { rowCount: sheet.rowCount, progress }, runId);
-      }
-    }
-    if (plan.totals && written.rows > 0) {
-      const [grand, byColumn] = await Promise.all([
-        totalsRows(plan.read, plan.totals.grand),
-        plan.totals.byColumn ? totalsRows(plan.read, plan.totals.byColumn) : null,
-      ]);
-      const totals = chartTotals(grand, byColumn, plan.compiled.fields);
-      for (const row of totalsSheetRows(totals, plan.totals.layout, written)) sheet.addTotal(row);
-    }
-    await sheet.finish();
+    const rowCount = plan.pivot
+      ? await writePivotExport(plan, plan.pivot.rowDimensionCount, task.format, file)
+      : await writeFlat(plan, task.format, file, totalRows, (values) => updateTask(ctx.db, taskId, values, runId));
     if (!(await findTask(ctx.db, taskId))) {
       // Deleted by its owner while it ran: nothing is left behind.
       await fs.promises.rm(file, { force: true });
       return;
     }
     const { size } = await fs.promises.stat(file);
-    const cut = matched !== null && matched > plan.limit && plan.limit === EXPORT_MAX_ROWS;
+    const cut = matched !== null && matched > plan.limit && (plan.limit === EXPORT_MAX_ROWS || plan.screenCap);
+    const note = plan.pivot ? exportMessages.pivotTooLarge : exportMessages.tooManyRows;
     await updateTask(
       ctx.db,
       taskId,
       {
         status: 'done',
         progress: 100,
-        rowCount: sheet.rowCount,
-        totalRows: sheet.rowCount,
+        rowCount,
+        totalRows: rowCount,
         filePath: relative,
         fileSize: size,
-        errMsg: cut ? formatMessage(exportMessages.tooManyRows, { max: EXPORT_MAX_ROWS }) : null,
+        errMsg: cut ? formatMessage(note, { max: plan.limit }) : null,
         finishTime: new Date(),
       },
       runId,

@@ -12,6 +12,7 @@ import {
   type ExportJobData,
   type ExportTask,
   type Page,
+  type TaskEntry,
 } from '@shutu/contracts';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
@@ -26,12 +27,14 @@ import {
   deleteTasks,
   failStaleRunning,
   findTask,
+  findTaskEntryPage,
   findTaskPage,
   findTasksCreatedBefore,
   insertTask,
   resetFailedTask,
   updateTask,
   type ExportTaskRow,
+  type TaskEntryFilter,
   type TaskFilter,
 } from './repo.ts';
 
@@ -46,6 +49,7 @@ export function toTask(row: ExportTaskRow): ExportTask {
     boardTitle: row.boardTitle,
     chartKey: row.chartKey,
     fileName: row.fileName,
+    format: row.format,
     status: row.status,
     progress: row.progress,
     rowCount: row.rowCount,
@@ -66,7 +70,7 @@ const sendExportJob = (jobs: NonNullable<AppContext['jobs']>, taskId: number) =>
 
 /**
  * Export (spec 1 §2.10): the caller must be allowed to see the board (403 没有此大屏权限),
- * the chart must exist (404) and be a summary, detail or pivot table (400 该图表不支持导出).
+ * the chart must exist (404) and show data (EXPORTABLE_CHART_TYPES; else 400 该图表不支持导出).
  * The task is stored as waiting and handed to the 'chart-export' job; without a job queue
  * the call answers 503 任务服务未启动 and stores nothing.
  */
@@ -83,7 +87,8 @@ export async function createExport(ctx: AppContext, caller: Caller, body: Export
     userId: caller.userId,
     boardId: board.id,
     chartKey: chart.chartKey,
-    fileName: exportFileName(body.fileName, chart.title || board.title),
+    fileName: exportFileName(body.fileName, chart.title || board.title, body.format),
+    format: body.format,
     request: JSON.stringify({ links: body.links, params: body.params }),
   });
   try {
@@ -120,6 +125,28 @@ export async function listTasks(ctx: AppContext, filter: TaskFilter, current: nu
   return page(rows.map(toTask), total, current, size);
 }
 
+/** 任务管理: the caller's export and slideshow PDF tasks, one list (docs/exports.md "任务管理"). */
+export async function listTaskEntries(ctx: AppContext, filter: TaskEntryFilter, current: number, size: number): Promise<Page<TaskEntry>> {
+  const { rows, total } = await findTaskEntryPage(ctx.db, filter, (current - 1) * size, size);
+  const entries = rows.map((r) => ({
+    kind: r.kind,
+    id: r.id,
+    fileName: r.fileName,
+    source: r.source,
+    sourceId: r.sourceId,
+    rowCount: r.rowCount,
+    totalRows: r.totalRows,
+    pages: r.pages,
+    status: r.status,
+    progress: r.progress,
+    fileSize: r.fileSize === null ? null : Number(r.fileSize),
+    errMsg: r.errMsg,
+    createTime: iso(r.createTime)!,
+    finishTime: iso(r.finishTime),
+  }));
+  return page(entries, total, current, size);
+}
+
 /** A task of the caller's own: anyone else's (administrators included) is 404 导出任务不存在. */
 export async function requireOwnTask(ctx: AppContext, caller: Caller, id: number): Promise<ExportTaskRow> {
   const task = await findTask(ctx.db, id);
@@ -128,13 +155,17 @@ export async function requireOwnTask(ctx: AppContext, caller: Caller, id: number
 }
 
 /** The finished file of the caller's task: its absolute path and name (404 while not done or once removed). */
-export async function exportFile(ctx: AppContext, caller: Caller, id: number): Promise<{ file: string; fileName: string; size: number }> {
+export async function exportFile(
+  ctx: AppContext,
+  caller: Caller,
+  id: number,
+): Promise<{ file: string; fileName: string; size: number; format: ExportTaskRow['format'] }> {
   const task = await requireOwnTask(ctx, caller, id);
   if (task.status !== 'done' || !task.filePath) throw notFound(exportMessages.taskNotFound);
   const file = path.join(ctx.config.dataDir, task.filePath);
   const stat = await fs.promises.stat(file).catch(() => null);
   if (!stat) throw notFound(exportMessages.fileMissing);
-  return { file, fileName: task.fileName, size: stat.size };
+  return { file, fileName: task.fileName, size: stat.size, format: task.format };
 }
 
 /** Deletes the caller's task and its file. A running task's job finds its row gone and its file is removed by the next sweep. */

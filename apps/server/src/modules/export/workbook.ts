@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import type { ResultField } from '@shutu/contracts';
+import { dimensionText, type ResultField } from '@shutu/contracts';
 
 /**
  * A streamed .xlsx of one sheet (exceljs' WorkbookWriter): rows go to the file as they are
@@ -28,12 +28,32 @@ export interface SheetColumn {
   alias: string;
   title: string;
   type: ResultField['viewDataType'];
+  /** A date dimension's truncation: year, quarter and month read as on screen (2026, 2026-Q2, 2026-05). */
+  granularity?: ResultField['granularity'];
+}
+
+/** Truncations that are not a day: written as the text the chart shows, not as a date. */
+const TEXT_GRANULARITIES: readonly ResultField['granularity'][] = ['YEAR', 'QUARTER', 'MONTH'];
+
+/** The sink an export writes its rows into (Excel, streamed; or CSV). */
+export interface RowSink {
+  /** Data rows added (合计 rows not counted). */
+  readonly rowCount: number;
+  add(row: SheetRow): void | Promise<void>;
+  /** A 合计 row after the data rows. */
+  addTotal(row: SheetRow): void | Promise<void>;
+  finish(): Promise<void>;
 }
 
 /** The Excel value of a connector value: dates as Dates (wall clock kept: Excel has no zones). */
-export function excelValue(value: Cell, type: SheetColumn['type']): { value: string | number | boolean | Date | null; format?: string } {
+export function excelValue(
+  value: Cell,
+  type: SheetColumn['type'],
+  granularity?: SheetColumn['granularity'],
+): { value: string | number | boolean | Date | null; format?: string } {
   if (value === null || value === undefined) return { value: null };
   if (typeof value !== 'string') return { value };
+  if (type === 'DATETIME' && granularity && TEXT_GRANULARITIES.includes(granularity)) return { value: dimensionText(value, granularity) };
   if (type === 'DATETIME') {
     const date = DATE.exec(value);
     if (date) return { value: new Date(Date.UTC(+date[1]!, +date[2]! - 1, +date[3]!)), format: DATE_FORMAT };
@@ -47,13 +67,13 @@ export function excelValue(value: Cell, type: SheetColumn['type']): { value: str
 }
 
 /** Display width of text: CJK characters count double. */
-function textWidth(text: string): number {
+export function textWidth(text: string): number {
   let width = 0;
   for (const ch of text) width += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(ch) ? 2 : 1;
   return width;
 }
 
-export class StreamingSheet {
+export class StreamingSheet implements RowSink {
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
   private readonly sheet: ExcelJS.Worksheet;
   private sample: { row: SheetRow; bold: boolean }[] | null = [];
@@ -100,7 +120,7 @@ export class StreamingSheet {
     const sample = this.sample ?? [];
     this.sample = null;
     this.sheet.columns = this.columns.map((c) => {
-      const widest = sample.reduce((max, { row }) => Math.max(max, this.cellWidth(row[c.alias], c.type)), textWidth(c.title));
+      const widest = sample.reduce((max, { row }) => Math.max(max, this.cellWidth(row[c.alias], c)), textWidth(c.title));
       return { header: c.title, key: c.alias, width: Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widest + 2)) };
     });
     const header = this.sheet.getRow(1);
@@ -111,17 +131,18 @@ export class StreamingSheet {
     for (const { row, bold } of sample) this.write(row, bold);
   }
 
-  private cellWidth(value: Cell, type: SheetColumn['type']): number {
+  private cellWidth(value: Cell, column: SheetColumn): number {
     if (value === null || value === undefined) return 0;
-    const { format } = excelValue(value, type);
+    const { value: shown, format } = excelValue(value, column.type, column.granularity);
     if (format) return format.length;
+    if (typeof shown === 'string') return textWidth(shown);
     return textWidth(String(value));
   }
 
   private write(row: SheetRow, bold: boolean): void {
     const added = this.sheet.addRow(this.columns.map(() => null));
     this.columns.forEach((c, i) => {
-      const { value, format } = excelValue(row[c.alias], c.type);
+      const { value, format } = excelValue(row[c.alias], c.type, c.granularity);
       const cell = added.getCell(i + 1);
       cell.value = value;
       if (format) cell.numFmt = format;

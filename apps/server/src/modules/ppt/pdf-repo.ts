@@ -70,3 +70,14 @@ export async function failStalePdfTasks(db: Db, startedBefore: Date, errMsg: str
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/** A failed task back to waiting, as new (its user retries it from 任务管理); false unless it was failed. */
+export async function resetFailedPdfTask(db: Db, id: string): Promise<boolean> {
+  const result = await db
+    .updateTable('pptPdfTask')
+    .set({ status: 'waiting', rendered: 0, filePath: null, errMsg: null, startTime: null, finishTime: null, runId: null })
+    .where('id', '=', id)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

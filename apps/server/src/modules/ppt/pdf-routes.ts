@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { API, envelopeSchema, idParamSchema, pptPdfTaskSchema, pptPrintSchema } from '@shutu/contracts';
+import { API, envelopeSchema, exportMessages, idParamSchema, pptPdfTaskSchema, pptPrintSchema } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { attachmentHeader } from '../export/index.ts';
-import { createPdfTask, pdfFile, pdfMessages, requireOwnPdfTask, toPdfTask } from './pdf-service.ts';
+import { createPdfTask, pdfFile, pdfMessages, removePdfTask, requireOwnPdfTask, retryPdfTask, toPdfTask } from './pdf-service.ts';
 
 const tags = ['ppt'];
 const taskParamSchema = z.object({ taskId: z.uuid() });
@@ -57,6 +57,30 @@ export function registerPptPdfRoutes(app: App, ctx: AppContext): void {
         .header('content-length', size)
         .header('cache-control', 'private, no-store');
       return reply.send(fs.createReadStream(file));
+    },
+  );
+  app.post(
+    API.ppt.pdfRetry,
+    {
+      config: { access: 'user' },
+      schema: {
+        tags,
+        summary: '重试失败的 PDF 导出任务（仅导出人本人；同一任务重新排队）',
+        params: taskParamSchema,
+        response: { 200: envelopeSchema(pptPdfTaskSchema) },
+      },
+    },
+    async (request) => ok(await retryPdfTask(ctx, sessionOf(request), request.params.taskId), exportMessages.resubmitted),
+  );
+  app.delete(
+    API.ppt.pdfTask,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '删除 PDF 导出任务及其文件（仅导出人本人）', params: taskParamSchema, response: { 200: envelopeSchema(z.null()) } },
+    },
+    async (request) => {
+      await removePdfTask(ctx, sessionOf(request), request.params.taskId);
+      return ok(null, exportMessages.deleted);
     },
   );
 }

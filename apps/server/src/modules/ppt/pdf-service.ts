@@ -3,13 +3,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import { cleanFileName, pptMessages, type pptPrintSchema, type PptPdfTask } from '@shutu/contracts';
+import { cleanFileName, exportMessages, pptMessages, type pptPrintSchema, type PptPdfTask } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
 import type { Caller } from '../perm/index.ts';
 import { requireViewablePpt } from './access.ts';
-import { deletePdfTask, deletePdfTasks, failStalePdfTasks, findPdfTask, findPdfTasksCreatedBefore, insertPdfTask, type PdfTaskRow } from './pdf-repo.ts';
+import {
+  deletePdfTask,
+  deletePdfTasks,
+  failStalePdfTasks,
+  findPdfTask,
+  findPdfTasksCreatedBefore,
+  insertPdfTask,
+  resetFailedPdfTask,
+  updatePdfTask,
+  type PdfTaskRow,
+} from './pdf-repo.ts';
 
 /**
  * PDF export of a slideshow (spec 1 §2.10 导出pdf, §3 "Print form", §5, §9; docs/slideshows.md
@@ -94,16 +104,47 @@ export async function createPdfTask(ctx: AppContext, caller: Caller, pptId: numb
     watermark: form.watermark && form.shuiyin.trim() ? form.shuiyin.trim() : null,
     pages: pages.length,
   });
-  const data: PdfJobData = { taskId: id };
   try {
-    // One retry: a job whose process died before it recorded its run is expired by pg-boss and
-    // retried; the claim (waiting → running) makes any second delivery do nothing.
-    await jobs.send(PPT_PDF_JOB, data, { retryLimit: 1 });
+    await sendPdfJob(jobs, id);
   } catch (error) {
     await deletePdfTask(ctx.db, id);
     throw error;
   }
   return toPdfTask((await findPdfTask(ctx.db, id))!);
+}
+
+/**
+ * One retry: a job whose process died before it recorded its run is expired by pg-boss and
+ * retried; the claim (waiting → running) makes any second delivery do nothing.
+ */
+const sendPdfJob = (jobs: NonNullable<AppContext['jobs']>, taskId: string) => jobs.send(PPT_PDF_JOB, { taskId } satisfies PdfJobData, { retryLimit: 1 });
+
+/**
+ * Retry (任务管理 重试), as for Excel exports: the caller's failed task — e.g. one a restart
+ * interrupted — runs again as the same task with the same pages and watermark; any other
+ * status is 400 只有失败的导出任务可以重试. The slideshow and the dashboards the owner may see
+ * are checked again when it runs; the run that claims it owns it (run_id).
+ */
+export async function retryPdfTask(ctx: AppContext, caller: Caller, id: string): Promise<PptPdfTask> {
+  const task = await requireOwnPdfTask(ctx, caller, id);
+  const jobs = ctx.jobs;
+  if (!jobs) throw new AppError(503, pdfMessages.jobsOff);
+  if (!(await resetFailedPdfTask(ctx.db, id))) throw badRequest(exportMessages.retryOnlyFailed);
+  if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true });
+  try {
+    await sendPdfJob(jobs, id);
+  } catch (error) {
+    await updatePdfTask(ctx.db, id, { status: 'failed', errMsg: pdfMessages.failed, finishTime: new Date() });
+    throw error;
+  }
+  return toPdfTask((await findPdfTask(ctx.db, id))!);
+}
+
+/** Deletes the caller's task (任务管理 删除) and its file; a running one's job finds its row gone. */
+export async function removePdfTask(ctx: AppContext, caller: Caller, id: string): Promise<void> {
+  const task = await requireOwnPdfTask(ctx, caller, id);
+  await deletePdfTask(ctx.db, id);
+  if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true });
 }
 
 /** A task of the caller's own: anyone else's (administrators included) is 404 导出任务不存在. */

@@ -370,6 +370,8 @@ export interface ExportTaskTable {
   fileSize: ColumnType<string | number | null, number | null | undefined, number | null>;
   errMsg: string | null;
   request: string;
+  /** 0017: the file's format. */
+  format: ColumnType<'xlsx' | 'csv', 'xlsx' | 'csv' | undefined, 'xlsx' | 'csv'>;
   createTime: CreatedAt;
   startTime: Date | null;
   finishTime: Date | null;

@@ -1,8 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Button, Empty, Input, Popover, Spin } from 'antd';
+import { Button, Empty, Input, Popover, Segmented, Spin } from 'antd';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { EXPORT_FILE_NAME_MAX_LENGTH, type ChartLinkValue, type ExportTask, type GlobalParamValues } from '@shutu/contracts';
+import { EXPORT_FILE_NAME_MAX_LENGTH, EXPORT_FORMATS, type ChartLinkValue, type ExportFormat, type ExportTask, type GlobalParamValues } from '@shutu/contracts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { createExport, downloadExport, exportKeys, fetchExportRecords, formatDateTime, pollWhileActive } from './api.ts';
 import { ExportStatus } from './ExportStatus.tsx';
@@ -25,14 +25,16 @@ export interface ExportRecordPopoverProps {
 export const EXPORT_TASKS_PATH = '/newbi/mine/export';
 
 /**
- * The 导出 tool of a table (spec 1 §2.10, §7): a popover 导出记录 with the file name (the
- * chart's title by default), 点击导出 (a background task with the links and parameters of
- * the chart now), the user's latest 5 exports of this chart (refreshed every 2 s while one
- * runs; 下载 once done) and the link 任务管理.
+ * The 导出 tool of a chart (spec 1 §2.10, §7; every chart with data, docs/exports.md): a
+ * popover 导出记录 with the format (Excel or CSV), the file name (the chart's title by
+ * default), 点击导出 (a background task with the links and parameters of the chart now), the
+ * user's latest 5 exports of this chart (refreshed every 2 s while one runs; 下载 once done)
+ * and the link 任务管理.
  */
 export function ExportRecordPopover({ boardId, chartKey, chartTitle, links = [], params = {}, children }: ExportRecordPopoverProps) {
   const [open, setOpen] = useState(false);
   const [fileName, setFileName] = useState(chartTitle);
+  const [format, setFormat] = useState<ExportFormat>('xlsx');
   const queryClient = useQueryClient();
   const records = useQuery({
     queryKey: exportKeys.records(boardId, chartKey),
@@ -42,7 +44,7 @@ export function ExportRecordPopover({ boardId, chartKey, chartTitle, links = [],
     refetchInterval: (query) => pollWhileActive(query.state.data),
   });
   const start = useMutation({
-    mutationFn: () => createExport({ boardId, chartKey, fileName: fileName.trim() || chartTitle, links, params }),
+    mutationFn: () => createExport({ boardId, chartKey, fileName: fileName.trim() || chartTitle, format, links, params }),
     onSuccess: async (result) => {
       notifySuccess(result.msg || em.submitted);
       await queryClient.invalidateQueries({ queryKey: exportKeys.all });
@@ -54,13 +56,22 @@ export function ExportRecordPopover({ boardId, chartKey, chartTitle, links = [],
   const list = records.data?.records ?? [];
   const content = (
     <div className="export-popover" data-testid="export-popover" onClick={(e) => e.stopPropagation()}>
+      <Segmented<ExportFormat>
+        block
+        value={format}
+        onChange={setFormat}
+        options={EXPORT_FORMATS.map((f) => ({ value: f, label: em.formatLabels[f] }))}
+        aria-label={em.format}
+        data-testid="export-format"
+        className="export-popover-format"
+      />
       <div className="export-popover-form">
         <Input
           value={fileName}
           onChange={(e) => setFileName(e.target.value)}
           placeholder={em.fileNamePlaceholder}
           maxLength={EXPORT_FILE_NAME_MAX_LENGTH}
-          suffix=".xlsx"
+          suffix={`.${format}`}
           aria-label={em.fileName}
           data-testid="export-file-name"
           onPressEnter={() => start.mutate()}

@@ -5,7 +5,7 @@ import { em } from './messages.ts';
 const COLORS: Record<ExportTask['status'], string> = { waiting: 'default', running: 'processing', done: 'success', failed: 'error' };
 
 /** A task's state: a progress bar while it runs, else a tag (a failure shows its reason on hover). */
-export function ExportStatus({ task, compact = false }: { task: ExportTask; compact?: boolean }) {
+export function ExportStatus({ task, compact = false }: { task: Pick<ExportTask, 'status' | 'progress' | 'errMsg'>; compact?: boolean }) {
   if (task.status === 'running') {
     return (
       <Progress

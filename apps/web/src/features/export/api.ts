@@ -1,4 +1,4 @@
-import type { ExportCreate, ExportStatus, ExportTask, Page } from '@shutu/contracts';
+import type { ExportCreate, ExportStatus, ExportTask, Page, PptPdfTask, TaskEntry, TaskKind } from '@shutu/contracts';
 import { API, apiPath, EXPORT_RECORD_PAGE_SIZE } from '@shutu/contracts';
 import { download, http, request } from '../../shared/api.ts';
 import { formatDateTime as formatInstant } from '../../shared/time.ts';
@@ -8,12 +8,14 @@ export interface ExportTaskParams {
   current: number;
   size: number;
   status?: ExportStatus;
+  kind?: TaskKind;
 }
 
 export const exportKeys = {
   all: ['export'] as const,
   records: (boardId: number, chartKey: string) => ['export', 'records', boardId, chartKey] as const,
   tasks: (p: ExportTaskParams) => ['export', 'tasks', p] as const,
+  entries: (p: ExportTaskParams) => ['export', 'entries', p] as const,
 };
 
 /** Starts an export: the task (waiting) and the server's message (已提交导出任务). */
@@ -26,10 +28,25 @@ export const deleteExportTask = (id: number) => request<null>(apiPath(API.export
 /** Runs a failed task again (e.g. one a server restart interrupted): the task (waiting) and 已重新提交导出任务. */
 export const retryExportTask = (id: number) => request<ExportTask>(apiPath(API.export.retry, { id }), { method: 'POST' });
 
+/** 任务管理: chart exports and slideshow PDFs in one list (the server pages and sorts across both). */
+export const fetchTaskEntries = ({ current, size, status, kind }: ExportTaskParams) =>
+  http.get<Page<TaskEntry>>(API.export.allTasks, { current, size, status, kind });
+/** Deletes a task of either kind with its file. */
+export const deleteTaskEntry = (task: Pick<TaskEntry, 'kind' | 'id'>) =>
+  task.kind === 'pdf' ? request<null>(apiPath(API.ppt.pdfTask, { taskId: task.id }), { method: 'DELETE' }) : deleteExportTask(Number(task.id));
+/** Runs a failed task of either kind again, as the same task; the server's message (已重新提交导出任务). */
+export const retryTaskEntry = (task: Pick<TaskEntry, 'kind' | 'id'>): Promise<{ msg: string }> =>
+  task.kind === 'pdf' ? request<PptPdfTask>(apiPath(API.ppt.pdfRetry, { taskId: task.id }), { method: 'POST' }) : retryExportTask(Number(task.id));
+/** Downloads a finished task of either kind. */
+export const downloadTaskEntry = (task: Pick<TaskEntry, 'kind' | 'id' | 'fileName'>): Promise<void> =>
+  task.kind === 'pdf'
+    ? download(apiPath(API.ppt.pdfFile, { taskId: task.id }), task.fileName, em.downloadFailed)
+    : downloadExport({ id: Number(task.id), fileName: task.fileName });
+
 /** While any task is waiting or running, lists refresh this often. */
 export const EXPORT_POLL_MS = 2000;
 export const isActive = (task: Pick<ExportTask, 'status'>) => task.status === 'waiting' || task.status === 'running';
-export const pollWhileActive = (page: Page<ExportTask> | undefined) => (page?.records.some(isActive) ? EXPORT_POLL_MS : false);
+export const pollWhileActive = (page: Page<Pick<ExportTask, 'status'>> | undefined) => (page?.records.some(isActive) ? EXPORT_POLL_MS : false);
 
 /** Downloads a finished export (fetched with the token: a plain link cannot send it). */
 export const downloadExport = (task: Pick<ExportTask, 'id' | 'fileName'>): Promise<void> =>

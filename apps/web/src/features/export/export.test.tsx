@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { ExportTask } from '@shutu/contracts';
+import type { ExportTask, TaskEntry } from '@shutu/contracts';
 import { mockFetch, ok, type Call } from '../../test/fetch-mock.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { ExportRecordPopover } from './ExportRecordPopover.tsx';
@@ -12,6 +12,7 @@ const task = (id: number, fileName: string, extra: Partial<ExportTask> = {}): Ex
   boardTitle: '销售大屏',
   chartKey: 'd1',
   fileName,
+  format: 'xlsx',
   status: 'done',
   progress: 100,
   rowCount: 1234,
@@ -21,6 +22,24 @@ const task = (id: number, fileName: string, extra: Partial<ExportTask> = {}): Ex
   createTime: '2026-03-04T05:06:07.000Z',
   startTime: '2026-03-04T05:06:08.000Z',
   finishTime: '2026-03-04T05:06:09.000Z',
+  ...extra,
+});
+/** A row of 任务管理 as the server lists it (a chart export unless `kind`). */
+const entry = (t: ExportTask, extra: Partial<TaskEntry> = {}): TaskEntry => ({
+  kind: 'chart',
+  id: String(t.id),
+  fileName: t.fileName,
+  source: t.boardTitle,
+  sourceId: t.boardId,
+  rowCount: t.rowCount,
+  totalRows: t.totalRows,
+  pages: null,
+  status: t.status,
+  progress: t.progress,
+  fileSize: t.fileSize,
+  errMsg: t.errMsg,
+  createTime: t.createTime,
+  finishTime: t.finishTime,
   ...extra,
 });
 const page = (records: ExportTask[]) => ({ records, total: records.length, current: 1, size: 5 });
@@ -63,9 +82,31 @@ describe('export record popover', () => {
     fireEvent.click(screen.getByText('点击导出'));
     await screen.findByText('已提交导出任务');
     const post = calls.find((c) => c.method === 'POST')!;
-    expect(post.body).toEqual({ boardId: 7, chartKey: 'd1', fileName: '华东订单', links, params: {} });
+    expect(post.body).toEqual({ boardId: 7, chartKey: 'd1', fileName: '华东订单', format: 'xlsx', links, params: {} });
     await screen.findByText('华东订单.xlsx');
     expect(document.querySelector('[data-testid="export-progress"]')?.textContent).toContain('40%');
+  });
+
+  it('exports as CSV when the user picks CSV: the name ends in .csv', async () => {
+    const calls = mockFetch((c) => {
+      if (url(c).pathname === '/api/export/records') return ok(page([]));
+      if (url(c).pathname === '/api/export/tasks' && c.method === 'POST')
+        return ok(task(5, '各省金额.csv', { format: 'csv', status: 'waiting' }), '已提交导出任务');
+      return undefined;
+    });
+    renderWithApp(
+      <ExportRecordPopover boardId={7} chartKey="b1" chartTitle="各省金额">
+        <button type="button">导出</button>
+      </ExportRecordPopover>,
+    );
+    fireEvent.click(screen.getByText('导出'));
+    await screen.findByText('暂无导出记录');
+    expect(screen.getByText('.xlsx')).toBeTruthy();
+    fireEvent.click(screen.getByText('CSV'));
+    expect(await screen.findByText('.csv')).toBeTruthy();
+    fireEvent.click(screen.getByText('点击导出'));
+    await screen.findByText('已提交导出任务');
+    expect(calls.find((c) => c.method === 'POST')!.body).toMatchObject({ chartKey: 'b1', fileName: '各省金额', format: 'csv' });
   });
 
   it('says so when there are no records', async () => {
@@ -93,15 +134,27 @@ describe('export tasks page', () => {
   });
 
   const tasks = [
-    task(3, '华东订单.xlsx', { status: 'running', progress: 55, rowCount: 5000, totalRows: 9000, fileSize: null, finishTime: null }),
-    task(2, '订单明细.xlsx'),
-    task(1, '失败的导出.xlsx', { status: 'failed', progress: 0, rowCount: 0, fileSize: null, errMsg: '没有此大屏权限', boardTitle: null }),
+    entry(task(3, '华东订单.xlsx', { status: 'running', progress: 55, rowCount: 5000, totalRows: 9000, fileSize: null, finishTime: null })),
+    entry(task(2, '订单明细.xlsx')),
+    entry(task(1, '失败的导出.xlsx', { status: 'failed', progress: 0, rowCount: 0, fileSize: null, errMsg: '没有此大屏权限', boardTitle: null })),
   ];
+  /** A slideshow PDF as 任务管理 lists it. */
+  const pdf = (id: string, extra: Partial<TaskEntry> = {}): TaskEntry =>
+    entry(task(0, '月度汇报.pdf', { fileSize: null }), {
+      kind: 'pdf',
+      id,
+      source: '月度汇报',
+      sourceId: 12,
+      rowCount: null,
+      totalRows: null,
+      pages: 3,
+      ...extra,
+    });
 
   it('lists my tasks with status, progress, rows and size, filters by status and downloads with the token', async () => {
     const calls = mockFetch((c) => {
       const u = url(c);
-      if (u.pathname === '/api/export/tasks' && c.method === 'GET') {
+      if (u.pathname === '/api/export/all-tasks' && c.method === 'GET') {
         const status = u.searchParams.get('status');
         const records = tasks.filter((t) => !status || t.status === status);
         return { status: 200, body: { code: 200, success: true, msg: '', data: { records, total: records.length, current: 1, size: 10 } } };
@@ -131,22 +184,22 @@ describe('export tasks page', () => {
     expect(download.headers.Authorization).toBe('Bearer test-token');
 
     // A task runs: the list asks again by itself.
-    await waitFor(() => expect(calls.filter((c) => url(c).pathname === '/api/export/tasks' && c.method === 'GET').length).toBeGreaterThan(1), {
+    await waitFor(() => expect(calls.filter((c) => url(c).pathname === '/api/export/all-tasks' && c.method === 'GET').length).toBeGreaterThan(1), {
       timeout: 5000,
     });
 
     fireEvent.mouseDown(document.querySelector('[data-testid="task-status-filter"] .ant-select-selector, [data-testid="task-status-filter"]')!);
     fireEvent.click(await screen.findByTitle('失败'));
     await waitFor(() => expect(document.querySelectorAll('[data-testid="export-task-row"]').length).toBe(1));
-    expect(url(calls.filter((c) => c.method === 'GET' && url(c).pathname === '/api/export/tasks').at(-1)!).searchParams.get('status')).toBe('failed');
+    expect(url(calls.filter((c) => c.method === 'GET' && url(c).pathname === '/api/export/all-tasks').at(-1)!).searchParams.get('status')).toBe('failed');
   });
 
   it('retries a failed task (e.g. one a restart interrupted): only failed tasks offer 重试', async () => {
-    const interrupted = task(3, '中断订单.xlsx', { status: 'failed', progress: 6, errMsg: '服务重启或异常退出，任务已中断，请重试', finishTime: null });
+    const interrupted = entry(task(3, '中断订单.xlsx', { status: 'failed', progress: 6, errMsg: '服务重启或异常退出，任务已中断，请重试', finishTime: null }));
     let records = [tasks[1]!, interrupted];
     const calls = mockFetch((c) => {
       const u = url(c);
-      if (u.pathname === '/api/export/tasks' && c.method === 'GET') return ok({ records, total: records.length, current: 1, size: 10 });
+      if (u.pathname === '/api/export/all-tasks' && c.method === 'GET') return ok({ records, total: records.length, current: 1, size: 10 });
       if (u.pathname === '/api/export/tasks/3/retry' && c.method === 'POST') {
         records = [tasks[1]!, { ...interrupted, status: 'waiting', progress: 0, errMsg: null }];
         return ok(records[1], '已重新提交导出任务');
@@ -167,7 +220,7 @@ describe('export tasks page', () => {
     let records = tasks.slice(1, 2);
     const calls = mockFetch((c) => {
       const u = url(c);
-      if (u.pathname === '/api/export/tasks' && c.method === 'GET') return ok({ records, total: records.length, current: 1, size: 10 });
+      if (u.pathname === '/api/export/all-tasks' && c.method === 'GET') return ok({ records, total: records.length, current: 1, size: 10 });
       if (u.pathname === '/api/export/tasks/2' && c.method === 'DELETE') {
         records = [];
         return ok(null, '删除成功');
@@ -182,5 +235,37 @@ describe('export tasks page', () => {
     await screen.findByText('删除成功');
     expect(calls.some((c) => c.method === 'DELETE' && c.url === '/api/export/tasks/2')).toBe(true);
     await waitFor(() => expect(screen.queryByText('订单明细.xlsx')).toBeNull());
+  });
+
+  it('lists slideshow PDFs beside exports: their type, pages and slideshow; 下载 and 重试 go to the PDF task', async () => {
+    const failedPdf = pdf('0000-pdf-failed', { status: 'failed', progress: 33, errMsg: '服务重启或异常退出，任务已中断，请重试', finishTime: null });
+    let records = [pdf('0000-pdf-done'), tasks[1]!, failedPdf];
+    const calls = mockFetch((c) => {
+      const u = url(c);
+      if (u.pathname === '/api/export/all-tasks' && c.method === 'GET') return ok({ records, total: records.length, current: 1, size: 10 });
+      if (u.pathname === '/api/ppt/pdf-tasks/0000-pdf-done/file') return ok('pdf-bytes');
+      if (u.pathname === '/api/ppt/pdf-tasks/0000-pdf-failed/retry' && c.method === 'POST') {
+        records = [records[0]!, records[1]!, { ...failedPdf, status: 'waiting', progress: 0, errMsg: null }];
+        return ok({ id: '0000-pdf-failed', status: 'waiting' }, '已重新提交导出任务');
+      }
+      return undefined;
+    });
+    renderWithApp(<ExportTasksPage />, { path: '/newbi/mine/export' });
+    await screen.findByText('服务重启或异常退出，任务已中断，请重试');
+    const rows = Array.from(document.querySelectorAll('[data-testid="export-task-row"]'));
+    expect(rows.map((r) => r.getAttribute('data-kind'))).toEqual(['pdf', 'chart', 'pdf']);
+    expect(rows[0]!.textContent).toContain('幻灯片PDF');
+    expect(rows[0]!.textContent).toContain('3 页');
+    expect(rows[0]!.querySelector('a')?.getAttribute('href')).toBe('/newbi/ppt/view/12/0');
+    expect(rows[1]!.textContent).toContain('图表导出');
+
+    fireEvent.click(rows[0]!.querySelector<HTMLButtonElement>('[data-testid="task-download"]')!);
+    await waitFor(() => expect(created).toHaveBeenCalled());
+    expect(calls.some((c) => c.url === '/api/ppt/pdf-tasks/0000-pdf-done/file')).toBe(true);
+
+    fireEvent.click(rows[2]!.querySelector<HTMLButtonElement>('[data-testid="task-retry"]')!);
+    await screen.findByText('已重新提交导出任务');
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.url)).toEqual(['/api/ppt/pdf-tasks/0000-pdf-failed/retry']);
+    await waitFor(() => expect(document.querySelector('[data-testid="task-retry"]')).toBeNull());
   });
 });

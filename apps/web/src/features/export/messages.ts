@@ -1,9 +1,17 @@
-import { EXPORT_STATUS_LABELS, exportMessages } from '@shutu/contracts';
+import { EXPORT_FORMAT_LABELS, EXPORT_STATUS_LABELS, exportMessages, TASK_KIND_LABELS } from '@shutu/contracts';
 
 /** Labels of the export-record popover and the 任务管理 page (zh-CN); server messages come from the contract. */
 export const em = {
   ...exportMessages,
   statusLabels: EXPORT_STATUS_LABELS,
+  kindLabels: TASK_KIND_LABELS,
+  formatLabels: EXPORT_FORMAT_LABELS,
+  format: '格式',
+  colKind: '类型',
+  kindFilter: '类型',
+  allKinds: '全部类型',
+  sourceDeleted: '已删除',
+  pages: (n: number) => `${n} 页`,
   popoverTitle: '导出记录',
   fileName: '文件名',
   fileNamePlaceholder: '请输入导出文件名',
@@ -15,11 +23,13 @@ export const em = {
   delete: '删除',
   retry: '重试',
   confirmDelete: '确定删除该导出任务及其文件?',
+  // The data view's own 导出 buttons.
+  exportAs: (label: string) => `导出${label}`,
   downloadFailed: '下载失败',
   pageTitle: '任务管理',
-  pageDesc: '我的导出任务：导出完成后可下载文件，文件保留 7 天',
+  pageDesc: '我的导出任务（图表数据与幻灯片 PDF）：完成后可下载文件，文件保留 7 天',
   colFileName: '文件名',
-  colBoard: '报表',
+  colBoard: '来源',
   colStatus: '状态',
   colRows: '行数',
   colSize: '大小',
