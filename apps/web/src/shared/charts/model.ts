@@ -115,25 +115,8 @@ export function tupleLabel(values: readonly CubeCell[], fields?: readonly Pick<R
   return values.map((v, i) => formatDimension(v, fields?.[i]?.granularity)).join(' / ');
 }
 
-/** A stable key of a tuple of dimension values. */
-export function tupleKey(values: readonly CubeCell[]): string {
-  return JSON.stringify(values);
-}
-
-export function tupleOf(row: ResultRow, fields: readonly ResultField[]): CubeCell[] {
-  return fields.map((f) => row[f.alias] ?? null);
-}
-
-/** Distinct tuples in order of first appearance. */
-export function distinctTuples(rows: readonly ResultRow[], fields: readonly ResultField[]): { key: string; values: CubeCell[] }[] {
-  const seen = new Map<string, CubeCell[]>();
-  for (const row of rows) {
-    const values = tupleOf(row, fields);
-    const key = tupleKey(values);
-    if (!seen.has(key)) seen.set(key, values);
-  }
-  return [...seen].map(([key, values]) => ({ key, values }));
-}
+/** Tuples of dimension values: the same helpers the shared pivot layout uses. */
+export { distinctTuples, tupleKey, tupleOf } from '@shutu/contracts';
 
 /** Keeps a URL only when it is http(s), protocol-relative, root-relative or a data: image. */
 export function safeUrl(url: string | null | undefined): string | null {

@@ -1,9 +1,10 @@
-import type { Chart, ChartDataResult, TimeUnit } from '@shutu/contracts';
+import type { Chart, ChartDataResult, PivotHeader, PivotLeaf, TimeUnit } from '@shutu/contracts';
+import { PIVOT_TOTAL_COLUMN_KEY, PIVOT_TOTAL_ROW_KEY, pivotLayout } from '@shutu/contracts';
 import type { CubeCell } from './format.ts';
 import { formatDimension, formatMeasure, formatTemporal, isDateOnlyColumn, toNumber } from './format.ts';
 import { chartMessages } from './messages.ts';
 import type { ChartDisplayOptions, ResultField, ResultRow } from './model.ts';
-import { distinctTuples, formatOf, readOptions, retitle, splitFields, tupleKey, tupleOf } from './model.ts';
+import { formatOf, readOptions, retitle, splitFields, tupleKey } from './model.ts';
 
 /**
  * Table shapes (summary table, detail table, pivot table with its structure filter), the
@@ -37,9 +38,9 @@ export interface TableModel {
   rows: TableRow[];
 }
 
-export const TOTAL_ROW_KEY = '__total';
+export const TOTAL_ROW_KEY = PIVOT_TOTAL_ROW_KEY;
 /** The key of the pivot's 合计 column group. */
-export const TOTAL_COLUMN_KEY = '__totalColumn';
+export const TOTAL_COLUMN_KEY = PIVOT_TOTAL_COLUMN_KEY;
 
 /** The text of a cell of `column`. */
 export function cellText(column: TableColumnSpec, value: CubeCell | undefined): string {
@@ -156,146 +157,60 @@ export function memberTree(tuples: readonly CubeCell[][], fields?: readonly Pick
   return toNodes(root);
 }
 
-/** The header groups of the visible column tuples, one level per column dimension; the leaves hold the measures. */
-function columnGroups(
-  tuples: readonly { values: CubeCell[]; index: number }[],
-  colDims: readonly ResultField[],
-  depth: number,
-  measures: readonly ResultField[],
-  options: ChartDisplayOptions,
-): TableColumnSpec[] {
-  const groups = new Map<string, { value: CubeCell; items: { values: CubeCell[]; index: number }[] }>();
-  for (const t of tuples) {
-    const key = tupleKey(t.values.slice(0, depth + 1));
-    const g = groups.get(key) ?? { value: t.values[depth] ?? null, items: [] };
-    g.items.push(t);
-    groups.set(key, g);
-  }
-  return [...groups].map(([key, g]) => {
-    const title = formatDimension(g.value, colDims[depth]?.granularity);
-    const leaf = g.items[0]!;
-    if (depth + 1 < leaf.values.length) return { key, title, children: columnGroups(g.items, colDims, depth + 1, measures, options) };
-    // a leaf: one column per measure, or the leaf itself when there is a single measure
-    if (measures.length === 1) return { ...measureColumn(measures[0]!, options, `c${leaf.index}_${measures[0]!.alias}`, title), key };
-    return { key, title, children: measures.map((m) => measureColumn(m, options, `c${leaf.index}_${m.alias}`)) };
+/** The antd column groups of the shared layout's headers: one level per column dimension, the measures under each leaf. */
+function headerColumns(headers: readonly PivotHeader[], colDims: readonly ResultField[], options: ChartDisplayOptions): TableColumnSpec[] {
+  return headers.map((h) => {
+    const title = formatDimension(h.value, colDims[h.depth]?.granularity);
+    if (h.children) return { key: h.key, title, children: headerColumns(h.children, colDims, options) };
+    const leaves = h.leaves ?? [];
+    // A single measure: the leaf itself carries it.
+    if (leaves.length === 1) return { ...measureColumn(leaves[0]!.measure, options, leaves[0]!.property, title), key: h.key };
+    return { key: h.key, title, children: leaves.map((l) => measureColumn(l.measure, options, l.property)) };
   });
 }
 
-/**
- * The pivot's 合计 row: under each visible column the server's total of that column-dimension
- * combination (over all rows, those the structure filter hides included); without column
- * dimensions the grand total.
- */
-function pivotTotalsRow(
-  totals: NonNullable<ChartDataResult['totals']>,
-  visibleCols: readonly { key: string; index: number }[],
-  colDims: readonly ResultField[],
-  measures: readonly ResultField[],
-  labelKey: string,
-): TableRow {
-  if (colDims.length === 0)
-    return totalsRow(
-      totals.grand,
-      measures.map((m) => [m.alias, m.alias]),
-      labelKey,
-    );
-  const byColumn = new Map(totals.byColumn.map((r) => [tupleKey(tupleOf(r, colDims)), r]));
-  const total = totalsRow(undefined, [], labelKey);
-  for (const c of visibleCols) {
-    const values = byColumn.get(c.key);
-    for (const m of measures) total[`c${c.index}_${m.alias}`] = values?.[m.alias] ?? null;
-  }
-  return total;
-}
-
-/** The row property of a measure's cell in the pivot's 合计 column. */
-const totalColumnProperty = (m: ResultField) => `total_${m.alias}`;
-
 /** The pivot's trailing 合计 column group: one bold sub-column per measure (a single measure: the leaf itself). */
-function totalColumnGroup(measures: readonly ResultField[], options: ChartDisplayOptions): TableColumnSpec {
-  const leaf = (m: ResultField, title?: string) => ({ ...measureColumn(m, options, totalColumnProperty(m), title), total: true });
-  if (measures.length === 1) return { ...leaf(measures[0]!, chartMessages.total), key: TOTAL_COLUMN_KEY };
-  return { key: TOTAL_COLUMN_KEY, title: chartMessages.total, children: measures.map((m) => leaf(m)) };
+function totalColumnGroup(leaves: readonly PivotLeaf[], options: ChartDisplayOptions): TableColumnSpec {
+  const leaf = (l: PivotLeaf, title?: string) => ({ ...measureColumn(l.measure, options, l.property, title), total: true });
+  if (leaves.length === 1) return { ...leaf(leaves[0]!, chartMessages.total), key: TOTAL_COLUMN_KEY };
+  return { key: TOTAL_COLUMN_KEY, title: chartMessages.total, children: leaves.map((l) => leaf(l)) };
 }
 
 /**
- * Fills the pivot's 合计 column: each row's server total across every column (its measures
- * grouped by the row dimensions only; hidden columns count, as in the 合计 row), the 合计 row's
- * cell the grand total. Without row dimensions the single row's total is the grand total.
- */
-function fillTotalColumn(
-  rows: readonly TableRow[],
-  totals: NonNullable<ChartDataResult['totals']>,
-  rowDims: readonly ResultField[],
-  measures: readonly ResultField[],
-): void {
-  const byRow = new Map((totals.byRow ?? []).map((r) => [tupleKey(tupleOf(r, rowDims)), r]));
-  for (const row of rows) {
-    const values = row.key === TOTAL_ROW_KEY || rowDims.length === 0 ? totals.grand : byRow.get(tupleKey(tupleOf(row, rowDims)));
-    for (const m of measures) row[totalColumnProperty(m)] = values?.[m.alias] ?? null;
-  }
-}
-
-/**
- * Pivot table: the row dimensions as rows, the column dimensions as nested column headers
- * (one level per column dimension) with the measures under each leaf; the 合计 row and, with
- * column dimensions, the 合计 column from the server's totals when the style shows it;
- * `filter` hides the members the structure filter unticked.
+ * Pivot table: the shared layout (@shutu/contracts pivotLayout, the same the export writes)
+ * drawn as antd columns — the row dimensions as rows, the column dimensions as nested column
+ * headers with the measures under each leaf, the 合计 row and column from the server's totals
+ * when the style shows them; `filter` hides the members the structure filter unticked.
  */
 export function buildPivotTable(chart: Chart, data: ChartDataResult, filter: StructureFilterState = SHOW_ALL): PivotModel {
   const options = readOptions(chart);
   const { rowDims, colDims, measures } = splitFields(chart, data);
-  const rowTuples = distinctTuples(data.dataList, rowDims);
-  const colTuples = distinctTuples(data.dataList, colDims);
-  const hiddenRows = new Set(filter.hiddenRows);
-  const hiddenCols = new Set(filter.hiddenColumns);
-
-  const colIndex = new Map(colTuples.map((c, i) => [c.key, i]));
-  const rowsByKey = new Map<string, TableRow>();
-  for (const [i, t] of rowTuples.entries()) {
-    if (hiddenRows.has(t.key)) continue;
-    const row: TableRow = { key: `r${i}` };
-    rowDims.forEach((d, j) => (row[d.alias] = t.values[j] ?? null));
-    rowsByKey.set(t.key, row);
-  }
-  for (const r of data.dataList) {
-    const row = rowsByKey.get(tupleKey(tupleOf(r, rowDims)));
-    if (!row) continue;
-    const ci = colDims.length > 0 ? colIndex.get(tupleKey(tupleOf(r, colDims)))! : -1;
-    for (const m of measures) {
-      const k = ci >= 0 ? `c${ci}_${m.alias}` : m.alias;
-      const n = toNumber(r[m.alias] ?? null);
-      const prev = row[k];
-      row[k] = n === null ? (prev ?? r[m.alias] ?? null) : (toNumber(prev ?? null) ?? 0) + n;
-    }
-  }
-
-  const visibleCols = colTuples.map((c, index) => ({ ...c, index })).filter((c) => !hiddenCols.has(c.key));
-  const measureCols = colDims.length > 0 ? columnGroups(visibleCols, colDims, 0, measures, options) : measures.map((m) => measureColumn(m, options));
+  const layout = pivotLayout({
+    rowDims,
+    colDims,
+    measures,
+    dataList: data.dataList,
+    totals: data.totals,
+    showTotal: options.showTotal,
+    hiddenRows: filter.hiddenRows,
+    hiddenColumns: filter.hiddenColumns,
+  });
+  const measureCols = colDims.length > 0 ? headerColumns(layout.headers, colDims, options) : measures.map((m) => measureColumn(m, options));
   const columns = [...rowDims.map((d) => dimColumn(d, data.dataList)), ...measureCols];
-
-  const rows = [...rowsByKey.values()];
-  if (options.showTotal && data.totals && rows.length > 0 && rowDims[0]) {
-    rows.push(pivotTotalsRow(data.totals, visibleCols, colDims, measures, rowDims[0].alias));
-  }
-  // Only from a server that totals rows (byRow present): never a client-side sum.
-  if (options.showTotal && data.totals?.byRow && rows.length > 0 && colDims.length > 0) {
-    columns.push(totalColumnGroup(measures, options));
-    fillTotalColumn(rows, data.totals, rowDims, measures);
-  }
+  if (layout.totalColumn) columns.push(totalColumnGroup(layout.totalColumn, options));
   return {
     columns,
-    rows,
+    rows: layout.rows.map((r) => ({ ...r.cells, key: r.key })),
     rowMembers: memberTree(
-      rowTuples.map((t) => t.values),
+      layout.rowTuples.map((t) => t.values),
       rowDims,
     ),
     columnMembers: memberTree(
-      colTuples.map((t) => t.values),
+      layout.colTuples.map((t) => t.values),
       colDims,
     ),
-    rowKeys: rowTuples.map((t) => t.key),
-    columnKeys: colTuples.map((t) => t.key),
+    rowKeys: layout.rowTuples.map((t) => t.key),
+    columnKeys: layout.colTuples.map((t) => t.key),
   };
 }
 
