@@ -1,6 +1,5 @@
 import type { ChartDataResult, TimeUnit } from '@shutu/contracts';
-import { DATASET_DEFAULTS } from '@shutu/contracts';
-import { chartMessages } from './messages.ts';
+import { DATASET_DEFAULTS, dimensionText } from '@shutu/contracts';
 
 /**
  * Number formatting of chart values by a field's numberDataFormat (spec 2 §3 field
@@ -97,35 +96,14 @@ export function formatMeasure(value: CubeCell | undefined, format?: string | nul
   return n === null ? String(value) : formatNumber(n, format);
 }
 
-/** A dimension cell as text: NULL as (空). */
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?$/;
-
 /**
- * A dimension value as text. Timestamps read as the truncation they were grouped by
- * (YEAR 2026, QUARTER 2026-Q2, MONTH 2026-05, WEEK / DAY 2026-05-04, HOUR 2026-05-04 13:00);
- * without one, midnight drops its time and the ISO 'T' becomes a space.
+ * A dimension value as text: the rule the export writes too (@shutu/contracts dimensionText).
+ * Timestamps read as the truncation they were grouped by (YEAR 2026, QUARTER 2026-Q2, MONTH
+ * 2026-05, WEEK / DAY 2026-05-04, HOUR 2026-05-04 13:00); without one, midnight drops its time
+ * and the ISO 'T' becomes a space; NULL reads (空).
  */
 export function formatDimension(value: CubeCell | undefined, granularity?: TimeUnit | null): string {
-  if (value === null || value === undefined) return chartMessages.emptyValue;
-  const text = String(value);
-  const m = typeof value === 'string' ? TIMESTAMP.exec(text) : null;
-  if (!m) return text;
-  const [, y, mo, d, h, mi, sec] = m;
-  switch (granularity) {
-    case 'YEAR':
-      return y!;
-    case 'QUARTER':
-      return `${y}-Q${Math.ceil(Number(mo) / 3)}`;
-    case 'MONTH':
-      return `${y}-${mo}`;
-    case 'WEEK':
-    case 'DAY':
-      return `${y}-${mo}-${d}`;
-    case 'HOUR':
-      return `${y}-${mo}-${d} ${h}:00`;
-    default:
-      return h === '00' && mi === '00' && sec === '00' ? `${y}-${mo}-${d}` : `${y}-${mo}-${d} ${h}:${mi}:${sec}`;
-  }
+  return dimensionText(value, granularity);
 }
 
 /** The connectors' normal form of dates and timestamps (docs/warehouse.md "Dates and times"). */
