@@ -87,12 +87,15 @@ function registerRecordRoutes(app: App, ctx: AppContext): void {
   );
   app.get(
     DATA_API_PATHS.api,
-    { config: user, schema: { tags, summary: 'dataapiDetail', params: idParamSchema, response: { 200: envelopeSchema(dataApiSchema) } } },
+    { config: user, schema: { tags, summary: '数据接口详情（dataapiDetail）', params: idParamSchema, response: { 200: envelopeSchema(dataApiSchema) } } },
     async (request) => ok(await getDataApi(ctx, sessionOf(request), { id: request.params.id })),
   );
   app.get(
     DATA_API_PATHS.byKey,
-    { config: user, schema: { tags, summary: 'dataapiDetailKey', params: dataApiKeyParamSchema, response: { 200: envelopeSchema(dataApiSchema) } } },
+    {
+      config: user,
+      schema: { tags, summary: '按接口key查看详情（dataapiDetailKey）', params: dataApiKeyParamSchema, response: { 200: envelopeSchema(dataApiSchema) } },
+    },
     async (request) => ok(await getDataApi(ctx, sessionOf(request), { apiKey: request.params.apiKey })),
   );
   app.post(
