@@ -2,11 +2,12 @@ import { useEffect, useMemo, useState } from 'react';
 import { useParams } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Space, Typography } from 'antd';
-import { CopyOutlined, MinusSquareOutlined, PlusSquareOutlined } from '@ant-design/icons';
+import { CopyOutlined, DownloadOutlined, MinusSquareOutlined, PlusSquareOutlined } from '@ant-design/icons';
 import type { Board } from '@shutu/contracts';
-import { API, apiPath, CHART_TYPE_LABELS } from '@shutu/contracts';
+import { API, apiPath, CHART_TYPE_LABELS, EXPORTABLE_CHART_TYPES } from '@shutu/contracts';
 import { http } from '../../../shared/api.ts';
 import { chartDataMode, useChartData } from '../../../shared/charts/index.ts';
+import { ExportRecordPopover } from '../../export/ExportRecordPopover.tsx';
 import { previewMessages as pm } from '../runtime/messages.ts';
 import { BoardStatePanel } from './BoardStatePanel.tsx';
 import { JsonTree } from './JsonTree.tsx';
@@ -20,7 +21,8 @@ const OPEN_ROWS_LIMIT = 200;
 /**
  * /newbi/json/{boardId}/{chartKey} (spec 1 §2.13, route ours): the data of one saved chart,
  * without links (what the chart shows before any filter is chosen; a detail table's first
- * page), as collapsible, coloured JSON with its row count and 复制.
+ * page), as collapsible, coloured JSON with its row count, 复制 and 导出 (Excel or CSV of the
+ * chart's data, docs/exports.md).
  */
 export default function ChartJsonPage() {
   const params = useParams();
@@ -98,6 +100,14 @@ export default function ChartJsonPage() {
           <Button type="primary" icon={<CopyOutlined />} disabled={!data} onClick={() => void copy()} data-testid="json-copy">
             {pm.copy}
           </Button>
+          {EXPORTABLE_CHART_TYPES.includes(chart.name) && (
+            // The data shown here (no links) as Excel or CSV, through the same export tasks as the chart's 导出.
+            <ExportRecordPopover boardId={boardId} chartKey={chartKey} chartTitle={chart.title || chart.key}>
+              <Button icon={<DownloadOutlined />} data-testid="json-export">
+                {pm.export}
+              </Button>
+            </ExportRecordPopover>
+          )}
         </Space>
       </div>
       <div className="json-body">

@@ -2,14 +2,11 @@ import { useState, type CSSProperties, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from 'antd';
 import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined } from '@ant-design/icons';
-import type { Chart, ChartLinkValue } from '@shutu/contracts';
+import { EXPORTABLE_CHART_TYPES, type Chart, type ChartLinkValue } from '@shutu/contracts';
 import { ChartView, chartDataMode, useChartData, type CubeCell, type FilterValue } from '../../../shared/charts/index.ts';
 import { ExportRecordPopover } from '../../export/ExportRecordPopover.tsx';
 import type { ClickedField } from './linkage.ts';
 import { previewMessages as pm } from './messages.ts';
-
-/** Chart types with the 导出 tool (tables: summary, detail, pivot). */
-const EXPORTABLE: readonly Chart['name'][] = ['table', 'detail', 'pivot'];
 
 /** The server's default page of a detail table. */
 const DEFAULT_DETAIL_SIZE = 20;
@@ -61,7 +58,7 @@ export function BoardChart(props: BoardChartProps) {
   const [full, setFull] = useState(false);
 
   // No empty floating box when nothing applies (e.g. a text chart that may not go full screen).
-  const hasTools = tools && (allowFull || EXPORTABLE.includes(chart.name) || !!mode);
+  const hasTools = tools && (allowFull || EXPORTABLE_CHART_TYPES.includes(chart.name) || !!mode);
   const toolbar: ReactNode = hasTools ? (
     <span className="board-chart-tools" onClick={(e) => e.stopPropagation()}>
       {allowFull && (
@@ -69,7 +66,7 @@ export function BoardChart(props: BoardChartProps) {
           {full ? pm.close : pm.fullscreen}
         </Button>
       )}
-      {EXPORTABLE.includes(chart.name) && (
+      {EXPORTABLE_CHART_TYPES.includes(chart.name) && (
         <ExportRecordPopover boardId={boardId} chartKey={chart.key} chartTitle={chart.title} links={links}>
           <Button size="small" type="text" icon={<DownloadOutlined />} data-testid="chart-export">
             {pm.export}
