@@ -124,14 +124,19 @@ function ExportProgress({ task, startedAt, token }: { task: PptPdfTask; startedA
   );
 }
 
+/** The range a new export starts from (docs/slideshows.md "Viewer and PDF"). */
+const DEFAULT_PAGE: PageType = 2;
+
 /**
- * 导出pdf (spec 1 §2.10, §4, §5): the page type is required (请选择导出类型！), the watermark
- * text defaults to 保密. The server renders the dashboards; the dialog polls the task,
- * shows the estimate and an elapsed counter, and downloads the file when it is done.
+ * 导出pdf (spec 1 §2.10, §4, §5): the range starts on 全部; 选择页 without a dashboard ticked
+ * disables 开始导出 and says why beside it (the spec's 请选择导出类型！ stays as the guard). The
+ * watermark text defaults to 保密. The server renders the dashboards; the dialog polls the task,
+ * shows the estimate and an elapsed counter, and downloads the file when it is done; the task
+ * is also listed in 任务管理 (linked from both states of the dialog).
  */
 export function PdfExportDialog({ open, ppid, visuals, currentId, token, onClose }: PdfExportDialogProps) {
   const { message } = App.useApp();
-  const [page, setPage] = useState<PageType | null>(null);
+  const [page, setPage] = useState<PageType | null>(DEFAULT_PAGE);
   const [chosen, setChosen] = useState<number[]>([]);
   const [watermark, setWatermark] = useState(true);
   const [text, setText] = useState<string>(vm.watermarkDefault);
@@ -143,6 +148,7 @@ export function PdfExportDialog({ open, ppid, visuals, currentId, token, onClose
       return startPdfExport(ppid, { page: page!, pagelist, watermark, shuiyin: text.trim() || vm.watermarkDefault });
     },
     onSuccess: (result) => setStarted({ taskId: result.data.id, at: Date.now() }),
+    onError: (e: unknown) => void message.error(errorText(e)),
   });
   const task = useQuery({
     queryKey: pdfTaskKey(started?.taskId ?? ''),
@@ -161,20 +167,34 @@ export function PdfExportDialog({ open, ppid, visuals, currentId, token, onClose
   };
   const close = () => {
     setStarted(null);
+    setPage(DEFAULT_PAGE);
+    setChosen([]);
     start.reset();
     onClose();
   };
   const shown = task.data ?? (start.data ? start.data.data : null);
+  const incomplete = page === null || (page === 3 && chosen.length === 0);
+  const tasksLink = (
+    <Link to={EXPORT_TASKS_PATH} className="pptv-pdf-tasks-link" data-testid="ppt-pdf-tasks-link">
+      {vm.taskCenter}
+    </Link>
+  );
   const footer = started ? (
-    <Button onClick={close}>{vm.close}</Button>
+    <div className="pptv-pdf-footer">
+      {tasksLink}
+      <Button onClick={close}>{vm.close}</Button>
+    </div>
   ) : (
     <div className="pptv-pdf-footer">
-      <Link to={EXPORT_TASKS_PATH} className="pptv-pdf-tasks-link">
-        {vm.taskCenter}
-      </Link>
+      {tasksLink}
       <Space>
+        {incomplete && (
+          <span className="pptv-pdf-submit-hint" data-testid="ppt-pdf-hint">
+            {page === null ? vm.exportTypeRequired : vm.choosePagesHint}
+          </span>
+        )}
         <Button onClick={close}>{vm.cancel}</Button>
-        <Button type="primary" loading={start.isPending} onClick={submit} data-testid="ppt-pdf-submit">
+        <Button type="primary" loading={start.isPending} disabled={incomplete} onClick={submit} data-testid="ppt-pdf-submit">
           {vm.startExport}
         </Button>
       </Space>

@@ -226,7 +226,7 @@ describe('slideshow viewer', () => {
     expect(await screen.findByText('登录页')).toBeTruthy();
   });
 
-  it('export: 请选择导出类型！ without a choice, then the estimate, the elapsed counter and the server failure', async () => {
+  it('export: 全部 by default; 选择页 with nothing ticked disables 开始导出 with a hint beside it; then the server failure', async () => {
     const calls = serve({
       pdfTask: {
         id: 'a1b2',
@@ -240,12 +240,19 @@ describe('slideshow viewer', () => {
     });
     renderWithApp(<Pages />, { path: '/newbi/ppt/view/3/5' });
     fireEvent.click(await screen.findByTestId('ppt-export-pdf'));
-    fireEvent.click(await screen.findByTestId('ppt-pdf-submit'));
-    expect(await screen.findByText('请选择导出类型！')).toBeTruthy();
-    // 选择页 with nothing ticked is no choice either.
+    const submit = (await screen.findByTestId('ppt-pdf-submit')) as HTMLButtonElement;
+    expect((screen.getByLabelText('全部') as HTMLInputElement).checked).toBe(true);
+    expect(submit.disabled).toBe(false);
+    expect(screen.queryByTestId('ppt-pdf-hint')).toBeNull();
+    expect(screen.getByTestId('ppt-pdf-tasks-link').getAttribute('href')).toBe('/newbi/mine/export');
+    // 选择页 with nothing ticked is no choice: the button is off, and says why.
     fireEvent.click(screen.getByText('选择页'));
     expect(screen.getByTestId('ppt-pdf-choose').textContent).toContain('3. 产品分析');
+    expect(submit.disabled).toBe(true);
+    expect(screen.getByTestId('ppt-pdf-hint').textContent).toBe('请至少选择一个大屏');
     fireEvent.click(screen.getByText('3. 产品分析'));
+    expect(submit.disabled).toBe(false);
+    expect(screen.queryByTestId('ppt-pdf-hint')).toBeNull();
     fireEvent.click(screen.getByText('1. 销售概览'));
     expect((screen.getByTestId('ppt-pdf-watermark-text') as HTMLInputElement).value).toBe('保密');
     fireEvent.change(screen.getByTestId('ppt-pdf-watermark-text'), { target: { value: '内部资料' } });
@@ -257,15 +264,16 @@ describe('slideshow viewer', () => {
   });
 
   it('export progress: 预计 half–full 秒 at 10 s a page and the elapsed seconds', async () => {
-    serve({
+    const calls = serve({
       pdfTask: { id: 'c3d4', status: 'running', pages: 3, rendered: 1, fileName: '月度经营幻灯片.pdf', errMsg: null, createTime: '2026-05-01T00:00:00.000Z' },
     });
     renderWithApp(<Pages />, { path: '/newbi/ppt/view/3/5' });
     fireEvent.click(await screen.findByTestId('ppt-export-pdf'));
-    fireEvent.click(await screen.findByText('全部'));
-    fireEvent.click(screen.getByTestId('ppt-pdf-submit'));
+    // 全部 is chosen already: 开始导出 straight away.
+    fireEvent.click(await screen.findByTestId('ppt-pdf-submit'));
     expect((await screen.findByTestId('ppt-pdf-estimate')).textContent).toBe('预计 15–30 秒');
     expect(screen.getByTestId('ppt-pdf-elapsed').textContent).toMatch(/^已用时 \d+ 秒$/);
     expect(await screen.findByText('已渲染 1 / 3 页')).toBeTruthy();
+    expect(calls.find((c) => c.url === '/api/ppt/slideshows/3/pdf')!.body).toMatchObject({ page: 2, pagelist: [] });
   });
 });

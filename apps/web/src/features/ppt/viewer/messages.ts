@@ -20,6 +20,8 @@ export const vm = {
   pageAll: '全部',
   pageChosen: '选择页',
   choosePages: '选择要导出的大屏',
+  /** Next to the disabled 开始导出 while 选择页 has no dashboard ticked. */
+  choosePagesHint: '请至少选择一个大屏',
   watermark: '水印',
   watermarkText: '水印文字',
   watermarkPlaceholder: '请输入水印文字',
@@ -35,6 +37,6 @@ export const vm = {
   downloadFailed: '下载失败，请重试',
   failed: 'PDF 导出失败',
   taskCenter: '任务管理',
-  taskCenterHint: '表格导出记录可在任务管理中查看',
+  taskCenterHint: 'PDF 与表格的导出记录可在任务管理中查看',
   linkExpired: '链接已失效',
 } as const;
