@@ -42,7 +42,7 @@ export function sqlReferences(text: string, engine: GuardDialect): { key: string
 }
 
 /** A literal of a value under the dialect's escaping (engines without bound parameters). */
-function literal(dialect: Dialect, value: BoundValue): string {
+export function literal(dialect: Dialect, value: BoundValue): string {
   if (typeof value === 'number') return value < 0 || Object.is(value, -0) ? `(${value})` : String(value);
   return dialect.escapeString(value);
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../platform/http/errors.ts';
 import type { Caller } from '../perm/index.ts';
 import { checkBoundSql, readBoundSql, type BoundStatement } from '../read/index.ts';
-import { bindSql } from './bind.ts';
+import { bindSql, literal } from './bind.ts';
 import { callExternalApi } from './external.ts';
 import { declaredParams, parseNote, parseParams, parseType3Params, type BoundValue } from './params.ts';
 
@@ -31,8 +31,7 @@ function placeholderOf(dialect: Dialect, value: BoundValue, params: (string | nu
     params.push(value);
     return dialect.placeholder(params.length);
   }
-  if (typeof value === 'number') return value < 0 ? `(${value})` : String(value);
-  return dialect.escapeString(value);
+  return literal(dialect, value);
 }
 
 /** Type 3: SELECT the shown fields (or every column) of the table WHERE each given parameter's column equals its value. */
