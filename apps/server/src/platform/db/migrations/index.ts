@@ -14,8 +14,8 @@ import * as mustChangePassword from './0012_must_change_password.ts';
 import * as jobRuns from './0013_job_runs.ts';
 import * as filetableStaging from './0014_filetable_staging.ts';
 import * as recentVisits from './0015_recent_visits.ts';
-import * as dataApi from './0018_dataapi.ts';
 import * as exportFormat from './0017_export_format.ts';
+import * as dataApi from './0018_dataapi.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -34,6 +34,6 @@ export const migrations: Record<string, Migration> = {
   '0013_job_runs': jobRuns,
   '0014_filetable_staging': filetableStaging,
   '0015_recent_visits': recentVisits,
-  '0018_dataapi': dataApi,
   '0017_export_format': exportFormat,
+  '0018_dataapi': dataApi,
 };
