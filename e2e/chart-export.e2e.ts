@@ -160,6 +160,12 @@ describe('chart export', () => {
   it('a slideshow PDF starts on 全部 and its task is listed in 任务管理 beside the exports', async () => {
     await page.goto(`${app.url}/newbi/ppt/view/${pptId}`);
     await page.waitForSelector('html[data-board-state="ready"]', { timeout: 60_000 });
+    // The slide's charts carry the same tools: 导出 on the bar chart too.
+    const slideBar = page.locator('[data-ppt-current="true"] [data-testid="board-chart"][data-chart-key="b1"]');
+    await slideBar.hover();
+    await slideBar.getByTestId('chart-export').click();
+    await page.getByTestId('export-popover').waitFor();
+    await page.keyboard.press('Escape');
     await page.getByTestId('ppt-export-pdf').click();
     await page.getByTestId('ppt-pdf-form').waitFor();
     expect(await page.getByLabel('全部').isChecked()).toBe(true);
