@@ -35,7 +35,16 @@ const ordersModel: CubeModelInput = {
   ],
 };
 
-/** The dashboard aggregate: orders, users and amount per province and channel in May–October 2026. */
+/** Month `back` months before the current one, as yyyy-MM (the demo data ends on the day it is seeded). */
+const monthBack = (back: number) => {
+  const now = new Date();
+  const d = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+};
+/** Six whole months well inside the demo window (it spans the 13 months up to the seed day). */
+const [fromMonth, toMonth, afterMonth] = [monthBack(7), monthBack(2), monthBack(1)];
+
+/** The dashboard aggregate: orders, users and amount per province and channel in six whole months. */
 const dashboard: CubeQueryRequest = {
   dimensions: [{ fieldId: 1 }, { fieldId: 2 }],
   measures: [
@@ -43,7 +52,7 @@ const dashboard: CubeQueryRequest = {
     { fieldId: 3, aggregation: 'COUNT_DISTINCT' },
     { fieldId: 4, aggregation: 'SUM' },
   ],
-  where: { conditions: [{ cubeColumnId: 5, conditions: [{ function: 'between', values: ['2026-05', '2026-10'] }] }] },
+  where: { conditions: [{ cubeColumnId: 5, conditions: [{ function: 'between', values: [fromMonth, toMonth] }] }] },
   sort: [{ fieldId: 4, aggregation: 'SUM', direction: 'DESC' }, { fieldId: 1 }, { fieldId: 2 }],
   limit: 10,
   withTotal: true,
@@ -98,7 +107,7 @@ describe.each(kinds)('query calls on %s', (kind) => {
 
     const expected = await direct(`
       SELECT province AS d0, channel_name AS d1, COUNT(order_id) AS m0, COUNT(DISTINCT phone) AS m1, SUM(amount) AS m2
-      FROM orders WHERE order_time >= TIMESTAMP '2026-05-01' AND order_time < TIMESTAMP '2026-11-01'
+      FROM orders WHERE order_time >= TIMESTAMP '${fromMonth}-01' AND order_time < TIMESTAMP '${afterMonth}-01'
       GROUP BY 1, 2 ORDER BY m2 DESC NULLS LAST, d0, d1`);
     expect(expected.length).toBeGreaterThan(10);
     expect(total).toBe(expected.length);
