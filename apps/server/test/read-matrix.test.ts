@@ -66,6 +66,7 @@ const NO_SOURCE = forbidden('没有数据源【{source}】的使用权限，请�
 /** Raw reads of a table (SQL views, the editor's model preview) need a grant of that table. */
 const NO_TABLE = forbidden('没有数据表【orders】的使用权限，请联系管理员授权');
 const NO_USERS_TABLE = forbidden('没有数据表【users】的使用权限，请联系管理员授权');
+const NO_CLICKS_TABLE = forbidden('没有数据表【click_events】的使用权限，请联系管理员授权');
 
 /** One row of cells, in the order of SUBJECTS. */
 function cells(...row: Cell[]): Record<SubjectName, Cell> {
@@ -279,6 +280,22 @@ const PATHS: ReadPath[] = [
     expected: async (m, view) =>
       unordered(await direct(m, `SELECT province, COUNT(order_id) FROM orders ${where(view)} GROUP BY province`, ['省份', '订单编号'])),
     cells: cells(ALL, GD, ALL, GD, SCOPED, GD),
+  },
+  {
+    // The heat map (issue 22) reads click_events like raw SQL: a grant of the table is the whole table.
+    name: '热力图：首页全部用户的点击（x 为页面宽度比例）',
+    read: async (m, s) => {
+      const payload = { startTime: '2000-01-01', endTime: '2100-01-01', title: '网上营业厅-首页' };
+      const res = await call(m.w.server, 'POST', '/api/heatmap/events', { headers: s.headers, payload });
+      if (res.status !== 200) return refusal(res);
+      return unordered({ titles: ['x', 'y'], rows: (res.body.data.points as { x: number; y: number }[]).map((p) => [p.x, p.y]) });
+    },
+    expected: async (m, view) => {
+      const sql = rawSql("SELECT attr1, attr2, attr3 FROM click_events WHERE page_title = '网上营业厅-首页' AND attr3 > 0", view);
+      const rows = (await direct(m, sql, [])).rows as number[][];
+      return unordered({ titles: ['x', 'y'], rows: rows.map(([x, y, width]) => [Math.round((x! / width!) * 10_000) / 10_000, y]) });
+    },
+    cells: cells(ALL, NO_CLICKS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_CLICKS_TABLE),
   },
 ];
 

@@ -3,6 +3,7 @@
  * The spec names operations, not paths (spec 2 §7); these are ours.
  */
 import { DATA_API_PATHS } from './dataapi.ts';
+import { HEATMAP_PATHS } from './heatmap.ts';
 
 export const API = {
   health: '/api/health',
@@ -250,6 +251,8 @@ export const API = {
   },
   /** Data APIs (issue 17; docs/dataapi.md). */
   dataApi: DATA_API_PATHS,
+  /** Click heat map (issue 22; docs/heatmap.md). */
+  heatmap: HEATMAP_PATHS,
 } as const;
 
 /** Fills `:name` segments of a path. */

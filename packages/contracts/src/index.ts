@@ -29,3 +29,4 @@ export * from './home.ts';
 export * from './time-zone.ts';
 export * from './pivot-layout.ts';
 export * from './dataapi.ts';
+export * from './heatmap.ts';

@@ -1,0 +1,126 @@
+import {
+  formatMessage,
+  heatmapMessages,
+  type HeatmapPhone,
+  type HeatmapQueryParsed,
+  type HeatmapResult,
+  type HeatmapTitle,
+  type HeatmapPoint,
+} from '@shutu/contracts';
+import type { ParamValue, Row } from '@shutu/connectors';
+import type { Dialect } from '@shutu/query';
+import type { AppContext } from '../../context.ts';
+import { AppError, notFound } from '../../platform/http/errors.ts';
+import { findBuiltinRow } from '../datasource/index.ts';
+import type { Caller } from '../perm/index.ts';
+import { readBoundSql, type BoundStatement } from '../read/index.ts';
+import { normalisePoint, topAreas } from './areas.ts';
+
+/**
+ * The heat map's reads (docs/heatmap.md): the built-in warehouse's web_pages, users and
+ * click_events, always through the read module as the caller (readBoundSql: the SQL guard and,
+ * for a non-administrator, a grant of every table read). Every value is bound; identifiers are
+ * the dialect's quoted names.
+ */
+
+const HEATMAP_TIMEOUT_MS = 30_000;
+
+async function warehouseId(ctx: AppContext): Promise<number> {
+  const row = await findBuiltinRow(ctx.db);
+  if (!row) throw new AppError(503, heatmapMessages.warehouseMissing);
+  return row.id;
+}
+
+/** A statement built from parts: `?` in each part becomes the dialect's next placeholder. */
+function statement(dialect: Dialect, sql: string, values: ParamValue[]): BoundStatement {
+  let n = 0;
+  const text = sql.replace(/\?/g, () => dialect.placeholder(++n));
+  return { sql: text, params: values };
+}
+
+async function read(ctx: AppContext, caller: Caller, build: (dialect: Dialect) => BoundStatement, max: number): Promise<{ rows: Row[]; truncated: boolean }> {
+  const result = await readBoundSql(ctx, caller, await warehouseId(ctx), build, { max, timeoutMs: HEATMAP_TIMEOUT_MS, field: 'heatmap' });
+  return { rows: result.rows, truncated: result.truncated };
+}
+
+const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
+
+/** Website titles, each with its url (spec 1 §3 "Heat event"), in page order. */
+export async function heatmapTitles(ctx: AppContext, caller: Caller): Promise<HeatmapTitle[]> {
+  const { rows } = await read(
+    ctx,
+    caller,
+    (d) => statement(d, `SELECT page_title, url, platform_type FROM ${d.quoteIdentifier('web_pages')} ORDER BY page_id`, []),
+    1000,
+  );
+  return rows.map((r) => ({ title: text(r.page_title), url: text(r.url), platformType: r.platform_type == null ? null : text(r.platform_type) }));
+}
+
+/** A phone to its shence_id (the distinct id of its events); an unknown phone is a 404 naming it. */
+export async function lookupPhone(ctx: AppContext, caller: Caller, phone: string): Promise<HeatmapPhone> {
+  const { rows } = await read(
+    ctx,
+    caller,
+    (d) => statement(d, `SELECT phone, shence_id FROM ${d.quoteIdentifier('users')} WHERE phone = ? ${d.limitOffset(1, null)}`, [phone]),
+    1,
+  );
+  const row = rows[0];
+  if (!row || !row.shence_id) throw notFound(formatMessage(heatmapMessages.phoneUnknown, { phone }));
+  return { tel: text(row.phone), shenceId: text(row.shence_id) };
+}
+
+/** The shared conditions: event, whole days from start to end (both included), user, platform, project. */
+function conditions(d: Dialect, q: HeatmapQueryParsed): { where: string; values: ParamValue[] } {
+  const parts = ['event = ?', `event_time >= ${d.timestamp('?')}`, `event_time < ${d.timestamp('?')}`];
+  const values: ParamValue[] = [q.event, `${q.startTime} 00:00:00`, `${nextDay(q.endTime)} 00:00:00`];
+  if (q.distinctId) {
+    parts.push('distinct_id = ?');
+    values.push(q.distinctId);
+  }
+  if (q.platformType) {
+    parts.push('platform_type = ?');
+    values.push(q.platformType);
+  }
+  if (q.proj) {
+    parts.push('project = ?');
+    values.push(q.proj);
+  }
+  return { where: parts.join(' AND '), values };
+}
+
+export function nextDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + 1);
+  return date.toISOString().slice(0, 10);
+}
+
+/** The user event list of one page with counts per page and the busiest areas. */
+export async function heatmapEvents(ctx: AppContext, caller: Caller, q: HeatmapQueryParsed): Promise<HeatmapResult> {
+  const clicks = await read(
+    ctx,
+    caller,
+    (d) => {
+      const c = conditions(d, q);
+      const sql = `SELECT attr1, attr2, attr3 FROM ${d.quoteIdentifier('click_events')} WHERE ${c.where} AND page_title = ? ORDER BY event_time ${d.limitOffset(q.limit + 1, null)}`;
+      return statement(d, sql, [...c.values, q.title]);
+    },
+    q.limit,
+  );
+  const points: HeatmapPoint[] = [];
+  for (const r of clicks.rows) {
+    const p = normalisePoint(Number(r.attr1), Number(r.attr2), Number(r.attr3));
+    if (p) points.push(p);
+  }
+  const perPage = await read(
+    ctx,
+    caller,
+    (d) => {
+      const c = conditions(d, q);
+      const sql = `SELECT page_title, url, COUNT(*) AS n FROM ${d.quoteIdentifier('click_events')} WHERE ${c.where} GROUP BY page_title, url ORDER BY n DESC, page_title`;
+      return statement(d, sql, c.values);
+    },
+    1000,
+  );
+  const pages = perPage.rows.map((r) => ({ title: text(r.page_title), url: text(r.url), count: Number(r.n) }));
+  return { points, total: points.length, truncated: clicks.truncated, pages, topAreas: topAreas(points) };
+}

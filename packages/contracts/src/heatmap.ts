@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+/**
+ * Click heat map (spec 1 §2.8 "Heat-map page", §3 "Heat event", §5, §7 "Heat map", §9 "Heat map";
+ * issue 22, docs/heatmap.md): the website titles of the user-event data, a phone looked up to its
+ * shence_id (distinct id), and the clickScreen events of one user (or everyone) on one page in a
+ * date range, each x given as its ratio of the page width so clicks made at other widths land on
+ * the same element.
+ */
+
+export const heatmapMessages = {
+  // spec 1 §5
+  dateRangeRequired: '请选择日期范围',
+  // ours
+  dateRangeOrder: '结束日期不能早于开始日期',
+  titleRequired: '请选择网站',
+  phoneRequired: '请输入手机号',
+  phoneInvalid: '手机号格式不正确',
+  phoneUnknown: '未找到手机号【{phone}】对应的用户',
+  warehouseMissing: '内置数据仓库不存在，无法查询热力图',
+} as const;
+
+/** Spec 1 §9 "Heat map". */
+export const HEATMAP_LIMIT = 100_000;
+export const HEATMAP_MAX = 200;
+export const HEATMAP_MIN = 0;
+export const HEATMAP_POINT_VALUE = 100;
+export const HEATMAP_RADIUS = 40;
+export const HEATMAP_EVENT = 'clickScreen';
+/** Top clicked areas: cells of 5 % of the page width by 100 px of height, the busiest ten. */
+export const HEATMAP_AREA_COLUMNS = 20;
+export const HEATMAP_AREA_HEIGHT = 100;
+export const HEATMAP_TOP_AREAS = 10;
+
+export const HEATMAP_PATHS = {
+  /** User event titles (website pages with their url). */
+  titles: '/api/heatmap/titles',
+  /** The phone lookup (spec: an open-url call): GET ?phone= → tel and shence_id. */
+  phone: '/api/heatmap/phone',
+  /** User event list: POST the query, the points with counts per page and top areas. */
+  events: '/api/heatmap/events',
+} as const;
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const day = z
+  .string({ error: heatmapMessages.dateRangeRequired })
+  .trim()
+  .regex(DAY, heatmapMessages.dateRangeRequired)
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), heatmapMessages.dateRangeRequired);
+const optionalText = z
+  .string()
+  .trim()
+  .max(200)
+  .nullish()
+  .transform((s) => (s ? s : null));
+
+export const heatmapTitleSchema = z.object({ title: z.string(), url: z.string(), platformType: z.string().nullable() });
+export type HeatmapTitle = z.infer<typeof heatmapTitleSchema>;
+
+export const heatmapPhoneQuerySchema = z.object({
+  phone: z
+    .string({ error: heatmapMessages.phoneRequired })
+    .trim()
+    .min(1, heatmapMessages.phoneRequired)
+    .regex(/^\+?[0-9-]{5,20}$/, heatmapMessages.phoneInvalid),
+});
+export const heatmapPhoneSchema = z.object({ tel: z.string(), shenceId: z.string() });
+export type HeatmapPhone = z.infer<typeof heatmapPhoneSchema>;
+
+/** The user event list (spec 1 §7): dates are whole days, both included. */
+export const heatmapQuerySchema = z
+  .object({
+    distinctId: optionalText,
+    startTime: day,
+    endTime: day,
+    event: z.literal(HEATMAP_EVENT).default(HEATMAP_EVENT),
+    limit: z.number().int().min(1).max(HEATMAP_LIMIT).default(HEATMAP_LIMIT),
+    platformType: optionalText,
+    proj: optionalText,
+    title: z.string({ error: heatmapMessages.titleRequired }).trim().min(1, heatmapMessages.titleRequired).max(200),
+  })
+  .refine((q) => q.startTime <= q.endTime, { message: heatmapMessages.dateRangeOrder, path: ['endTime'] });
+export type HeatmapQuery = z.input<typeof heatmapQuerySchema>;
+export type HeatmapQueryParsed = z.output<typeof heatmapQuerySchema>;
+
+/** A click: x as a ratio of the page width (0…1), y in page pixels, the width it was made at. */
+export const heatmapPointSchema = z.object({ x: z.number(), y: z.number(), width: z.number() });
+export const heatmapAreaSchema = z.object({ x: z.number(), y: z.number(), count: z.number() });
+export const heatmapPageCountSchema = z.object({ title: z.string(), url: z.string(), count: z.number() });
+export const heatmapResultSchema = z.object({
+  points: z.array(heatmapPointSchema),
+  /** Points of the chosen page (at most the limit). */
+  total: z.number(),
+  /** More clicks than the limit were there. */
+  truncated: z.boolean(),
+  /** Clicks per page for the same user and dates. */
+  pages: z.array(heatmapPageCountSchema),
+  /** Busiest cells of the chosen page: centre x (ratio), centre y (px), clicks. */
+  topAreas: z.array(heatmapAreaSchema),
+});
+export type HeatmapPoint = z.infer<typeof heatmapPointSchema>;
+export type HeatmapArea = z.infer<typeof heatmapAreaSchema>;
+export type HeatmapResult = z.infer<typeof heatmapResultSchema>;
