@@ -30,3 +30,4 @@ export * from './time-zone.ts';
 export * from './pivot-layout.ts';
 export * from './dataapi.ts';
 export * from './heatmap.ts';
+export * from './alert.ts';

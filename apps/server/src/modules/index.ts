@@ -19,6 +19,7 @@ import { registerSubscriptionRoutes } from './subscription/routes.ts';
 import { registerShareRoutes } from './share/routes.ts';
 import { registerHomeRoutes } from './home/index.ts';
 import { registerDataApiRoutes } from './dataapi/index.ts';
+import { registerAlertRoutes } from './alert/index.ts';
 import { registerHeatmapRoutes } from './heatmap/index.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
@@ -45,5 +46,6 @@ export const modules: RegisterModule[] = [
   registerShareRoutes,
   registerHomeRoutes,
   registerDataApiRoutes,
+  registerAlertRoutes,
   registerHeatmapRoutes,
 ];

@@ -596,3 +596,94 @@ export interface DataApiSettingTable {
   settingKey: string;
   settingValue: string;
 }
+
+/** Alerts (0022_alert; issue 19, docs/alerts.md): merged into Database. JSON columns are text. */
+export interface Database {
+  alert: AlertTable;
+  alertCheck: AlertCheckTable;
+  alertSend: AlertSendTable;
+  alertSmsTemplate: AlertSmsTemplateTable;
+  alertSmsProvider: AlertSmsProviderTable;
+}
+
+export interface AlertTable {
+  id: Generated<number>;
+  name: string;
+  requestFreq: number;
+  enableStatus: number;
+  cubeDataId: number | null;
+  cubeDataName: string | null;
+  datasourceId: number | null;
+  datasourceName: string | null;
+  columnJson: string;
+  filterJson: string;
+  filterRelationJson: string;
+  filterTimeJson: string;
+  warnUserIds: string;
+  checkedWays: string;
+  smsId: number | null;
+  smsParams: string;
+  messageDynamicContent: string;
+  pushEnabled: boolean;
+  warningWays: string;
+  flowId: string | null;
+  visualDataJson: string;
+  repeatIntervalSeconds: number;
+  notifyRecovery: boolean;
+  quietStart: string | null;
+  quietEnd: string | null;
+  state: ColumnType<'ok' | 'firing', 'ok' | 'firing' | undefined, 'ok' | 'firing'>;
+  stateSince: Date | null;
+  lastCheckTime: Date | null;
+  lastFiredTime: Date | null;
+  lastNotifiedTime: Date | null;
+  lastSlot: Date | null;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+export interface AlertCheckTable {
+  id: Generated<number>;
+  alertId: number;
+  slot: Date;
+  status: ColumnType<'running' | 'done' | 'failed', 'running' | 'done' | 'failed' | undefined, 'running' | 'done' | 'failed'>;
+  runId: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  windowStart: string | null;
+  windowEnd: string | null;
+  rowCount: number | null;
+  state: string | null;
+  notifyReason: string | null;
+  rowsJson: string | null;
+  errMsg: string | null;
+  durationMs: number | null;
+  checkTime: CreatedAt;
+  finishTime: Date | null;
+}
+
+export interface AlertSendTable {
+  id: Generated<number>;
+  checkId: number;
+  alertId: number;
+  channel: string;
+  recipient: string;
+  status: ColumnType<'pending' | 'sent' | 'failed', 'pending' | 'sent' | 'failed' | undefined, 'pending' | 'sent' | 'failed'>;
+  errMsg: string | null;
+  createTime: CreatedAt;
+}
+
+export interface AlertSmsTemplateTable {
+  id: Generated<number>;
+  templateName: string;
+  templateContent: string;
+  templateParams: string;
+  category: string;
+  createTime: CreatedAt;
+}
+
+export interface AlertSmsProviderTable {
+  category: string;
+  settings: string;
+  updateTime: UpdatedAt;
+}

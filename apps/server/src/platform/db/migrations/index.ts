@@ -16,6 +16,7 @@ import * as filetableStaging from './0014_filetable_staging.ts';
 import * as recentVisits from './0015_recent_visits.ts';
 import * as exportFormat from './0017_export_format.ts';
 import * as dataApi from './0018_dataapi.ts';
+import * as alert from './0022_alert.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0015_recent_visits': recentVisits,
   '0017_export_format': exportFormat,
   '0018_dataapi': dataApi,
+  '0022_alert': alert,
 };

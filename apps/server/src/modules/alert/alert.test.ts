@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alertMessages, alertWindow } from '@shutu/contracts';
+import { alertWorld, type AlertWorld } from '../../../test/alert-fixtures.ts';
+import { call } from '../../../test/fixtures.ts';
+
+/** Alert records and preview (issue 19; docs/alerts.md). Rules of the server, so the embedded store. */
+
+describe('the alert time window (spec 3 §3 "Alert time config")', () => {
+  const now = new Date('2026-11-25T10:00:00Z');
+  const rel = (leftVal: number, rightVal: number, leftModifier: 'BEFORE' | 'AFTER' = 'BEFORE', rightModifier: 'BEFORE' | 'AFTER' = 'BEFORE') =>
+    ({ leftVal, rightVal, leftModifier, rightModifier }) as const;
+  it('defaults 2 BEFORE … 1 BEFORE: the two whole units before the current one', () => {
+    expect(alertWindow({ timeType: 'MONTH', relativeTime: rel(2, 1) }, now, 480)).toEqual({ start: '2026-09-01', end: '2026-10-31' });
+    expect(alertWindow({ timeType: 'DAY', relativeTime: rel(2, 1) }, now, 480)).toEqual({ start: '2026-11-23', end: '2026-11-24' });
+    expect(alertWindow({ timeType: 'QUARTER', relativeTime: rel(2, 1) }, now, 480)).toEqual({ start: '2026-04-01', end: '2026-09-30' });
+  });
+  it('counts on the installation clock and across years; AFTER looks ahead', () => {
+    // 2026-01-31T20:00Z is already 1 February in Beijing.
+    expect(alertWindow({ timeType: 'MONTH', relativeTime: rel(1, 1) }, new Date('2026-01-31T20:00:00Z'), 480)).toEqual({
+      start: '2026-01-01',
+      end: '2026-01-31',
+    });
+    expect(alertWindow({ timeType: 'MONTH', relativeTime: rel(1, 1) }, new Date('2026-01-31T20:00:00Z'), 0)).toEqual({
+      start: '2025-12-01',
+      end: '2025-12-31',
+    });
+    expect(alertWindow({ timeType: 'DAY', relativeTime: rel(0, 2, 'BEFORE', 'AFTER') }, now, 480)).toEqual({ start: '2026-11-25', end: '2026-11-27' });
+  });
+});
+
+describe('alerts (issue 19)', () => {
+  let a: AlertWorld;
+  beforeAll(async () => {
+    a = await alertWorld();
+  }, 120_000);
+  afterAll(() => a?.w.close());
+
+  it('refuses a save with the spec messages, in the editor order, and writes nothing', async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: '' }, alertMessages.formIncomplete],
+      [{ requestFreq: null }, alertMessages.formIncomplete],
+      [{ warnUserIds: '' }, alertMessages.recipientsRequired],
+      [{ warnUserIds: '999999' }, alertMessages.recipientsRequired],
+      [{ requestFreq: 30 }, alertMessages.requestFreqMin],
+      [{ columnJson: [{ cubeColumnId: a.f['省份'], dimensionType: 'WEIDU' }] }, alertMessages.fieldsIncomplete],
+      [{ filterTimeJson: { timeType: 'DAY' } }, alertMessages.fieldsIncomplete],
+      [{ columnJson: Array.from({ length: 6 }, () => ({ cubeColumnId: a.f['订单编号'], dimensionType: 'ZHIBIAO' })) }, alertMessages.tooManyMeasures],
+      [{ pushEnabled: true }, alertMessages.pushWayRequired],
+      [{ pushEnabled: true, warningWays: [{ warningWayEnum: 'APP' }] }, alertMessages.pushContentRequired],
+      [{ checkedWays: ['email', 'sms'] }, alertMessages.smsTemplateRequired],
+      [{ columnJson: [{ cubeColumnId: 987654, dimensionType: 'ZHIBIAO' }] }, '字段【987654】不属于所选数据集'],
+    ];
+    for (const [extra, msg] of cases) {
+      const res = await a.save(a.w.admin, a.body(extra));
+      expect([res.status, res.body.msg], JSON.stringify(extra)).toEqual([400, msg]);
+    }
+    const list = await call(a.w.server, 'GET', '/api/alert/alerts', { headers: a.w.admin });
+    expect(list.body.data.total).toBe(0);
+  });
+
+  it('saves (Base64 payload), computes timeValue, lists, copies, enables and deletes', async () => {
+    const payload = Buffer.from(
+      JSON.stringify(a.body({ filterTimeJson: { timeType: 'DAY', timeColumn: a.f['下单时间'], timeTypeColumn: a.f['省份'] } })),
+    ).toString('base64');
+    const saved = await a.save(a.w.admin, { payload });
+    expect([saved.status, saved.body.msg]).toEqual([200, '保存成功']);
+    const alert = saved.body.data;
+    expect(alert).toMatchObject({ name: '订单数预警', requestFreq: 300, enableStatus: 1, cubeDataName: '订单预警', state: 'ok', warnUserIds: '1' });
+    // Defaults 2 BEFORE and 1 BEFORE; NORMAL clears the time-type column.
+    expect(alert.filterTimeJson).toMatchObject({
+      relativeTime: { leftVal: 2, leftModifier: 'BEFORE', rightVal: 1, rightModifier: 'BEFORE' },
+      timeTypeColumn: null,
+    });
+    expect(alert.filterTimeJson.timeValue).toHaveLength(2);
+    expect(alert.datasourceName).toBeTruthy();
+
+    const copy = await call(a.w.server, 'POST', `/api/alert/alerts/${alert.id}/copy`, { headers: a.w.admin });
+    expect(copy.body.data).toMatchObject({ name: '订单数预警（副本）', enableStatus: 0 });
+    // The member may neither see nor change the administrator's alert.
+    const foreign = await call(a.w.server, 'GET', `/api/alert/alerts/${alert.id}`, { headers: a.member.headers });
+    expect([foreign.status, foreign.body.msg]).toEqual([403, alertMessages.notOwner]);
+    const off = await call(a.w.server, 'PUT', `/api/alert/alerts/${alert.id}/enabled`, { headers: a.w.admin, payload: { enableStatus: 0 } });
+    expect(off.status).toBe(200);
+    const detail = await call(a.w.server, 'GET', `/api/alert/alerts/${alert.id}`, { headers: a.w.admin });
+    expect(detail.body.data.enableStatus).toBe(0);
+    const list = await call(a.w.server, 'GET', '/api/alert/alerts', { headers: a.w.admin });
+    expect(list.body.data.records.map((r: { name: string }) => r.name)).toEqual(['订单数预警（副本）', '订单数预警']);
+    for (const id of [alert.id, copy.body.data.id])
+      expect((await call(a.w.server, 'DELETE', `/api/alert/alerts/${id}`, { headers: a.w.admin })).status).toBe(200);
+    expect((await call(a.w.server, 'GET', `/api/alert/alerts/${alert.id}`, { headers: a.w.admin })).status).toBe(404);
+  });
+
+  it('previews rows and the field dictionary with the reader own row filters', async () => {
+    const body = a.body();
+    const preview = (headers: Record<string, string>, extra: Record<string, unknown> = {}) =>
+      call(a.w.server, 'POST', '/api/alert/preview', {
+        headers,
+        payload: { cubeDataId: body.cubeDataId, columnList: body.columnJson, filterList: [], filterTimeJson: body.filterTimeJson, ...extra },
+      });
+    const admin = await preview(a.w.admin);
+    expect(admin.status).toBe(200);
+    expect(admin.body.data.fieldDict.map((f: { title: string }) => f.title)).toEqual(['省份', '订单编号']);
+    const provinces = (res: typeof admin) => res.body.data.dataList.map((r: Record<string, unknown>) => r[res.body.data.fieldDict[0].alias]).sort();
+    expect(provinces(admin).length).toBeGreaterThan(1);
+    const member = await preview(a.member.headers);
+    expect(member.status).toBe(200);
+    expect(provinces(member)).toEqual(['广东']);
+    // Thresholds are having-conditions on the measures.
+    const [window] = await a.w.direct(
+      `SELECT COUNT(*) AS n FROM orders WHERE province = '广东' AND order_time >= TIMESTAMP '${admin.body.data.timeValue[0]}' AND order_time < TIMESTAMP '${admin.body.data.timeValue[1]}' + INTERVAL 1 DAY`,
+    );
+    const count = Number(window!.n);
+    const over = (n: number) =>
+      preview(a.member.headers, { filterList: [{ cubeColumnId: a.f['订单编号'], connectTime: 'having', conditions: [{ function: 'gt', values: [n] }] }] });
+    expect((await over(count - 1)).body.data.dataList).toHaveLength(1);
+    expect((await over(count)).body.data.dataList).toHaveLength(0);
+    const incomplete = await preview(a.w.admin, { columnList: [{ cubeColumnId: a.f['省份'], dimensionType: 'WEIDU' }] });
+    expect([incomplete.status, incomplete.body.msg]).toEqual([400, alertMessages.previewNeedsFields]);
+  });
+});

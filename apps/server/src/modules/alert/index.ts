@@ -1,0 +1,2 @@
+/** The public face of the alert module: other modules import only what is exported here (the boundary check enforces it). */
+export { registerAlertRoutes } from './routes.ts';

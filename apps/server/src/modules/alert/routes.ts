@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import {
+  ALERT_API,
+  alertEnabledSchema,
+  alertListQuerySchema,
+  alertMessages,
+  alertPreviewSchema,
+  alertSaveSchema,
+  alertTimeConfigSchema,
+  envelopeSchema,
+  idParamSchema,
+} from '@shutu/contracts';
+import type { App, AppContext } from '../../context.ts';
+import { sessionOf } from '../../platform/auth/access.ts';
+import { ok } from '../../platform/http/envelope.ts';
+import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
+import { previewAlert, windowOf } from './query.ts';
+import { copyAlert, getAlert, listAlerts, removeAlert, saveAlert, setAlertEnabled } from './service.ts';
+
+const tags = ['alert'];
+const anyData = { 200: envelopeSchema(z.any()) };
+
+/** Alerts (预警; spec 3 §7 "Alert"; docs/alerts.md). */
+export function registerAlertRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    ALERT_API.alerts,
+    { config: { access: 'user' }, schema: { tags, summary: '预警列表（管理员：全部）', querystring: alertListQuerySchema, response: anyData } },
+    async (request) => ok(await listAlerts(ctx, sessionOf(request), request.query)),
+  );
+  app.post(
+    ALERT_API.alerts,
+    { config: { access: 'user' }, schema: { tags, summary: '保存预警（Base64 的 JSON，或 JSON）', body: alertSaveSchema, response: anyData } },
+    async (request) => ok(await saveAlert(ctx, sessionOf(request), request.body), alertMessages.saved),
+  );
+  app.get(ALERT_API.alert, { config: { access: 'user' }, schema: { tags, summary: '预警详情', params: idParamSchema, response: anyData } }, async (request) =>
+    ok(await getAlert(ctx, sessionOf(request), request.params.id)),
+  );
+  app.delete(
+    ALERT_API.alert,
+    { config: { access: 'user' }, schema: { tags, summary: '删除预警', params: idParamSchema, response: anyData } },
+    async (request) => {
+      await removeAlert(ctx, sessionOf(request), request.params.id);
+      return ok(null, alertMessages.done);
+    },
+  );
+  app.post(
+    ALERT_API.copy,
+    { config: { access: 'user' }, schema: { tags, summary: '复制预警（停用的副本）', params: idParamSchema, response: anyData } },
+    async (request) => ok(await copyAlert(ctx, sessionOf(request), request.params.id), alertMessages.done),
+  );
+  app.put(
+    ALERT_API.enabled,
+    { config: { access: 'user' }, schema: { tags, summary: '启用或停用预警', params: idParamSchema, body: alertEnabledSchema, response: anyData } },
+    async (request) => {
+      await setAlertEnabled(ctx, sessionOf(request), request.params.id, request.body.enableStatus);
+      return ok(null, alertMessages.done);
+    },
+  );
+  app.post(
+    ALERT_API.preview,
+    {
+      config: { access: 'user' },
+      schema: { tags, summary: '预警预览（dataList 与 fieldDict，按当前用户的数据权限）', body: alertPreviewSchema, response: anyData },
+    },
+    async (request) => {
+      const body = request.body;
+      const alert = {
+        cubeDataId: body.cubeDataId,
+        columnJson: body.columnList,
+        filterJson: body.filterList,
+        filterRelationJson: body.filterRelation,
+        filterTimeJson: body.filterTimeJson,
+      };
+      return ok(await previewAlert(ctx, sessionOf(request), alert));
+    },
+  );
+  app.post(
+    ALERT_API.window,
+    { config: { access: 'user' }, schema: { tags, summary: '时间配置的绝对范围（timeValue）', body: alertTimeConfigSchema, response: anyData } },
+    async (request) => {
+      const now = new Date();
+      const window = windowOf({ timeZoneOffsetMinutes: await serverTimeZoneOffsetMinutes(ctx, now) }, { filterTimeJson: request.body } as never, now);
+      return ok([window.start, window.end]);
+    },
+  );
+}
