@@ -30,6 +30,9 @@ export function renderWithApp(ui: ReactElement, { info = user(), path = '/' }: {
   if (info) {
     localStorage.setItem('shutu.token', 'test-token');
     queryClient.setQueryData(authKeys.info, info);
+  } else {
+    // Signed out means no token, whatever an earlier file of this worker left behind (isolate: false).
+    localStorage.removeItem('shutu.token');
   }
   const result = render(
     <AppProviders queryClient={queryClient}>
