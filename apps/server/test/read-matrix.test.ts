@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './fixtures.ts';
+import { multipart } from './multipart.ts';
 import {
   CHART,
   chartData,
@@ -65,6 +66,8 @@ const HIDDEN = forbidden('无权访问字段【金额】');
 const NO_SOURCE = forbidden('没有数据源【{source}】的使用权限，请联系管理员授权');
 /** Raw reads of a table (SQL views, the editor's model preview) need a grant of that table. */
 const NO_TABLE = forbidden('没有数据表【orders】的使用权限，请联系管理员授权');
+/** A route whose permission code the reader does not hold (order_export). */
+const NO_PERMISSION = forbidden('没有权限执行此操作');
 const NO_USERS_TABLE = forbidden('没有数据表【users】的使用权限，请联系管理员授权');
 const NO_CLICKS_TABLE = forbidden('没有数据表【click_events】的使用权限，请联系管理员授权');
 
@@ -144,6 +147,35 @@ async function dataApiRead(m: MatrixWorld, s: Subject, sql: string): Promise<See
   if (res.status !== 200) return refusal(res);
   const names = Object.keys(res.body.data[0] ?? {});
   return { titles: names, rows: rowsOf(res.body.data, names) };
+}
+
+/** Order-data export (issue 20): a batch of the first phones of v_order_data, run to status 9, its CSV read back (default output columns). */
+const ORDER_PHONES_SQL = 'SELECT DISTINCT userid FROM v_order_data ORDER BY userid LIMIT 5';
+const ORDER_TITLES = ['手机号', '产品编码', '产品名称', '订购时间', '订购渠道'];
+async function orderExported(m: MatrixWorld, s: Subject): Promise<Seen> {
+  const phones = (await m.w.direct(ORDER_PHONES_SQL)).map((r) => String(r.userid));
+  const form = { CUsertype: 1, outputSpid: 1, outputSpname: 1, outputOrdertime: 1, outputOrderchannelname: 1 };
+  const body = multipart({ form: JSON.stringify(form) }, { name: 'phones.txt', content: phones.join('\n'), contentType: 'text/plain' });
+  const created = await m.w.server.app.inject({
+    method: 'POST',
+    url: '/api/orderexport/addtxt',
+    headers: { ...s.headers, ...body.headers },
+    payload: body.payload,
+  });
+  if (created.statusCode !== 200) return { status: created.statusCode, msg: created.json().msg };
+  const taskId = created.json().data as number;
+  let status = 0;
+  for (let i = 0; i < 240 && ![3, 6, 8, 9].includes(status); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    status = (await call(m.w.server, 'GET', '/api/orderexport/details', { headers: s.headers, query: { taskId } })).body.data.taskStatus1;
+  }
+  const file = await m.w.server.app.inject({ method: 'GET', url: '/api/orderexport/download', headers: s.headers, query: { taskId: String(taskId) } });
+  if (file.statusCode !== 200) return { status: file.statusCode, msg: file.json().msg };
+  const [header, ...lines] = file.body
+    .slice(1)
+    .split('\r\n')
+    .filter((l) => l !== '');
+  return unordered({ titles: header!.split(','), rows: lines.map((l) => l.split(',')) });
 }
 
 //                     管理员      受限成员    无授权成员   无授权成员·受限成员的大屏  分享链接  订阅·受限成员
@@ -296,6 +328,17 @@ const PATHS: ReadPath[] = [
       return unordered({ titles: ['x', 'y'], rows: rows.map(([x, y, width]) => [Math.round((x! / width!) * 10_000) / 10_000, y]) });
     },
     cells: cells(ALL, NO_CLICKS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_CLICKS_TABLE),
+  },
+  {
+    // The permission code order_export (none of the members holds it); a grant of v_order_data and products is the whole table.
+    name: '订购数据导出：批量号码的订购记录（CSV，UTF-8 BOM）',
+    read: orderExported,
+    expected: async (m, view) => {
+      const phones = (await m.w.direct(ORDER_PHONES_SQL)).map((r) => `'${String(r.userid)}'`).join(',');
+      const sql = `SELECT userid, spid, shortname, strftime(ordertime, '%Y-%m-%d %H:%M:%S') AS t, orderchannelname FROM v_order_data WHERE userid IN (${phones})`;
+      return unordered(await direct(m, rawSql(sql, view), ORDER_TITLES));
+    },
+    cells: cells(ALL, NO_PERMISSION, NO_PERMISSION, NO_PERMISSION, SCOPED, NO_PERMISSION),
   },
 ];
 

@@ -3,6 +3,7 @@
  * The spec names operations, not paths (spec 2 §7); these are ours.
  */
 import { DATA_API_PATHS } from './dataapi.ts';
+import { ORDER_EXPORT_PATHS } from './orderexport.ts';
 import { HEATMAP_PATHS } from './heatmap.ts';
 
 export const API = {
@@ -251,6 +252,7 @@ export const API = {
   },
   /** Data APIs (issue 17; docs/dataapi.md). */
   dataApi: DATA_API_PATHS,
+  orderExport: ORDER_EXPORT_PATHS,
   /** Click heat map (issue 22; docs/heatmap.md). */
   heatmap: HEATMAP_PATHS,
 } as const;

@@ -30,4 +30,5 @@ export * from './time-zone.ts';
 export * from './pivot-layout.ts';
 export * from './dataapi.ts';
 export * from './heatmap.ts';
+export * from './orderexport.ts';
 export * from './alert.ts';

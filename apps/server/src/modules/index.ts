@@ -19,6 +19,7 @@ import { registerSubscriptionRoutes } from './subscription/routes.ts';
 import { registerShareRoutes } from './share/routes.ts';
 import { registerHomeRoutes } from './home/index.ts';
 import { registerDataApiRoutes } from './dataapi/index.ts';
+import { registerOrderExportRoutes } from './orderexport/index.ts';
 import { registerAlertRoutes } from './alert/index.ts';
 import { registerHeatmapRoutes } from './heatmap/index.ts';
 
@@ -47,5 +48,6 @@ export const modules: RegisterModule[] = [
   registerHomeRoutes,
   registerDataApiRoutes,
   registerAlertRoutes,
+  registerOrderExportRoutes,
   registerHeatmapRoutes,
 ];

@@ -5,11 +5,12 @@ import { exportJobs } from './export/jobs.ts';
 import { boardThumbnailJob } from './board/thumbnail.ts';
 import { pptPdfJobs } from './ppt/pdf-job.ts';
 import { subscriptionJobs } from './subscription/jobs.ts';
+import { orderExportJobs } from './orderexport/index.ts';
 
 /**
  * Every domain module's background jobs. The serving and worker processes start them on
  * pg-boss (server.ts, main.ts); tests start them with `createTestServer(..., { jobs: true })`.
  */
 export function moduleJobs(ctx: AppContext, log: Logger): JobDefinition[] {
-  return [...exportJobs(ctx, log), boardThumbnailJob(ctx, log), ...pptPdfJobs(ctx, log), ...subscriptionJobs(ctx, log)];
+  return [...exportJobs(ctx, log), boardThumbnailJob(ctx, log), ...pptPdfJobs(ctx, log), ...subscriptionJobs(ctx, log), ...orderExportJobs(ctx, log)];
 }

@@ -5,3 +5,4 @@ export { previewModel } from './preview.ts';
 export { readCount, readRows, streamRows } from './run.ts';
 export { checkUserSql, previewUserSql } from './user-sql.ts';
 export { checkBoundSql, readBoundSql, type BoundRead, type BoundStatement } from './api-sql.ts';
+export { streamBoundSql } from './bound-stream.ts';

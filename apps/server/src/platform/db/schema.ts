@@ -597,6 +597,39 @@ export interface DataApiSettingTable {
   settingValue: string;
 }
 
+/** An order-data export task (0021_order_export; issue 20, docs/order-export.md). */
+export interface OrderExportTaskTable {
+  id: Generated<number>;
+  userId: number;
+  mcomment: string | null;
+  utype: number;
+  cusertype: number;
+  conditionJson: string;
+  phonesPath: string | null;
+  taskStatus1: ColumnType<number, number | undefined, number>;
+  progress: ColumnType<string | number, number | undefined, number>;
+  fetchedNums: ColumnType<string | number | null, number | null | undefined, number | null>;
+  statusLog: ColumnType<string, string | undefined, string>;
+  errorMsg: string | null;
+  resultPath: string | null;
+  filePath: string | null;
+  runId: string | null;
+  createTime: ColumnType<Date, Date | undefined, never>;
+  updateTime: ColumnType<Date, Date | undefined, Date>;
+  expiredAt: Date | null;
+}
+
+export interface OrderExportSettingTable {
+  id: ColumnType<number, number | undefined, never>;
+  maxRows: ColumnType<number, number | undefined, number>;
+  retentionDays: ColumnType<number, number | undefined, number>;
+}
+
+export interface Database {
+  orderExportTask: OrderExportTaskTable;
+  orderExportSetting: OrderExportSettingTable;
+}
+
 /** Alerts (0022_alert; issue 19, docs/alerts.md): merged into Database. JSON columns are text. */
 export interface Database {
   alert: AlertTable;

@@ -17,6 +17,7 @@ import * as recentVisits from './0015_recent_visits.ts';
 import * as exportFormat from './0017_export_format.ts';
 import * as dataApi from './0018_dataapi.ts';
 import * as alert from './0022_alert.ts';
+import * as orderExport from './0021_order_export.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0017_export_format': exportFormat,
   '0018_dataapi': dataApi,
   '0022_alert': alert,
+  '0021_order_export': orderExport,
 };

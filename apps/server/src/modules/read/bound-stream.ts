@@ -1,0 +1,24 @@
+import type { DataSourceType } from '@shutu/contracts';
+import type { Row } from '@shutu/connectors';
+import type { Dialect } from '@shutu/query';
+import type { AppContext } from '../../context.ts';
+import { getDataSourceDriver } from '../datasource/registry.ts';
+import type { Caller } from '../perm/index.ts';
+import { checkBoundSql, type BoundStatement } from './api-sql.ts';
+
+/**
+ * Every row of a bound statement, streamed (order-data export, issue 20): checked as `caller`
+ * exactly like a data API's statement (api-sql.ts: the guard, and for a non-administrator a grant
+ * of every table it reads), then run read-only with its values bound by the driver.
+ */
+export async function streamBoundSql(
+  ctx: AppContext,
+  caller: Caller,
+  datasourceId: number,
+  bind: (dialect: Dialect, engine: DataSourceType) => BoundStatement,
+  options: { timeoutMs: number; field: string; signal?: AbortSignal },
+): Promise<AsyncIterable<Row>> {
+  const statement = await checkBoundSql(ctx, caller, datasourceId, bind, options.field);
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  return driver.query(statement.sql, statement.params, { timeoutMs: options.timeoutMs, signal: options.signal });
+}
