@@ -39,6 +39,8 @@ export const HEATMAP_PATHS = {
   phone: '/api/heatmap/phone',
   /** User event list: POST the query, the points with counts per page and top areas. */
   events: '/api/heatmap/events',
+  /** The demo website (its pages at their web_pages paths) and its script. */
+  demoSite: '/demo-site/*',
 } as const;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -54,7 +56,15 @@ const optionalText = z
   .nullish()
   .transform((s) => (s ? s : null));
 
-export const heatmapTitleSchema = z.object({ title: z.string(), url: z.string(), platformType: z.string().nullable() });
+export const heatmapTitleSchema = z.object({
+  title: z.string(),
+  url: z.string(),
+  platformType: z.string().nullable(),
+  /** Height of the page in px when the warehouse knows it (web_pages.page_height). */
+  pageHeight: z.number().nullable(),
+  /** Where the product shows the page: the demo website's own address for its pages, the url otherwise. */
+  viewUrl: z.string(),
+});
 export type HeatmapTitle = z.infer<typeof heatmapTitleSchema>;
 
 export const heatmapPhoneQuerySchema = z.object({

@@ -4,6 +4,7 @@ import { t } from '../shared/messages.ts';
 import { bt } from '../features/board/messages.ts';
 import { hm } from '../features/home/messages.ts';
 import { HOME_PATH } from '@shutu/contracts';
+import { hmt } from '../features/heatmap/messages.ts';
 
 export type PageKey =
   | 'home'
@@ -22,7 +23,8 @@ export type PageKey =
   | 'exportTasks'
   | 'ppt'
   | 'subscriptionLog'
-  | 'shares';
+  | 'shares'
+  | 'heatmap';
 export type Section = 'home' | 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
@@ -48,6 +50,8 @@ export const PAGES: readonly PageDef[] = [
   { key: 'visual', path: '/newbi/visual', label: bt.pageVisual, section: 'visual', access: 'user', notHome: true },
   { key: 'report', path: '/newbi/report', label: bt.pageReport, section: 'visual', access: 'user', notHome: true },
   { key: 'ppt', path: '/newbi/ppt', label: bt.pagePpt, section: 'visual', access: 'user', notHome: true },
+  // 点击热力图 (issue 22; route not in the spec, docs/heatmap.md): every signed-in user; table grants decide what they read.
+  { key: 'heatmap', path: '/newbi/heatmap', label: hmt.page, section: 'visual', access: 'user', notHome: true },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },

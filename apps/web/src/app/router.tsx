@@ -26,6 +26,7 @@ import { SubscriptionLogPage } from '../features/subscription/SubscriptionLogPag
 import { ShareListPage } from '../features/share/ShareListPage.tsx';
 import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
 import { HomePage } from '../features/home/HomePage.tsx';
+import { HeatmapPage } from '../features/heatmap/HeatmapPage.tsx';
 
 /** The dataset editor is large (canvas, code editor): loaded on first use. */
 const DatasetEditorPage = lazy(() => import('../features/dataset/editor/DatasetEditorPage.tsx'));
@@ -67,6 +68,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   ppt: <PptListPage />,
   subscriptionLog: <SubscriptionLogPage />,
   shares: <ShareListPage />,
+  heatmap: <HeatmapPage />,
 };
 
 function RouteError() {

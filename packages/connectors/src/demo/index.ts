@@ -18,3 +18,4 @@ export {
   type DemoWarehouseOptions,
 } from './plan.ts';
 export { DEMO_TABLES, DEMO_TABLE_NAMES, META_TABLE, ORDER_DATA_VIEW, type TableSpec, type ColumnSpec } from './schema.ts';
+export { SITE_ORIGIN, WEB_PAGES, type WebPage } from './data-cdp.ts';

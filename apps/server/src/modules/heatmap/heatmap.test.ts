@@ -61,8 +61,29 @@ describe.each(kinds)('heat map on %s', (kind) => {
   it('lists the website titles with their urls', async () => {
     const res = await call(w.server, 'GET', '/api/heatmap/titles', { headers: w.admin });
     expect(res.status).toBe(200);
-    const expected = await w.direct('SELECT page_title, url, platform_type FROM web_pages ORDER BY page_id');
-    expect(res.body.data).toEqual(expected.map((r) => ({ title: r.page_title, url: r.url, platformType: r.platform_type })));
+    const expected = await w.direct('SELECT page_title, url, platform_type, page_height FROM web_pages ORDER BY page_id');
+    expect(res.body.data).toEqual(
+      expected.map((r) => ({
+        title: r.page_title,
+        url: r.url,
+        platformType: r.platform_type,
+        pageHeight: Number(r.page_height),
+        viewUrl: `/demo-site${new URL(String(r.url)).pathname}`,
+      })),
+    );
+  });
+
+  it('serves every demo page at its path, with the tracker, and nothing else', async () => {
+    const titles = (await call(w.server, 'GET', '/api/heatmap/titles', { headers: w.admin })).body.data as { title: string; viewUrl: string }[];
+    for (const t of titles) {
+      const page = await w.server.app.inject({ method: 'GET', url: t.viewUrl });
+      expect(page.statusCode, t.viewUrl).toBe(200);
+      expect(page.headers['content-type']).toContain('text/html');
+      expect(page.body).toContain(`<title>${t.title}</title>`);
+      expect(page.body).toContain('src="/tracker/shutu-track.js" data-write-key="demo-site"');
+    }
+    expect((await w.server.app.inject({ method: 'GET', url: '/demo-site/nope.html' })).statusCode).toBe(404);
+    expect((await w.server.app.inject({ method: 'GET', url: '/demo-site/demo.js' })).headers['content-type']).toContain('javascript');
   });
 
   it('looks a phone up to its shence_id, and says so for an unknown one', async () => {
@@ -127,5 +148,8 @@ describe.each(kinds)('heat map on %s', (kind) => {
     const phone = await call(w.server, 'GET', '/api/heatmap/phone', { headers: analyst.headers, query: { phone: busy.phone } });
     expect(phone.status).toBe(403);
     expect(phone.body.msg).toBe('没有数据表【users】的使用权限，请联系管理员授权');
+    await w.group([analyst.id], ['users']);
+    const granted = await call(w.server, 'GET', '/api/heatmap/phone', { headers: analyst.headers, query: { phone: busy.phone } });
+    expect(granted.body.data).toEqual({ tel: busy.phone, shenceId: busy.distinctId });
   });
 });

@@ -11,6 +11,7 @@ import {
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { DEMO_SCRIPT, DEMO_SITE_PREFIX, demoPage, demoPageHtml } from './demo-site.ts';
 import { heatmapEvents, heatmapTitles, lookupPhone } from './service.ts';
 
 const tags = ['heatmap'];
@@ -36,4 +37,18 @@ export function registerHeatmapRoutes(app: App, ctx: AppContext): void {
     { config: user, schema: { tags, summary: '热力图：用户点击事件', body: heatmapQuerySchema, response: { 200: envelopeSchema(heatmapResultSchema) } } },
     async (request) => ok(await heatmapEvents(ctx, sessionOf(request), request.body)),
   );
+  registerDemoSite(app);
+}
+
+/** The demo website: public pages (a visitor of a shop signs in to nothing), framed by the product's own heat-map page. */
+function registerDemoSite(app: App): void {
+  app.get(`${DEMO_SITE_PREFIX}/demo.js`, { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(DEMO_SCRIPT),
+  );
+  app.get(HEATMAP_PATHS.demoSite, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+    const path = request.url.slice(DEMO_SITE_PREFIX.length).split('?')[0]!;
+    const page = demoPage(path === '/' || path === '' ? '/index.html' : path);
+    if (!page) return reply.code(404).type('text/html; charset=utf-8').send('<!doctype html><meta charset="utf-8"><title>页面不存在</title><p>页面不存在</p>');
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(demoPageHtml(page));
+  });
 }

@@ -15,6 +15,7 @@ import { findBuiltinRow } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { readBoundSql, type BoundStatement } from '../read/index.ts';
 import { normalisePoint, topAreas } from './areas.ts';
+import { viewUrlOf } from './demo-site.ts';
 
 /**
  * The heat map's reads (docs/heatmap.md): the built-in warehouse's web_pages, users and
@@ -50,10 +51,16 @@ export async function heatmapTitles(ctx: AppContext, caller: Caller): Promise<He
   const { rows } = await read(
     ctx,
     caller,
-    (d) => statement(d, `SELECT page_title, url, platform_type FROM ${d.quoteIdentifier('web_pages')} ORDER BY page_id`, []),
+    (d) => statement(d, `SELECT page_title, url, platform_type, page_height FROM ${d.quoteIdentifier('web_pages')} ORDER BY page_id`, []),
     1000,
   );
-  return rows.map((r) => ({ title: text(r.page_title), url: text(r.url), platformType: r.platform_type == null ? null : text(r.platform_type) }));
+  return rows.map((r) => ({
+    title: text(r.page_title),
+    url: text(r.url),
+    platformType: r.platform_type == null ? null : text(r.platform_type),
+    pageHeight: r.page_height == null ? null : Number(r.page_height),
+    viewUrl: viewUrlOf(text(r.url)),
+  }));
 }
 
 /** A phone to its shence_id (the distinct id of its events); an unknown phone is a 404 naming it. */
@@ -64,9 +71,17 @@ export async function lookupPhone(ctx: AppContext, caller: Caller, phone: string
     (d) => statement(d, `SELECT phone, shence_id FROM ${d.quoteIdentifier('users')} WHERE phone = ? ${d.limitOffset(1, null)}`, [phone]),
     1,
   );
-  const row = rows[0];
-  if (!row || !row.shence_id) throw notFound(formatMessage(heatmapMessages.phoneUnknown, { phone }));
-  return { tel: text(row.phone), shenceId: text(row.shence_id) };
+  if (rows[0]?.shence_id) return { tel: phone, shenceId: text(rows[0].shence_id) };
+  // A visitor the tracker identified (not a user of the demo data): the distinct id of their latest click.
+  const tracked = await read(
+    ctx,
+    caller,
+    (d) =>
+      statement(d, `SELECT distinct_id FROM ${d.quoteIdentifier('click_events')} WHERE phone = ? ORDER BY event_time DESC ${d.limitOffset(1, null)}`, [phone]),
+    1,
+  );
+  if (tracked.rows[0]?.distinct_id) return { tel: phone, shenceId: text(tracked.rows[0].distinct_id) };
+  throw notFound(formatMessage(heatmapMessages.phoneUnknown, { phone }));
 }
 
 /** The shared conditions: event, whole days from start to end (both included), user, platform, project. */

@@ -19,6 +19,7 @@ describe('menu filtering', () => {
       '可视化大屏',
       '自助报表',
       '幻灯片',
+      '点击热力图',
       '用户管理',
       '部门管理',
       '角色管理',
@@ -41,7 +42,7 @@ describe('menu filtering', () => {
   });
 
   it('a user with dict_view sees only 数据集, 字典管理 and 个人设置', () => {
-    expect(labels(dictViewer)).toEqual(['首页', '数据集', '可视化大屏', '自助报表', '幻灯片', '字典管理', '个人设置', '任务管理', '我的分享', '订阅日志']);
+    expect(labels(dictViewer)).toEqual(['首页', '数据集', '可视化大屏', '自助报表', '幻灯片', '点击热力图', '字典管理', '个人设置', '任务管理', '我的分享', '订阅日志']);
   });
 
   it('other dict permissions alone do not open the dictionary manager', () => {
@@ -51,6 +52,7 @@ describe('menu filtering', () => {
       '可视化大屏',
       '自助报表',
       '幻灯片',
+      '点击热力图',
       '个人设置',
       '任务管理',
       '我的分享',
@@ -74,6 +76,7 @@ describe('menu filtering', () => {
       '/newbi/visual',
       '/newbi/report',
       '/newbi/ppt',
+      '/newbi/heatmap',
       'divider',
       '/system/dict',
       'divider',

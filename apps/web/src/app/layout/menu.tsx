@@ -17,6 +17,7 @@ import {
   PlaySquareOutlined,
   ShareAltOutlined,
   NotificationOutlined,
+  HeatMapOutlined,
 } from '@ant-design/icons';
 import type { UserInfo } from '@shutu/contracts';
 import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
@@ -39,6 +40,7 @@ const ICONS: Record<PageKey, ReactNode> = {
   ppt: <PlaySquareOutlined />,
   shares: <ShareAltOutlined />,
   subscriptionLog: <NotificationOutlined />,
+  heatmap: <HeatMapOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];

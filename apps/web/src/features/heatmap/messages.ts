@@ -1,0 +1,30 @@
+import { heatmapMessages } from '@shutu/contracts';
+
+/** What the click heat-map page says (spec 1 §2.8, §5). */
+export const hmt = {
+  page: '点击热力图',
+  desc: '查看某个用户（或全部用户）在网站页面上的点击分布；坐标按页面宽度换算，不同屏幕宽度的点击落在同一元素上',
+  phone: '手机号',
+  phonePlaceholder: '不填则查全部用户',
+  title: '网站标题',
+  titlePlaceholder: '请选择网站',
+  range: '日期范围',
+  query: '查询',
+  lastWeek: '最近一周',
+  lastMonth: '最近一个月',
+  lastThreeMonths: '最近三个月',
+  dateRangeRequired: heatmapMessages.dateRangeRequired,
+  titleRequired: heatmapMessages.titleRequired,
+  empty: '请选择网站和日期范围后查询',
+  noClicks: '所选用户和日期范围内没有点击',
+  clicks: '点击次数',
+  userLabel: (id: string | null) => (id ? `用户标识 ${id}` : '全部用户'),
+  truncated: (limit: number) => `点击超过 ${limit.toLocaleString('zh-CN')} 次，只显示前 ${limit.toLocaleString('zh-CN')} 次`,
+  pages: '各页面点击次数',
+  colPage: '页面',
+  colCount: '次数',
+  topAreas: '点击最多的区域',
+  colArea: '位置（横向比例，纵向像素）',
+  areaLabel: (x: number, y: number) => `${Math.round(x * 100)}%，${Math.round(y)}px`,
+  openSite: '新窗口打开页面',
+} as const;

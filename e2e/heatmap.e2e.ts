@@ -1,0 +1,74 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+
+/**
+ * 点击热力图 (issue 22, docs/heatmap.md): the required date range, the demo data's heat map of a
+ * busy user over the demo website, and three clicks made on the demo website coming back as
+ * three points for that visitor and day.
+ */
+describe('点击热力图', () => {
+  let app: E2EApp;
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+  let warehouseId: number;
+
+  beforeAll(async () => {
+    app = await startApp();
+    token = await apiLogin(app);
+    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
+    warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    await loginThroughPage(page, app);
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `heatmap-failed-${ctx.task.name.slice(0, 24)}`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  const sql = async (text: string) =>
+    (await apiCall<{ rows: Record<string, unknown>[] }>(app, token, 'POST', '/api/sqlview/preview', { datasourceId: warehouseId, sql: text })).rows;
+
+  async function chooseTitle(title: string) {
+    await page.getByTestId('heatmap-title').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: title }).click();
+  }
+
+  it('asks for a date range', async () => {
+    await page.goto(`${app.url}/newbi/heatmap`);
+    await page.getByRole('heading', { name: '点击热力图' }).waitFor();
+    await chooseTitle('网上营业厅-首页');
+    // The range starts as yesterday and the day before; cleared, the query is refused.
+    await page.getByTestId('heatmap-range').first().hover();
+    await page.locator('.ant-picker-clear').click();
+    await page.getByTestId('heatmap-query').click();
+    await page.getByText('请选择日期范围').waitFor();
+    await screenshot(page, 'heatmap-date-required');
+  });
+
+  it("shows the demo data's heat map of a busy user over the demo website", async () => {
+    const [busy] = await sql(`SELECT phone, count(*) AS n FROM click_events
+      WHERE page_title = '网上营业厅-首页' AND event_time >= (SELECT max(event_time) FROM click_events) - INTERVAL 80 DAY
+      GROUP BY phone ORDER BY n DESC, phone LIMIT 1`);
+    await page.getByTestId('heatmap-phone').fill(String(busy!.phone));
+    await page.getByTestId('heatmap-range').first().click();
+    await page.getByText('最近三个月').click();
+    await page.getByTestId('heatmap-query').click();
+    const result = page.getByTestId('heatmap-result');
+    await result.waitFor();
+    const total = Number(await result.getAttribute('data-total'));
+    expect(total).toBeGreaterThanOrEqual(Number(busy!.n));
+    expect(await page.getByTestId('heatmap-layer').getAttribute('data-points')).toBe(String(total));
+    // The framed page is the demo website's home page, and the side lists counts per page and areas.
+    const frame = page.frameLocator('iframe.heatmap-frame');
+    await frame.getByText('双十一特惠 · 立即办理').waitFor();
+    await page.getByTestId('heatmap-pages').getByText('网上营业厅-首页').waitFor();
+    expect(await page.getByTestId('heatmap-areas').locator('tbody tr').count()).toBeGreaterThan(0);
+    await screenshot(page, 'heatmap-busy-user');
+  });
+});
