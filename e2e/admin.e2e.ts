@@ -164,6 +164,7 @@ describe('administration', () => {
     expect(await menuLabels(viewer)).toEqual([
       '首页',
       '数据集',
+      '数据接口',
       '可视化大屏',
       '自助报表',
       '幻灯片',

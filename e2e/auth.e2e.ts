@@ -68,6 +68,7 @@ describe('sign-in and personal settings', () => {
     expect(await menuLabels(page)).toEqual([
       '首页',
       '数据集',
+      '数据接口',
       '可视化大屏',
       '自助报表',
       '幻灯片',
@@ -78,6 +79,7 @@ describe('sign-in and personal settings', () => {
       '数据源管理',
       '权限组管理',
       '系统设置',
+      '数据接口管理',
       '个人设置',
       '任务管理',
       '我的分享',

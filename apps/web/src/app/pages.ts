@@ -3,6 +3,7 @@ import { canAccess, type Access } from '../shared/access.ts';
 import { t } from '../shared/messages.ts';
 import { bt } from '../features/board/messages.ts';
 import { hm } from '../features/home/messages.ts';
+import { am } from '../features/dataapi/messages.ts';
 import { HOME_PATH } from '@shutu/contracts';
 import { hmt } from '../features/heatmap/messages.ts';
 
@@ -24,6 +25,9 @@ export type PageKey =
   | 'ppt'
   | 'subscriptionLog'
   | 'shares'
+  | 'dataapi'
+  | 'dataapiDocs'
+  | 'dataapiAdmin'
   | 'heatmap';
 export type Section = 'home' | 'data' | 'visual' | 'system' | 'personal';
 
@@ -46,6 +50,9 @@ export const PAGES: readonly PageDef[] = [
   { key: 'home', path: HOME_PATH, label: hm.page, section: 'home', access: 'user' },
   // Open to every signed-in user: the server lists only the datasets each may see.
   { key: 'dataset', path: '/newbi/dataset', label: t.pageDataset, section: 'data', access: 'user', notHome: true },
+  // Data APIs (issue 17; route not in the spec, docs/dataapi.md): every user defines their own; the server lists only theirs.
+  { key: 'dataapi', path: '/newbi/dataapi', label: am.pageList, section: 'data', access: 'user', notHome: true },
+  { key: 'dataapiDocs', path: '/newbi/dataapi/docs', label: am.pageDocs, section: 'data', access: 'user', hidden: true, parent: 'dataapi', notHome: true },
   // Open to every signed-in user: the server lists only the boards each may see.
   { key: 'visual', path: '/newbi/visual', label: bt.pageVisual, section: 'visual', access: 'user', notHome: true },
   { key: 'report', path: '/newbi/report', label: bt.pageReport, section: 'visual', access: 'user', notHome: true },
@@ -68,6 +75,8 @@ export const PAGES: readonly PageDef[] = [
     parent: 'authGroup',
   },
   { key: 'settings', path: '/system/settings', label: t.pageSettings, section: 'system', access: 'admin' },
+  // Access keys, the call log and the outgoing-host allow-list of data APIs (issue 17).
+  { key: 'dataapiAdmin', path: '/system/dataapi', label: am.pageAdmin, section: 'system', access: 'admin' },
   { key: 'profile', path: '/info/index', label: t.pageProfile, section: 'personal', access: 'user' },
   // The user's own export tasks (spec 1 §2.10: 任务管理 → /newbi/mine/export).
   { key: 'exportTasks', path: '/newbi/mine/export', label: bt.pageExportTasks, section: 'personal', access: 'user' },

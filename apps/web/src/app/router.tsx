@@ -27,6 +27,9 @@ import { ShareListPage } from '../features/share/ShareListPage.tsx';
 import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
 import { HomePage } from '../features/home/HomePage.tsx';
 import { HeatmapPage } from '../features/heatmap/HeatmapPage.tsx';
+import { DataApiListPage } from '../features/dataapi/DataApiListPage.tsx';
+import { OpenApiPage } from '../features/dataapi/OpenApiPage.tsx';
+import { DataApiAdminPage } from '../features/dataapi/admin/DataApiAdminPage.tsx';
 
 /** The dataset editor is large (canvas, code editor): loaded on first use. */
 const DatasetEditorPage = lazy(() => import('../features/dataset/editor/DatasetEditorPage.tsx'));
@@ -38,6 +41,9 @@ const ChartJsonPage = lazy(() => import('../features/board/preview/ChartJsonPage
 const PptEditorPage = lazy(() => import('../features/ppt/PptEditorPage.tsx'));
 const PptViewerPage = lazy(() => import('../features/ppt/viewer/PptViewerPage.tsx'));
 const ShareOpenPage = lazy(() => import('../features/share-open/ShareOpenPage.tsx'));
+/** The data-API editors (code editor, charts): full screen, loaded on first use. */
+const DataApiEditorPage = lazy(() => import('../features/dataapi/editor/DataApiEditorPage.tsx'));
+const Type3EditorPage = lazy(() => import('../features/dataapi/editor/Type3EditorPage.tsx'));
 
 const lazyPage = (element: ReactNode) => <Suspense fallback={<EditorLoading />}>{element}</Suspense>;
 
@@ -68,6 +74,9 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   ppt: <PptListPage />,
   subscriptionLog: <SubscriptionLogPage />,
   shares: <ShareListPage />,
+  dataapi: <DataApiListPage />,
+  dataapiDocs: <OpenApiPage />,
+  dataapiAdmin: <DataApiAdminPage />,
   heatmap: <HeatmapPage />,
 };
 
@@ -126,6 +135,10 @@ export function createAppRouter(queryClient: QueryClient) {
         { path: '/newbi/json/:boardId/:chartKey', element: lazyPage(<ChartJsonPage />) },
         { path: '/newbi/ppt/edit', element: lazyPage(<PptEditorPage />) },
         { path: '/newbi/ppt/view/:ppid/:id?', element: lazyPage(<PptViewerPage full={false} />) },
+        // Data-API editors (spec 2 §2): ?id= or ?apiKey=; the first save moves to ?id=.
+        { path: '/apiedit', element: lazyPage(<DataApiEditorPage withChart={false} />) },
+        { path: '/apiedit1', element: lazyPage(<DataApiEditorPage withChart />) },
+        { path: '/apiedit3', element: lazyPage(<Type3EditorPage />) },
         {
           element: <MainLayout />,
           children: [

@@ -16,6 +16,7 @@ describe('menu filtering', () => {
     expect(labels(admin)).toEqual([
       '首页',
       '数据集',
+      '数据接口',
       '可视化大屏',
       '自助报表',
       '幻灯片',
@@ -27,6 +28,7 @@ describe('menu filtering', () => {
       '数据源管理',
       '权限组管理',
       '系统设置',
+      '数据接口管理',
       '个人设置',
       '任务管理',
       '我的分享',
@@ -42,13 +44,27 @@ describe('menu filtering', () => {
   });
 
   it('a user with dict_view sees only 数据集, 字典管理 and 个人设置', () => {
-    expect(labels(dictViewer)).toEqual(['首页', '数据集', '可视化大屏', '自助报表', '幻灯片', '点击热力图', '字典管理', '个人设置', '任务管理', '我的分享', '订阅日志']);
+    expect(labels(dictViewer)).toEqual([
+      '首页',
+      '数据集',
+      '数据接口',
+      '可视化大屏',
+      '自助报表',
+      '幻灯片',
+      '点击热力图',
+      '字典管理',
+      '个人设置',
+      '任务管理',
+      '我的分享',
+      '订阅日志',
+    ]);
   });
 
   it('other dict permissions alone do not open the dictionary manager', () => {
     expect(labels({ isAdministrator: false, permissions: ['dict_add', 'dict_edit', 'dict_delete'] })).toEqual([
       '首页',
       '数据集',
+      '数据接口',
       '可视化大屏',
       '自助报表',
       '幻灯片',
@@ -72,6 +88,7 @@ describe('menu filtering', () => {
       '/home',
       'divider',
       '/newbi/dataset',
+      '/newbi/dataapi',
       'divider',
       '/newbi/visual',
       '/newbi/report',

@@ -18,6 +18,8 @@ import {
   ShareAltOutlined,
   NotificationOutlined,
   HeatMapOutlined,
+  ApiOutlined,
+  CloudServerOutlined,
 } from '@ant-design/icons';
 import type { UserInfo } from '@shutu/contracts';
 import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
@@ -40,6 +42,9 @@ const ICONS: Record<PageKey, ReactNode> = {
   ppt: <PlaySquareOutlined />,
   shares: <ShareAltOutlined />,
   subscriptionLog: <NotificationOutlined />,
+  dataapi: <ApiOutlined />,
+  dataapiDocs: <ApiOutlined />,
+  dataapiAdmin: <CloudServerOutlined />,
   heatmap: <HeatMapOutlined />,
 };
 
