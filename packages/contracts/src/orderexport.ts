@@ -221,6 +221,9 @@ export const orderExportResultSchema = z.object({
 
 export const ORDER_EXPORT_PATHS = {
   maxrows: '/api/orderexport/maxrows',
+  channels: '/api/orderexport/channels',
+  areaTree: '/api/orderexport/areaTree',
+  areapRoductTree: '/api/orderexport/areapRoductTree',
   page: '/api/orderexport/page',
   add: '/api/orderexport/add',
   addtxt: '/api/orderexport/addtxt',
@@ -230,6 +233,24 @@ export const ORDER_EXPORT_PATHS = {
   download: '/api/orderexport/download',
   settings: '/api/orderexport/settings',
 } as const;
+
+export interface OrderOptionNode {
+  value: string;
+  title: string;
+  children?: OrderOptionNode[];
+}
+const optionNode: z.ZodType<OrderOptionNode> = z
+  .object({
+    value: z.string(),
+    title: z.string(),
+    get children() {
+      return z.array(optionNode).optional();
+    },
+  })
+  // A named schema: the API document refers to it from itself.
+  .meta({ id: 'OrderOptionNode' });
+export const orderOptionTreeSchema = z.array(optionNode);
+export const orderChannelOptionsSchema = z.object({ channels: z.array(z.object({ value: z.string(), title: z.string() })), belongs: z.array(z.string()) });
 
 export const ORDER_EXPORT_JOB = 'order-export';
 export interface OrderExportJobData {

@@ -144,6 +144,21 @@ describe.each(kinds)('order-data export on %s', (kind) => {
     expect((await details(admin, done.taskId)).fileExpired).toBe(true);
   });
 
+  it('lists channels, the province/area tree and the product tree from the warehouse', async () => {
+    const res = await call(w.server, 'GET', '/api/orderexport/channels', { headers: admin });
+    expect(res.status).toBe(200);
+    const channels = res.body.data;
+    expect(channels.channels.map((c: { title: string }) => c.title)).toContain('营业厅');
+    expect(channels.belongs.length).toBeGreaterThan(0);
+    const areas = (await call(w.server, 'GET', '/api/orderexport/areaTree', { headers: admin })).body.data;
+    expect(areas).toHaveLength(31);
+    expect(areas.find((p: { title: string }) => p.title === '广东').children.length).toBeGreaterThan(1);
+    const products = (await call(w.server, 'GET', '/api/orderexport/areapRoductTree', { headers: admin })).body.data;
+    expect(products).toHaveLength(4);
+    expect(products[0].children).toHaveLength(3);
+    expect(products[0].children[0].children[0].value).toMatch(/^p:9001\d\d$/);
+  });
+
   it('answers 403 without the permission code order_export, and reads as a member with it', async () => {
     const plain = await w.member();
     expect((await call(w.server, 'GET', '/api/orderexport/page', { headers: plain.headers })).status).toBe(403);

@@ -10,6 +10,8 @@ import {
   orderExportSettingsSchema,
   orderExportTaskSchema,
   orderExportUpdateNameSchema,
+  orderChannelOptionsSchema,
+  orderOptionTreeSchema,
   orderQuerySchema,
   pageSchema,
 } from '@shutu/contracts';
@@ -20,6 +22,7 @@ import { installMultipart, receiveUpload } from '../../platform/files/upload.ts'
 import { badRequest } from '../../platform/http/errors.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { attachmentHeader } from '../export/index.ts';
+import { areaTree, channelOptions, productTree } from './options.ts';
 import { addTask, addTxtTask, downloadFile, getSettings, listTasks, renameTask, resultPage, saveSettings, taskDetails } from './service.ts';
 
 const tags = ['orderexport'];
@@ -39,6 +42,21 @@ export async function registerOrderExportRoutes(app: App, ctx: AppContext): Prom
     P.maxrows,
     { config: { access }, schema: { tags, summary: '批量导入号码的最大行数（默认 100 万）', response: { 200: envelopeSchema(z.number()) } } },
     async () => ok((await getSettings(ctx)).maxRows),
+  );
+  app.get(
+    P.channels,
+    { config: { access }, schema: { tags, summary: '订购/退订渠道与渠道归属', response: { 200: envelopeSchema(orderChannelOptionsSchema) } } },
+    async (request) => ok(await channelOptions(ctx, sessionOf(request))),
+  );
+  app.get(
+    P.areaTree,
+    { config: { access }, schema: { tags, summary: '省份与地市树', response: { 200: envelopeSchema(orderOptionTreeSchema) } } },
+    async (request) => ok(await areaTree(ctx, sessionOf(request))),
+  );
+  app.get(
+    P.areapRoductTree,
+    { config: { access }, schema: { tags, summary: '产品类型与产品树（一级、二级类型与产品）', response: { 200: envelopeSchema(orderOptionTreeSchema) } } },
+    async (request) => ok(await productTree(ctx, sessionOf(request))),
   );
   app.get(
     P.settings,
