@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './fixtures.ts';
+import { alertPreviewRead } from './alert-matrix.ts';
 import { multipart } from './multipart.ts';
 import {
   CHART,
@@ -339,6 +340,14 @@ const PATHS: ReadPath[] = [
       return unordered(await direct(m, rawSql(sql, view), ORDER_TITLES));
     },
     cells: cells(ALL, NO_PERMISSION, NO_PERMISSION, NO_PERMISSION, SCOPED, NO_PERMISSION),
+  },
+  {
+    // Alerts (issue 19): the editor's preview reads as its user; keep this entry last (alert-matrix.ts adds 下单时间 to the dataset).
+    name: '预警预览：各省订单数（指标与时间字段）',
+    read: async (m, s) => ifShown(await alertPreviewRead(m, s), unordered),
+    expected: async (m, view) =>
+      unordered(await direct(m, `SELECT province, COUNT(order_id) FROM orders ${where(view)} GROUP BY province`, ['省份', '订单编号'])),
+    cells: cells(ALL, GD, NO_GRANT, NO_GRANT, SCOPED, GD),
   },
 ];
 

@@ -321,6 +321,11 @@ export function compactPeriod(isoDay: string, timeType: AlertTimeType): string {
   return timeType === 'DAY' ? compact : compact.slice(0, 6);
 }
 
+/** The editor of an alert (spec 3 §2). */
+export const alertEditRoute = (id: number) => `/newbi/warning/edit?id=${id}`;
+/** The alert log page (route not shown in the spec; ours, docs/alerts.md). */
+export const alertCheckRoute = (alertId: number) => `/newbi/warning/log?alertId=${alertId}`;
+
 export const ALERT_API = {
   /** GET list (page), POST save (Base64 payload or JSON). */
   alerts: '/api/alert/alerts',

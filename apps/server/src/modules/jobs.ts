@@ -5,6 +5,7 @@ import { exportJobs } from './export/jobs.ts';
 import { boardThumbnailJob } from './board/thumbnail.ts';
 import { pptPdfJobs } from './ppt/pdf-job.ts';
 import { subscriptionJobs } from './subscription/jobs.ts';
+import { alertJobs } from './alert/index.ts';
 import { orderExportJobs } from './orderexport/index.ts';
 
 /**
@@ -12,5 +13,12 @@ import { orderExportJobs } from './orderexport/index.ts';
  * pg-boss (server.ts, main.ts); tests start them with `createTestServer(..., { jobs: true })`.
  */
 export function moduleJobs(ctx: AppContext, log: Logger): JobDefinition[] {
-  return [...exportJobs(ctx, log), boardThumbnailJob(ctx, log), ...pptPdfJobs(ctx, log), ...subscriptionJobs(ctx, log), ...orderExportJobs(ctx, log)];
+  return [
+    ...exportJobs(ctx, log),
+    boardThumbnailJob(ctx, log),
+    ...pptPdfJobs(ctx, log),
+    ...subscriptionJobs(ctx, log),
+    ...alertJobs(ctx, log),
+    ...orderExportJobs(ctx, log),
+  ];
 }

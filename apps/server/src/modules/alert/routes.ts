@@ -3,6 +3,7 @@ import {
   ALERT_API,
   alertEnabledSchema,
   alertListQuerySchema,
+  alertLogQuerySchema,
   alertMessages,
   alertPreviewSchema,
   alertSaveSchema,
@@ -15,7 +16,7 @@ import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
 import { previewAlert, windowOf } from './query.ts';
-import { copyAlert, getAlert, listAlerts, removeAlert, saveAlert, setAlertEnabled } from './service.ts';
+import { checkNow, copyAlert, getAlert, listAlerts, listChecks, removeAlert, saveAlert, setAlertEnabled } from './service.ts';
 
 const tags = ['alert'];
 const anyData = { 200: envelopeSchema(z.any()) };
@@ -82,5 +83,18 @@ export function registerAlertRoutes(app: App, ctx: AppContext): void {
       const window = windowOf({ timeZoneOffsetMinutes: await serverTimeZoneOffsetMinutes(ctx, now) }, { filterTimeJson: request.body } as never, now);
       return ok([window.start, window.end]);
     },
+  );
+  app.post(
+    ALERT_API.check,
+    { config: { access: 'user' }, schema: { tags, summary: '立即检查（与到期检查同一任务、认领与日志）', params: idParamSchema, response: anyData } },
+    async (request) => {
+      await checkNow(ctx, sessionOf(request), request.params.id);
+      return ok(null, alertMessages.checkQueued);
+    },
+  );
+  app.get(
+    ALERT_API.logs,
+    { config: { access: 'user' }, schema: { tags, summary: '预警检查日志（管理员看全部）', querystring: alertLogQuerySchema, response: anyData } },
+    async (request) => ok(await listChecks(ctx, sessionOf(request), request.query)),
   );
 }

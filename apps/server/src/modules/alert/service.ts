@@ -1,9 +1,11 @@
 import { alertSaveProblem, alertMessages, templateVariables, type AlertBodyParsed, type AlertRecord } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
-import { badRequest, forbidden, notFound } from '../../platform/http/errors.ts';
+import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors.ts';
 import { openRead } from '../read/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { windowOf } from './query.ts';
+import { enqueueCheck } from './check.ts';
+import { pageChecks } from './check-repo.ts';
 import { alertColumns, deleteAlert, findAlert, insertAlert, pageAlerts, toRecord, updateAlert, type AlertRow } from './repo.ts';
 
 /**
@@ -125,4 +127,21 @@ export async function setAlertEnabled(ctx: AppContext, caller: Caller, id: numbe
   if (row.enableStatus === enableStatus) return;
   // Re-enabled: checks start from now, the time it was off is not caught up.
   await updateAlert(ctx.db, id, { enableStatus, ...(enableStatus === 1 ? { lastSlot: null } : {}) });
+}
+
+/** 立即检查: the current instant as its own slot, through the same job, claim and log as a due slot. */
+export async function checkNow(ctx: AppContext, caller: Caller, id: number): Promise<void> {
+  await requireOwned(ctx, caller, id);
+  if (!ctx.jobs) throw new AppError(503, alertMessages.jobsOff);
+  await enqueueCheck(ctx, id, new Date());
+}
+
+export async function listChecks(ctx: AppContext, caller: Caller, query: { current: number; size: number; alertId?: number }) {
+  const { records, total } = await pageChecks(
+    ctx.db,
+    { userId: caller.isAdministrator ? null : caller.userId, alertId: query.alertId },
+    (query.current - 1) * query.size,
+    query.size,
+  );
+  return { records, total, current: query.current, size: query.size };
 }

@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { alertWorld, type AlertWorld } from '../../../test/alert-fixtures.ts';
+import { call } from '../../../test/fixtures.ts';
+import { storeKinds } from '../../../test/harness.ts';
+import { decodeMimeHeader, mailHeader, startRobotReceiver, startSmtpServer, type LocalSmtpServer, type RobotReceiver } from '../../../test/notify-servers.ts';
+import { openStore } from '../../platform/db/store.ts';
+import { runCheck } from './check.ts';
+import { claimCheck } from './check-repo.ts';
+import { decide, inQuietHours, type AlertPolicy } from './decide.ts';
+
+/** What firing means and checks that run once (issue 19; docs/alerts.md). */
+
+const kinds = await storeKinds();
+const log = pino({ level: 'silent' });
+const HOUR = 3_600_000;
+
+describe('what firing means (decide.ts)', () => {
+  const policy: AlertPolicy = { repeatIntervalSeconds: 3600, notifyRecovery: true, quietStart: null, quietEnd: null };
+  const t0 = new Date('2026-11-25T02:00:00Z');
+  const at = (ms: number) => new Date(t0.getTime() + ms);
+  it('ok → firing notifies once, then at most once per repeat interval, and recovery when asked', () => {
+    const started = decide({ state: 'ok', stateSince: null, lastNotifiedTime: null }, true, policy, t0, '10:00');
+    expect(started).toEqual({ state: 'firing', stateSince: t0, changed: true, reason: 'started' });
+    const firing = { state: 'firing' as const, stateSince: t0, lastNotifiedTime: t0 };
+    expect(decide(firing, true, policy, at(HOUR - 1), '10:59').reason).toBe('none');
+    expect(decide(firing, true, policy, at(HOUR), '11:00')).toMatchObject({ reason: 'repeat', changed: false, stateSince: t0 });
+    expect(decide(firing, false, policy, at(HOUR), '11:00')).toEqual({ state: 'ok', stateSince: at(HOUR), changed: true, reason: 'recovered' });
+    expect(decide(firing, false, { ...policy, notifyRecovery: false }, at(HOUR), '11:00').reason).toBe('none');
+    expect(decide({ state: 'ok', stateSince: t0, lastNotifiedTime: t0 }, false, policy, at(HOUR), '11:00')).toMatchObject({ reason: 'none', changed: false });
+  });
+  it('quiet hours hold a new firing back until the first check after them, and drop a recovery notice', () => {
+    const quiet = { ...policy, quietStart: '22:00', quietEnd: '07:00' };
+    expect([inQuietHours('23:30', '22:00', '07:00'), inQuietHours('06:59', '22:00', '07:00'), inQuietHours('07:00', '22:00', '07:00')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    const held = decide({ state: 'ok', stateSince: null, lastNotifiedTime: null }, true, quiet, t0, '23:00');
+    expect(held.reason).toBe('quiet');
+    // Still firing at 07:00 and never notified for this firing: it is notified now.
+    expect(decide({ state: 'firing', stateSince: t0, lastNotifiedTime: null }, true, quiet, at(8 * HOUR), '07:00').reason).toBe('started');
+    expect(decide({ state: 'firing', stateSince: t0, lastNotifiedTime: t0 }, false, quiet, at(HOUR), '00:00').reason).toBe('quiet');
+  });
+});
+
+describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
+  let a: AlertWorld;
+  let smtp: LocalSmtpServer;
+  let robots: RobotReceiver;
+  beforeAll(async () => {
+    [a, smtp, robots] = await Promise.all([alertWorld(kind), startSmtpServer(), startRobotReceiver({ dingtalk: 'SEC-ding' })]);
+    const settings = await call(a.w.server, 'PUT', '/api/system/notify', {
+      headers: a.w.admin,
+      payload: {
+        smtpHost: '127.0.0.1',
+        smtpPort: smtp.port,
+        smtpSecure: false,
+        smtpUser: '',
+        smtpPassword: '',
+        smtpFrom: 'shutu@example.com',
+        dingtalkWebhook: `${robots.url}/dingtalk?access_token=t`,
+        dingtalkSecret: 'SEC-ding',
+      },
+    });
+    expect(settings.status).toBe(200);
+    await a.w.server.ctx.db.updateTable('sysUser').set({ email: 'admin@example.com' }).where('id', '=', 1).execute();
+    await a.w.server.ctx.db.updateTable('sysUser').set({ email: 'member@example.com' }).where('id', '=', a.member.id).execute();
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all([a?.w.close(), smtp?.close(), robots?.close()]);
+  });
+
+  const threshold = (n: number) => [{ cubeColumnId: a.f['订单编号'], connectTime: 'having', conditions: [{ function: 'gt', values: [n] }] }];
+  const logs = async (alertId: number) =>
+    (await call(a.w.server, 'GET', '/api/alert/logs', { headers: a.w.admin, query: { alertId, size: 100 } })).body.data.records as {
+      notifyReason: string;
+      state: string;
+      rowCount: number;
+      channels: { channel: string; status: string; errMsg: string | null }[];
+    }[];
+
+  it('fires once per channel, stays quiet within the repeat interval, repeats after it and announces the recovery', async () => {
+    const saved = await a.save(
+      a.w.admin,
+      a.body({
+        name: `订单数预警-${kind}`,
+        checkedWays: ['email', 'dingtalk'],
+        notifyRecovery: true,
+        repeatIntervalSeconds: 3600,
+        filterJson: threshold(0),
+        messageDynamicContent: '${预警名称}：${省份}的订单数为${订单编号}',
+      }),
+    );
+    expect(saved.status).toBe(200);
+    const alertId = saved.body.data.id as number;
+    const t0 = new Date();
+    const check = (ms: number) =>
+      runCheck(a.w.server.ctx, log, { alertId, slot: new Date(t0.getTime() + ms).toISOString() }, null, new Date(t0.getTime() + ms));
+    const mails = () => smtp.mails.filter((m) => decodeMimeHeader(mailHeader(m.data, 'subject') ?? '').includes(`订单数预警-${kind}`));
+    const dings = () => robots.requests.filter((r) => r.path === '/dingtalk' && JSON.stringify(r.body).includes(`订单数预警-${kind}`));
+
+    expect(await check(0)).toBe('checked');
+    expect(await check(0)).toBe('skipped');
+    expect(mails()).toHaveLength(1);
+    expect(decodeMimeHeader(mailHeader(mails()[0]!.data, 'subject')!)).toBe(`【预警】订单数预警-${kind}`);
+    expect(dings()).toHaveLength(1);
+    expect(dings()[0]!.signed).toBe(true);
+    expect(JSON.stringify(dings()[0]!.body)).toMatch(new RegExp(`订单数预警-${kind}：[^"]+的订单数为\\d+`));
+
+    expect(await check(300_000)).toBe('checked');
+    expect([mails().length, dings().length]).toEqual([1, 1]);
+    expect(await check(HOUR)).toBe('checked');
+    expect([mails().length, dings().length]).toEqual([2, 2]);
+
+    const raised = await a.save(a.w.admin, { ...saved.body.data, filterJson: threshold(1e9) });
+    expect(raised.status).toBe(200);
+    expect(await check(HOUR + 300_000)).toBe('checked');
+    expect(decodeMimeHeader(mailHeader(mails()[2]!.data, 'subject')!)).toBe(`【预警恢复】订单数预警-${kind}`);
+    expect(await check(HOUR + 600_000)).toBe('checked');
+    expect(mails()).toHaveLength(3);
+
+    const rows = await logs(alertId);
+    expect(rows.map((r) => [r.state, r.notifyReason])).toEqual([
+      ['ok', 'none'],
+      ['ok', 'recovered'],
+      ['firing', 'repeat'],
+      ['firing', 'none'],
+      ['firing', 'started'],
+    ]);
+    expect(rows[4]!.channels.map((c) => [c.channel, c.status])).toEqual([
+      ['email', 'sent'],
+      ['dingtalk', 'sent'],
+    ]);
+    const detail = await call(a.w.server, 'GET', `/api/alert/alerts/${alertId}`, { headers: a.w.admin });
+    expect(detail.body.data).toMatchObject({ state: 'ok' });
+    expect(detail.body.data.lastFiredTime).toBe(t0.toISOString());
+  });
+
+  it("reads as the alert's owner: a member's alert sees only the member's rows", async () => {
+    const saved = await a.save(a.member.headers, a.body({ name: `成员预警-${kind}`, warnUserIds: String(a.member.id), filterJson: threshold(0) }));
+    expect(saved.status).toBe(200);
+    const now = new Date();
+    expect(await runCheck(a.w.server.ctx, log, { alertId: saved.body.data.id, slot: now.toISOString() }, null, now)).toBe('checked');
+    const [row] = await logs(saved.body.data.id);
+    // One dimension (省份), and the member sees only 广东.
+    expect(row).toMatchObject({ state: 'firing', rowCount: 1, notifyReason: 'started' });
+    expect(row!.channels).toEqual([{ channel: 'email', recipient: 'member@example.com', status: 'sent', errMsg: null }]);
+  });
+
+  it('two checks of the same slot at once: one runs and sends, the other stops at the claim', async () => {
+    const saved = await a.save(a.w.admin, a.body({ name: `并发预警-${kind}`, filterJson: threshold(0) }));
+    const now = new Date();
+    const data = { alertId: saved.body.data.id, slot: now.toISOString() };
+    const results = await Promise.all([runCheck(a.w.server.ctx, log, data, null, now), runCheck(a.w.server.ctx, log, data, null, now)]);
+    expect(results.sort()).toEqual(['checked', 'skipped']);
+    expect(smtp.mails.filter((m) => decodeMimeHeader(mailHeader(m.data, 'subject') ?? '').includes(`并发预警-${kind}`))).toHaveLength(1);
+  });
+
+  it('a claim whose run died is taken over once; a claim without a run only once it is stale', async () => {
+    const saved = await a.save(a.w.admin, a.body({ name: `接管预警-${kind}`, filterJson: threshold(0) }));
+    const alertId = saved.body.data.id as number;
+    const now = new Date();
+    const staleBefore = new Date(now.getTime() - 600_000);
+    // A run that is gone (no job_run row): its claim is taken over by the retry, which checks and sends.
+    expect(await claimCheck(a.w.server.ctx.db, alertId, now, 'run-that-died', staleBefore)).toBeDefined();
+    expect(await runCheck(a.w.server.ctx, log, { alertId, slot: now.toISOString() }, 'retry-run', now)).toBe('checked');
+    expect(smtp.mails.filter((m) => decodeMimeHeader(mailHeader(m.data, 'subject') ?? '').includes(`接管预警-${kind}`))).toHaveLength(1);
+    // Attempts are spent and the check is done: nothing takes it again.
+    expect(await claimCheck(a.w.server.ctx.db, alertId, now, 'third-run', staleBefore)).toBeUndefined();
+    // A claim without a run is taken over only once it is older than the stale limit.
+    const later = new Date(now.getTime() + 300_000);
+    expect(await claimCheck(a.w.server.ctx.db, alertId, later, null, staleBefore)).toBeDefined();
+    expect(await claimCheck(a.w.server.ctx.db, alertId, later, 'x', staleBefore)).toBeUndefined();
+  });
+
+  it.runIf(kind === 'postgres')('two servers on the same PostgreSQL: each slot is claimed by exactly one', async () => {
+    const other = await openStore({ databaseUrl: a.w.server.store.connectionString! });
+    try {
+      const saved = await a.save(a.w.admin, a.body({ name: '双进程预警', enableStatus: 0 }));
+      const alertId = saved.body.data.id as number;
+      const base = Date.now();
+      const staleBefore = new Date(base - 600_000);
+      const slots = Array.from({ length: 20 }, (_, i) => new Date(base + i * 60_000));
+      const claims = await Promise.all(
+        slots.flatMap((slot) => [claimCheck(a.w.server.ctx.db, alertId, slot, null, staleBefore), claimCheck(other.db, alertId, slot, null, staleBefore)]),
+      );
+      for (let i = 0; i < slots.length; i += 1) expect([claims[2 * i], claims[2 * i + 1]].filter(Boolean)).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+});
