@@ -35,6 +35,11 @@ function Operation({ path, method, op }: { path: string; method: string; op: Ope
           ]}
         />
       )}
+      {method === 'post' && (
+        <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+          {am.docsPostBody}
+        </Typography.Paragraph>
+      )}
       {method === 'get' && fields.length > 0 && (
         <Typography.Paragraph type="secondary" style={{ marginTop: 8 }}>
           {am.docsResponse}：{fields.map(([name, f]) => `${name}${f.description && f.description !== name ? `（${f.description}）` : ''}`).join('、')}
@@ -54,7 +59,7 @@ export function OpenApiPage() {
       title={am.pageDocs}
       description={
         <>
-          {am.pageDocsDesc} · <a href="/open/api-docs/openapi.json">openapi.json</a>
+          {am.pageDocsDesc} · <Typography.Text code>GET /open/api-docs/openapi.json</Typography.Text>
         </>
       }
     >

@@ -135,6 +135,7 @@ export const am = {
   accessKey: 'Access Key',
   secret: 'Secret',
   secretOnce: '请立即复制保存：关闭后不会再显示',
+  secretSaved: '我已保存',
   lastUsed: '最近使用',
   created: '创建时间',
   noKeys: '暂无访问密钥',
@@ -164,4 +165,5 @@ export const am = {
   docsOptional: '可选',
   docsDefault: '默认',
   docsResponse: '返回字段',
+  docsPostBody: '请求体为 JSON 或表单（urlencoded），字段与 GET 的参数相同；请求体中的值优先于地址参数。',
 } as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addToPanel,
+  movePanel,
   chartInput,
   editorPathAfterSave,
   effectiveKind,
@@ -51,6 +52,11 @@ describe('data-API editor rules (spec 2 §4, §5)', () => {
   it('ignores a field added to a panel twice', () => {
     const panels = addToPanel({ rows: ['province'], cols: [], indicators: [] }, 'rows', 'province');
     expect(panels.rows).toEqual(['province']);
+    expect(movePanel({ rows: ['province', 'amount'], cols: [], indicators: [] }, 'amount', 'indicators')).toEqual({
+      rows: ['province'],
+      cols: [],
+      indicators: ['amount'],
+    });
   });
 
   it('disables pie with more than one indicator and falls back to the first enabled kind', () => {

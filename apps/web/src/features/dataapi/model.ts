@@ -73,6 +73,16 @@ export function addToPanel(panels: Panels, panel: PanelKey, columnName: string):
   return { ...panels, [panel]: [...panels[panel], columnName] };
 }
 
+/** Takes a field out of every panel and puts it into `panel`. */
+export function movePanel(panels: Panels, columnName: string, panel: PanelKey): Panels {
+  const out = {
+    rows: panels.rows.filter((c) => c !== columnName),
+    cols: panels.cols.filter((c) => c !== columnName),
+    indicators: panels.indicators.filter((c) => c !== columnName),
+  };
+  return addToPanel(out, panel, columnName);
+}
+
 export function removeFromPanel(panels: Panels, panel: PanelKey, columnName: string): Panels {
   return { ...panels, [panel]: panels[panel].filter((c) => c !== columnName) };
 }

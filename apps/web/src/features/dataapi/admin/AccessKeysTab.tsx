@@ -138,7 +138,11 @@ export function AccessKeysTab() {
         open={created !== null}
         title={am.keyCreated}
         onCancel={() => setCreated(null)}
-        footer={<Button onClick={() => setCreated(null)}>{am.done}</Button>}
+        footer={
+          <Button type="primary" onClick={() => setCreated(null)}>
+            {am.secretSaved}
+          </Button>
+        }
       >
         {created && (
           <Space direction="vertical" style={{ width: '100%' }} data-testid="dataapi-secret">

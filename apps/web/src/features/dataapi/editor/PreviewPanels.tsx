@@ -1,7 +1,7 @@
-import { Select, Space, Tag, Typography } from 'antd';
+import { Input, Select, Space, Tag, Typography } from 'antd';
 import type { ShowField } from '@shutu/contracts';
 import { am } from '../messages.ts';
-import { addToPanel, removeFromPanel, type PanelKey, type Panels } from '../model.ts';
+import { addToPanel, movePanel, removeFromPanel, type PanelKey, type Panels } from '../model.ts';
 
 const PANELS: { key: PanelKey; label: string }[] = [
   { key: 'rows', label: am.rowDims },
@@ -59,8 +59,8 @@ export function PreviewPanels({ fields, onFields, panels, onPanels }: Props) {
             {f.columnName}
           </a>
           <Space size={4}>
-            <input
-              className="ant-input ant-input-sm ant-input-outlined"
+            <Input
+              size="small"
               style={{ width: 110 }}
               aria-label={am.fieldTitle}
               value={f.columnComments}
@@ -70,7 +70,12 @@ export function PreviewPanels({ fields, onFields, panels, onPanels }: Props) {
               size="small"
               style={{ width: 72 }}
               value={f.dataType}
-              onChange={(dataType) => setField(f.columnName, { dataType })}
+              onChange={(dataType) => {
+                setField(f.columnName, { dataType });
+                // A field whose kind changes moves to its kind's panel.
+                const placed = panels.rows.includes(f.columnName) || panels.cols.includes(f.columnName) || panels.indicators.includes(f.columnName);
+                if (placed) onPanels(movePanel(panels, f.columnName, dataType === 1 ? 'indicators' : 'rows'));
+              }}
               options={[
                 { value: 0, label: am.kindDimension },
                 { value: 1, label: am.kindIndicator },

@@ -111,8 +111,8 @@ export default function Type3EditorPage() {
     }
   };
 
-  if (ref !== null && detail.isLoading) return <Spin size="large" fullscreen />;
-  if (ref !== null && detail.isError) return <Result status="404" title={am.apiNotFound} />;
+  if (ref !== null && detail.isLoading && saved === null) return <Spin size="large" fullscreen />;
+  if (ref !== null && detail.isError && saved === null) return <Result status="404" title={am.apiNotFound} />;
   const columnOptions = (columns.data ?? []).map((c) => ({ value: c.name, label: c.comment ? `${c.name}（${c.comment}）` : c.name }));
 
   return (

@@ -84,7 +84,7 @@ describe('data-API editor (spec 2 §4, §5)', () => {
     fireEvent.change(byTestId('param-key-0'), { target: { value: 'city' } });
     fireEvent.change(screen.getAllByPlaceholderText('默认值').at(-1)!, { target: { value: '杭州' } });
     fireEvent.click(screen.getByTestId('dataapi-save'));
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/apiedit1?id=5'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/apiedit1?id=5'), { timeout: 10_000 });
     const saved = calls.find((c) => url(c).pathname === '/api/dataapi/apis' && c.method === 'POST')!.body as Record<string, unknown>;
     expect(saved).toMatchObject({
       apiType: 2,
@@ -98,7 +98,7 @@ describe('data-API editor (spec 2 §4, §5)', () => {
     expect(JSON.parse(saved.note as string).params).toEqual([{ name: '', key: 'city', datatype: 'string', def: '杭州' }]);
 
     fireEvent.click(screen.getByTestId('dataapi-preview'));
-    await screen.findByTestId('dataapi-preview-summary');
+    await screen.findByTestId('dataapi-preview-summary', {}, { timeout: 10_000 });
     const preview = calls.find((c) => url(c).pathname === '/api/dataapi/preview')!.body as Record<string, unknown>;
     expect(preview).toMatchObject({ apiKey: 'weather', params: { city: '杭州' }, apiParam: JSON.stringify({ city: '杭州' }) });
     // The fields came from the first row: city a dimension, temp a dimension until set otherwise.
@@ -117,7 +117,7 @@ describe('data-API editor (spec 2 §4, §5)', () => {
     });
     renderWithApp(<DataApiEditorPage withChart={false} />, { path: '/apiedit?id=5' });
     await waitFor(() => expect(byTestId<HTMLInputElement>('dataapi-key').value).toBe('weather'));
-    type('dataapi-js', 'function (data) { return data');
+    fireEvent.change(await screen.findByTestId('dataapi-js'), { target: { value: 'function (data) { return data' } });
     fireEvent.click(screen.getByTestId('dataapi-save'));
     await screen.findByText('请检查语法');
   });

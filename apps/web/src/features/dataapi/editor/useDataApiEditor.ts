@@ -175,8 +175,9 @@ export function useDataApiEditor() {
   return {
     form,
     initialValues,
-    loading: ref !== null && detail.isLoading,
-    notFound: ref !== null && detail.isError,
+    // After the first save the address changes to ?id=: the editor stays as it is while that loads.
+    loading: ref !== null && detail.isLoading && saved === null,
+    notFound: ref !== null && detail.isError && saved === null,
     saved,
     headers,
     setHeaders,
