@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { apiCall, apiLogin, eventually, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
 
 /**
  * 点击热力图 (issue 22, docs/heatmap.md): the required date range, the demo data's heat map of a
@@ -70,5 +70,48 @@ describe('点击热力图', () => {
     await page.getByTestId('heatmap-pages').getByText('网上营业厅-首页').waitFor();
     expect(await page.getByTestId('heatmap-areas').locator('tbody tr').count()).toBeGreaterThan(0);
     await screenshot(page, 'heatmap-busy-user');
+  });
+
+  it('shows three clicks made on the demo website as three points for that visitor and day', async () => {
+    const phone = '10000000042';
+    const site = await newPage(browser, { width: 1280, height: 900 });
+    await site.goto(`${app.url}/demo-site/index.html`);
+    await site.waitForFunction('"shutuTrack" in window');
+    await site.locator('form[data-identify] input').fill(phone);
+    await site.locator('form[data-identify] button').click();
+    await site.locator('form[data-identify][data-identified]').waitFor();
+    for (const label of ['流量包', '视听会员', '5G套餐']) await site.getByRole('button', { name: label }).click();
+    await screenshot(site, 'heatmap-demo-site');
+    // Leaving the page sends the batch (pagehide), as a visitor closing the tab would.
+    await site.goto('about:blank');
+    await site.context().close();
+
+    await page.goto(`${app.url}/newbi/heatmap`);
+    await page.getByTestId('heatmap-phone').fill(phone);
+    await chooseTitle('网上营业厅-首页');
+    await page.getByTestId('heatmap-range').first().click();
+    await page.getByText('最近一周').click();
+    // The beacon is on its way: query until it has landed.
+    const total = await eventually(
+      async () => {
+        const answered = page.waitForResponse((r) => r.url().endsWith('/api/heatmap/events'));
+        await page.getByTestId('heatmap-query').click();
+        await answered;
+        await page.locator('.heatmap-body').waitFor();
+        await page.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
+        const result = page.getByTestId('heatmap-result');
+        if (!(await result.isVisible())) return undefined;
+        const n = Number(await result.getAttribute('data-total'));
+        return n === 3 ? n : undefined;
+      },
+      'three tracked clicks',
+      30_000,
+    );
+    expect(total).toBe(3);
+    expect(await page.getByTestId('heatmap-layer').getAttribute('data-points')).toBe('3');
+    await page.getByTestId('heatmap-pages').getByText('网上营业厅-首页').waitFor();
+    // The three cards sit 950 px down the page: scroll the framed page to them; the layer scrolls along.
+    await page.getByTestId('heatmap-box').evaluate((box) => void ((box as { scrollTop: number }).scrollTop = 650));
+    await screenshot(page, 'heatmap-tracked-clicks');
   });
 });

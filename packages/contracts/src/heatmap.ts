@@ -18,6 +18,12 @@ export const heatmapMessages = {
   phoneInvalid: '手机号格式不正确',
   phoneUnknown: '未找到手机号【{phone}】对应的用户',
   warehouseMissing: '内置数据仓库不存在，无法查询热力图',
+  // the tracker's batches
+  batchNotJson: '事件批次不是合法的 JSON',
+  batchInvalid: '事件批次格式不正确：{detail}',
+  batchEventInvalid: '事件批次格式不正确：第 {index} 条事件的 {field} 不合法',
+  writeKeyUnknown: '写入密钥无效',
+  stopping: '服务正在停止，请稍后重试',
 } as const;
 
 /** Spec 1 §9 "Heat map". */
@@ -41,7 +47,14 @@ export const HEATMAP_PATHS = {
   events: '/api/heatmap/events',
   /** The demo website (its pages at their web_pages paths) and its script. */
   demoSite: '/demo-site/*',
+  /** The tracker script a website includes with one tag. */
+  tracker: '/tracker/shutu-track.js',
+  /** Batches of tracked events (navigator.sendBeacon, text/plain JSON; public, by write key). */
+  track: '/track/batch',
 } as const;
+
+/** A batch holds at most this many events (the tracker sends far fewer). */
+export const TRACK_BATCH_MAX = 1000;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const day = z
@@ -111,3 +124,30 @@ export const heatmapResultSchema = z.object({
 export type HeatmapPoint = z.infer<typeof heatmapPointSchema>;
 export type HeatmapArea = z.infer<typeof heatmapAreaSchema>;
 export type HeatmapResult = z.infer<typeof heatmapResultSchema>;
+
+/** One tracked click as the tracker sends it: x, y in page px, the page width it was made at. */
+export const trackEventSchema = z
+  .object({
+    event: z.literal(HEATMAP_EVENT),
+    x: z.number().int().min(0).max(100_000),
+    y: z.number().int().min(0).max(1_000_000),
+    pageWidth: z.number().int().min(1).max(100_000),
+    url: z
+      .string()
+      .min(1)
+      .max(1000)
+      .regex(/^https?:\/\//),
+    title: z.string().trim().min(1).max(200),
+    distinctId: z.string().min(1).max(100),
+    phone: z
+      .string()
+      .regex(/^\+?[0-9-]{5,20}$/)
+      .nullish(),
+  })
+  .refine((e) => e.x <= e.pageWidth, { path: ['x'] });
+export const trackBatchSchema = z.object({
+  writeKey: z.string().min(1).max(64),
+  events: z.array(trackEventSchema).min(1).max(TRACK_BATCH_MAX),
+});
+export type TrackEvent = z.infer<typeof trackEventSchema>;
+export type TrackBatch = z.infer<typeof trackBatchSchema>;

@@ -42,7 +42,7 @@ export function viewUrlOf(url: string): string {
 function spotElement(page: WebPage, index: number): string {
   const [x, y, sx, sy] = page.spots[index]!;
   const label = LABELS[page.path]?.[index] ?? '查看详情';
-  const half = Math.max(sx, page.platform === 'H5' ? 60 : 30);
+  const half = Math.max(sx, page.platform === 'H5' ? 80 : 50);
   const height = Math.max(2 * sy, 40);
   const style = `left:${(x - half) / 10}%;width:${(2 * half) / 10}%;top:${y - height / 2}px;height:${height}px`;
   const kind = height >= 100 ? 'card' : 'button';
@@ -58,10 +58,11 @@ export function demoPageHtml(page: WebPage): string {
   return `<!doctype html>
 <html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(page.title)}</title>
+<link rel="canonical" href="${SITE_ORIGIN}${page.path}">
 <style>
 html,body{margin:0;padding:0;font-family:"Noto Sans CJK SC","Microsoft YaHei","PingFang SC",sans-serif;background:#f3f5f9;color:#1f2937}
 .page{position:relative;width:100%;height:${page.height}px;overflow:hidden;background:linear-gradient(#1e4fd8 0,#3b82f6 260px,#f3f5f9 260px)}
-.spot{position:absolute;box-sizing:border-box;border:0;border-radius:8px;font:inherit;font-size:15px;cursor:pointer}
+.spot{position:absolute;box-sizing:border-box;white-space:nowrap;overflow:hidden;border:0;border-radius:8px;font:inherit;font-size:15px;cursor:pointer}
 .button{background:#fff;color:#1e40af;box-shadow:0 1px 4px rgba(15,23,42,.15)}
 .card{background:#fff;color:#111827;font-size:18px;font-weight:600;box-shadow:0 2px 10px rgba(15,23,42,.12)}
 .button:hover,.card:hover{outline:2px solid #f59e0b}

@@ -13,6 +13,8 @@ import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { DEMO_SCRIPT, DEMO_SITE_PREFIX, demoPage, demoPageHtml } from './demo-site.ts';
 import { heatmapEvents, heatmapTitles, lookupPhone } from './service.ts';
+import { ingestBatch, trackWriterOf } from './ingest.ts';
+import { TRACKER_SCRIPT } from './tracker-script.ts';
 
 const tags = ['heatmap'];
 
@@ -38,6 +40,33 @@ export function registerHeatmapRoutes(app: App, ctx: AppContext): void {
     async (request) => ok(await heatmapEvents(ctx, sessionOf(request), request.body)),
   );
   registerDemoSite(app);
+  registerTracking(app, ctx);
+}
+
+/**
+ * The tracker script and the batches it sends: public (visitors of a website sign in to
+ * nothing; the write key names the site). Other sites load the script, so it may be read
+ * cross-origin; the batches come as text/plain JSON (sendBeacon), parsed here.
+ */
+function registerTracking(app: App, ctx: AppContext): void {
+  const writer = trackWriterOf(ctx);
+  // A clean stop writes every acknowledged event before the store closes (server.ts closes the app first).
+  app.addHook('onClose', async () => writer.close());
+  app.get(HEATMAP_PATHS.tracker, { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .send(TRACKER_SCRIPT),
+  );
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser('text/plain');
+    scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.post(HEATMAP_PATHS.track, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
+      const accepted = await ingestBatch(ctx, request.body);
+      return reply.header('cross-origin-resource-policy', 'cross-origin').send(ok({ accepted }));
+    });
+  });
 }
 
 /** The demo website: public pages (a visitor of a shop signs in to nothing), framed by the product's own heat-map page. */

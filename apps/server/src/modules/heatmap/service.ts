@@ -16,6 +16,9 @@ import type { Caller } from '../perm/index.ts';
 import { readBoundSql, type BoundStatement } from '../read/index.ts';
 import { normalisePoint, topAreas } from './areas.ts';
 import { viewUrlOf } from './demo-site.ts';
+import { trackedDistinctId, trackedPageCounts, trackedPoints, trackedTitles } from './track-repo.ts';
+import { mergePageCounts, trackFilter } from './tracked.ts';
+import { trackWriterOf } from './ingest.ts';
 
 /**
  * The heat map's reads (docs/heatmap.md): the built-in warehouse's web_pages, users and
@@ -54,13 +57,26 @@ export async function heatmapTitles(ctx: AppContext, caller: Caller): Promise<He
     (d) => statement(d, `SELECT page_title, url, platform_type, page_height FROM ${d.quoteIdentifier('web_pages')} ORDER BY page_id`, []),
     1000,
   );
-  return rows.map((r) => ({
+  const titles: HeatmapTitle[] = rows.map((r) => ({
     title: text(r.page_title),
     url: text(r.url),
     platformType: r.platform_type == null ? null : text(r.platform_type),
     pageHeight: r.page_height == null ? null : Number(r.page_height),
     viewUrl: viewUrlOf(text(r.url)),
   }));
+  // Pages of tracked sites that are not in web_pages follow, with their last url.
+  const known = new Set(titles.map((t) => t.title));
+  for (const t of await trackedTitles(ctx.db)) {
+    if (known.has(t.pageTitle)) continue;
+    titles.push({
+      title: t.pageTitle,
+      url: String(t.url),
+      platformType: t.platformType == null ? null : String(t.platformType),
+      pageHeight: null,
+      viewUrl: viewUrlOf(String(t.url)),
+    });
+  }
+  return titles;
 }
 
 /** A phone to its shence_id (the distinct id of its events); an unknown phone is a 404 naming it. */
@@ -81,6 +97,8 @@ export async function lookupPhone(ctx: AppContext, caller: Caller, phone: string
     1,
   );
   if (tracked.rows[0]?.distinct_id) return { tel: phone, shenceId: text(tracked.rows[0].distinct_id) };
+  const identified = await trackedDistinctId(ctx.db, phone);
+  if (identified) return { tel: phone, shenceId: identified };
   throw notFound(formatMessage(heatmapMessages.phoneUnknown, { phone }));
 }
 
@@ -136,6 +154,19 @@ export async function heatmapEvents(ctx: AppContext, caller: Caller, q: HeatmapQ
     },
     1000,
   );
-  const pages = perPage.rows.map((r) => ({ title: text(r.page_title), url: text(r.url), count: Number(r.n) }));
-  return { points, total: points.length, truncated: clicks.truncated, pages, topAreas: topAreas(points) };
+  // Tracked clicks count as rows of click_events: read only once the warehouse read (and its grant check) passed.
+  const filter = await trackFilter(ctx, q, nextDay(q.endTime));
+  // Clicks acknowledged but still buffered are written first: an analyst sees every click the site sent.
+  await trackWriterOf(ctx).flush();
+  const room = q.limit + 1 - points.length;
+  const tracked = room > 0 ? await trackedPoints(ctx.db, filter, q.title, room) : [];
+  for (const r of tracked) {
+    const p = normalisePoint(r.x, r.y, r.pageWidth);
+    if (p) points.push(p);
+  }
+  const truncated = clicks.truncated || points.length > q.limit;
+  if (points.length > q.limit) points.length = q.limit;
+  const warehousePages = perPage.rows.map((r) => ({ title: text(r.page_title), url: text(r.url), count: Number(r.n) }));
+  const pages = mergePageCounts(warehousePages, await trackedPageCounts(ctx.db, filter));
+  return { points, total: points.length, truncated, pages, topAreas: topAreas(points) };
 }

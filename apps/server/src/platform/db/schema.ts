@@ -720,3 +720,33 @@ export interface AlertSmsProviderTable {
   settings: string;
   updateTime: UpdatedAt;
 }
+
+/** Click tracking (0020_heatmap_track; issue 22, docs/heatmap.md): merged into Database. */
+export interface Database {
+  trackSite: TrackSiteTable;
+  trackEvent: TrackEventTable;
+}
+
+export interface TrackSiteTable {
+  id: Generated<number>;
+  writeKey: string;
+  siteName: string;
+  project: ColumnType<string, string | undefined, string>;
+  createTime: CreatedAt;
+}
+
+export interface TrackEventTable {
+  id: ColumnType<string, never, never>;
+  siteId: number;
+  event: string;
+  eventTime: ColumnType<Date, Date | string, never>;
+  distinctId: string;
+  phone: string | null;
+  pageTitle: string;
+  url: string;
+  platformType: string;
+  project: string;
+  x: number;
+  y: number;
+  pageWidth: number;
+}
