@@ -326,6 +326,68 @@ export const alertEditRoute = (id: number) => `/newbi/warning/edit?id=${id}`;
 /** The alert log page (route not shown in the spec; ours, docs/alerts.md). */
 export const alertCheckRoute = (alertId: number) => `/newbi/warning/log?alertId=${alertId}`;
 
+// ---------- SMS (spec 3 §3 "SMS template"; spec 2 §9 region defaults) ----------
+
+export const SMS_CATEGORIES = ['aliyun', 'qiniu', 'tencent'] as const;
+export type SmsCategory = (typeof SMS_CATEGORIES)[number];
+export const SMS_CATEGORY_LABELS: Record<SmsCategory, string> = { aliyun: '阿里云', qiniu: '七牛云', tencent: '腾讯云' };
+/** Each provider's fields as the configuration screen lists them (label per provider: qiniu's accessKey is its SecretId). */
+export const SMS_PROVIDER_FIELDS: Record<SmsCategory, { key: string; label: string; secret?: boolean; default?: string }[]> = {
+  aliyun: [
+    { key: 'templateId', label: 'templateId' },
+    { key: 'accessKey', label: 'accessKey' },
+    { key: 'secretKey', label: 'secretKey', secret: true },
+    { key: 'regionId', label: 'regionId', default: 'cn-hangzhou' },
+    { key: 'signName', label: '短信签名' },
+    { key: 'endpoint', label: '接口地址', default: 'https://dysmsapi.aliyuncs.com' },
+  ],
+  qiniu: [
+    { key: 'templateId', label: 'templateId' },
+    { key: 'accessKey', label: 'SecretId' },
+    { key: 'secretKey', label: 'secretKey', secret: true },
+    { key: 'endpoint', label: '接口地址', default: 'https://sms.qiniuapi.com' },
+  ],
+  tencent: [
+    { key: 'templateId', label: 'templateId' },
+    { key: 'accessKey', label: 'accessKey' },
+    { key: 'secretKey', label: 'secretKey', secret: true },
+    { key: 'regionId', label: 'regionId', default: 'ap-beijing' },
+    { key: 'appId', label: 'SmsSdkAppId' },
+    { key: 'signName', label: '短信签名' },
+    { key: 'endpoint', label: '接口地址', default: 'https://sms.tencentcloudapi.com' },
+  ],
+};
+export const SMS_SECRET_MASK = '******';
+
+const providerText = z.string().trim().max(500).default('');
+export const smsProviderSchema = z.object({
+  category: z.enum(SMS_CATEGORIES),
+  templateId: providerText,
+  accessKey: providerText,
+  /** `******` keeps the stored secret; empty clears it. */
+  secretKey: providerText,
+  regionId: providerText,
+  appId: providerText,
+  signName: providerText,
+  endpoint: z
+    .string()
+    .trim()
+    .max(500)
+    .regex(/^(https?:\/\/[^\s]+)?$/, '接口地址须以 http:// 或 https:// 开头')
+    .default(''),
+});
+export type SmsProvider = z.output<typeof smsProviderSchema>;
+
+export const smsTemplateSchema = z.object({
+  id: id.nullish(),
+  templateName: z.string({ error: '请输入模板名称' }).trim().min(1, '请输入模板名称').max(100),
+  templateContent: z.string({ error: '请输入模板内容' }).trim().min(1, '请输入模板内容').max(1000),
+  /** Comma list; computed from the content's `${var}` when empty. */
+  templateParams: z.string().max(1000).default(''),
+  category: z.enum(SMS_CATEGORIES).default('aliyun'),
+});
+export type SmsTemplate = z.output<typeof smsTemplateSchema> & { id: number };
+
 export const ALERT_API = {
   /** GET list (page), POST save (Base64 payload or JSON). */
   alerts: '/api/alert/alerts',
@@ -338,4 +400,9 @@ export const ALERT_API = {
   /** POST the time config: the computed absolute range (timeValue) for the editor. */
   window: '/api/alert/window',
   logs: '/api/alert/logs',
+  /** GET list (size up to 10000, spec 3 §7), POST save. */
+  smsTemplates: '/api/alert/sms/templates',
+  smsTemplate: '/api/alert/sms/templates/:id',
+  /** GET (administrators): the three providers, secrets masked; PUT one provider. */
+  smsProviders: '/api/alert/sms/providers',
 } as const;

@@ -4,6 +4,8 @@ import { sendEmail } from '../../platform/notify/email.ts';
 import { NotifyError, type NotifyMessage } from '../../platform/notify/message.ts';
 import { sendDingtalk, sendFeishu, sendTianxiangyun, sendWecom } from '../../platform/notify/robots.ts';
 import { loadNotifySettings } from '../system/index.ts';
+import { sendSms, type SmsSend } from './sms/client.ts';
+import type { SmsProvider } from '@shutu/contracts';
 
 /**
  * Delivering one alert notice (docs/alerts.md "Channels"): through the subscriptions' notify code
@@ -17,6 +19,8 @@ export const CHANNEL_PER_MINUTE: Partial<Record<AlertWay, number>> = { qywechat:
 export const ROBOT_RECIPIENT = 'robot';
 export const alertChannelMessages = {
   noEmail: '用户【{name}】未填写邮箱',
+  noPhone: '用户【{name}】未填写手机号',
+  smsUnset: '短信模板不存在，请重新选择',
   emailServerMissing: '未配置邮件服务器，请联系管理员',
   robotMissing: '未配置{channel}，请联系管理员',
   rateLimited: '{channel}每分钟最多发送 {limit} 条，本次未能在一分钟内发出',
@@ -36,7 +40,7 @@ export async function recipientsOf(ctx: AppContext, ways: readonly AlertWay[], u
   const users =
     userIds.length === 0
       ? []
-      : await ctx.db.selectFrom('sysUser').select(['id', 'name', 'realName', 'email']).where('id', 'in', userIds).where('status', '=', 1).execute();
+      : await ctx.db.selectFrom('sysUser').select(['id', 'name', 'realName', 'email', 'phone']).where('id', 'in', userIds).where('status', '=', 1).execute();
   const out: Recipient[] = [];
   for (const way of ways) {
     if (way === 'email') {
@@ -47,7 +51,15 @@ export async function recipientsOf(ctx: AppContext, ways: readonly AlertWay[], u
             : { channel: way, recipient: `user:${u.id}`, problem: alertChannelMessages.noEmail.replace('{name}', u.realName || u.name) },
         );
       }
-    } else if (way !== 'sms') {
+    } else if (way === 'sms') {
+      for (const u of users) {
+        out.push(
+          u.phone
+            ? { channel: way, recipient: u.phone }
+            : { channel: way, recipient: `user:${u.id}`, problem: alertChannelMessages.noPhone.replace('{name}', u.realName || u.name) },
+        );
+      }
+    } else {
       out.push({ channel: way, recipient: ROBOT_RECIPIENT });
     }
   }
@@ -85,7 +97,13 @@ async function underRateLimit(ctx: AppContext, channel: AlertWay): Promise<void>
   );
 }
 
-export async function deliver(ctx: AppContext, to: Recipient, message: NotifyMessage): Promise<void> {
+/** What an SMS carries: the provider of the template's category and the template's variables filled. */
+export interface SmsContent {
+  provider: SmsProvider;
+  params: SmsSend['params'];
+}
+
+export async function deliver(ctx: AppContext, to: Recipient, message: NotifyMessage, sms: SmsContent | null): Promise<void> {
   if (to.problem) throw new NotifyError(to.problem);
   const settings = await loadNotifySettings(ctx);
   await underRateLimit(ctx, to.channel);
@@ -116,6 +134,7 @@ export async function deliver(ctx: AppContext, to: Recipient, message: NotifyMes
       return sendTianxiangyun(settings.tianxiangyunWebhook, settings.tianxiangyunToken, message);
     }
     case 'sms':
-      throw new NotifyError('短信发送尚未接入');
+      if (!sms) throw new NotifyError(alertChannelMessages.smsUnset);
+      return sendSms(sms.provider, { phones: [to.recipient], params: sms.params });
   }
 }

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
-import { ALERT_CHECK_JOB, ALERT_MESSAGE_ROWS, alertCheckRoute, type AlertWay, type ResultField } from '@shutu/contracts';
+import { ALERT_CHECK_JOB, ALERT_MESSAGE_ROWS, alertCheckRoute, templateVariables, type AlertRecord, type AlertWay, type ResultField } from '@shutu/contracts';
 import type { Row } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { NotifyError, type NotifyMessage } from '../../platform/notify/message.ts';
 import { linkBaseUrl, serverTimeZoneOffsetMinutes } from '../system/index.ts';
-import { deliver, recipientsOf } from './channels.ts';
+import { deliver, recipientsOf, type SmsContent } from './channels.ts';
+import { loadSmsProvider } from './sms/settings.ts';
 import { clockOf, decide, type Decision } from './decide.ts';
 import { checkRows } from './query.ts';
 import { findAlert, toRecord } from './repo.ts';
@@ -51,6 +52,26 @@ function buildMessage(
     : `预警【${alert.name}】触发：${check.rowCount} 行数据满足预警条件（${extra.时间范围}）`;
   const rows = check.rows.slice(0, ALERT_MESSAGE_ROWS).map((r) => check.fields.map((f) => `${f.title}：${text(r[f.alias])}`).join('，'));
   return { title: `【预警】${alert.name}`, lines: [head, ...rows], link, images: [] };
+}
+
+/**
+ * The SMS of a notice: the template's variables in order, each mapped (smsParams) to a field of
+ * the rows (`field:<cubeColumnId>`, the first row's value) or a fixed text. Null when the
+ * template is gone (each SMS send then fails with 短信模板不存在).
+ */
+async function smsContent(ctx: AppContext, alert: AlertRecord, found: Found): Promise<SmsContent | null> {
+  if (!alert.checkedWays.includes('sms') || !alert.smsId) return null;
+  const template = await ctx.db.selectFrom('alertSmsTemplate').select(['templateContent', 'category']).where('id', '=', alert.smsId).executeTakeFirst();
+  if (!template) return null;
+  const first = found.rows[0] ?? {};
+  const params = templateVariables(template.templateContent).map((name): [string, string] => {
+    const mapped = alert.smsParams[name] ?? '';
+    const field = /^field:(\d+)$/.exec(mapped);
+    if (!field) return [name, mapped];
+    const column = found.fields.find((f) => String(f.fieldId) === field[1]);
+    return [name, column ? text(first[column.alias]) : ''];
+  });
+  return { provider: await loadSmsProvider(ctx, template.category as SmsContent['provider']['category']), params };
 }
 
 /** The check job. Never throws for a failing query or channel: both are logged on the check row. */
@@ -112,6 +133,7 @@ export async function runCheck(
   if (decision.reason === 'started' || decision.reason === 'repeat' || decision.reason === 'recovered') {
     const base = await linkBaseUrl(ctx, ctx.selfUrl);
     const message = buildMessage(alert, decision, found!, base ? `${base}${alertCheckRoute(alert.id)}` : undefined);
+    const sms = await smsContent(ctx, alert, found!);
     const users = alert.warnUserIds
       .split(',')
       .map(Number)
@@ -120,7 +142,7 @@ export async function runCheck(
       const sendId = await claimSend(ctx.db, claim.id, alert.id, to.channel, to.recipient);
       if (sendId === undefined) continue;
       try {
-        await deliver(ctx, to, message);
+        await deliver(ctx, to, message, sms);
         await finishSend(ctx.db, sendId, null);
       } catch (error) {
         await finishSend(ctx.db, sendId, error instanceof Error ? error.message : String(error));

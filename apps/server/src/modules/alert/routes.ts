@@ -15,6 +15,7 @@ import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
+import { registerSmsRoutes } from './sms/routes.ts';
 import { previewAlert, windowOf } from './query.ts';
 import { checkNow, copyAlert, getAlert, listAlerts, listChecks, removeAlert, saveAlert, setAlertEnabled } from './service.ts';
 
@@ -23,6 +24,7 @@ const anyData = { 200: envelopeSchema(z.any()) };
 
 /** Alerts (预警; spec 3 §7 "Alert"; docs/alerts.md). */
 export function registerAlertRoutes(app: App, ctx: AppContext): void {
+  registerSmsRoutes(app, ctx);
   app.get(
     ALERT_API.alerts,
     { config: { access: 'user' }, schema: { tags, summary: '预警列表（管理员：全部）', querystring: alertListQuerySchema, response: anyData } },
