@@ -6,6 +6,7 @@ import { hm } from '../features/home/messages.ts';
 import { am } from '../features/dataapi/messages.ts';
 import { HOME_PATH } from '@shutu/contracts';
 import { hmt } from '../features/heatmap/messages.ts';
+import { orderExportLabels } from '../features/orderexport/index.ts';
 
 export type PageKey =
   | 'home'
@@ -28,7 +29,8 @@ export type PageKey =
   | 'dataapi'
   | 'dataapiDocs'
   | 'dataapiAdmin'
-  | 'heatmap';
+  | 'heatmap'
+  | 'orderExport';
 export type Section = 'home' | 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
@@ -59,6 +61,8 @@ export const PAGES: readonly PageDef[] = [
   { key: 'ppt', path: '/newbi/ppt', label: bt.pagePpt, section: 'visual', access: 'user', notHome: true },
   // 点击热力图 (issue 22; route not in the spec, docs/heatmap.md): every signed-in user; table grants decide what they read.
   { key: 'heatmap', path: '/newbi/heatmap', label: hmt.page, section: 'visual', access: 'user', notHome: true },
+  // 订购数据导出 (issue 20; route not in the spec, docs/order-export.md): the permission code order_export.
+  { key: 'orderExport', path: '/cdp/orderexport', label: orderExportLabels.page, section: 'data', access: { permission: 'order_export' }, notHome: true },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },

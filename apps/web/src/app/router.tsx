@@ -27,6 +27,7 @@ import { ShareListPage } from '../features/share/ShareListPage.tsx';
 import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
 import { HomePage } from '../features/home/HomePage.tsx';
 import { HeatmapPage } from '../features/heatmap/HeatmapPage.tsx';
+import { OrderExportPage } from '../features/orderexport/index.ts';
 import { DataApiListPage } from '../features/dataapi/DataApiListPage.tsx';
 import { OpenApiPage } from '../features/dataapi/OpenApiPage.tsx';
 import { DataApiAdminPage } from '../features/dataapi/admin/DataApiAdminPage.tsx';
@@ -78,6 +79,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   dataapiDocs: <OpenApiPage />,
   dataapiAdmin: <DataApiAdminPage />,
   heatmap: <HeatmapPage />,
+  orderExport: <OrderExportPage />,
 };
 
 function RouteError() {

@@ -17,6 +17,7 @@ describe('menu filtering', () => {
       '首页',
       '数据集',
       '数据接口',
+      '订购数据导出',
       '可视化大屏',
       '自助报表',
       '幻灯片',
@@ -34,6 +35,12 @@ describe('menu filtering', () => {
       '我的分享',
       '订阅日志',
     ]);
+  });
+
+  it('订购数据导出 is shown to holders of order_export only (issue 20)', () => {
+    expect(labels({ isAdministrator: false, permissions: ['order_export'] })).toContain('订购数据导出');
+    expect(labels(plain)).not.toContain('订购数据导出');
+    expect(labels(dictViewer)).not.toContain('订购数据导出');
   });
 
   it('keeps pages opened from another page (权限设置) out of the menu', () => {

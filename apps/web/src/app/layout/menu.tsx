@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { MenuProps } from 'antd';
 import {
+  ProfileOutlined,
   ApartmentOutlined,
   BookOutlined,
   DatabaseOutlined,
@@ -46,6 +47,7 @@ const ICONS: Record<PageKey, ReactNode> = {
   dataapiDocs: <ApiOutlined />,
   dataapiAdmin: <CloudServerOutlined />,
   heatmap: <HeatMapOutlined />,
+  orderExport: <ProfileOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];

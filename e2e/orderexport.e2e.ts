@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { apiCall, apiLogin, eventually, launchBrowser, loginThroughPage, menuLabels, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+
+/**
+ * 订购数据导出 (issue 20, docs/order-export.md): a batch txt of 1,000 phones filtered by a
+ * channel reaches status 9, its rows show in the result table and its CSV holds exactly the
+ * warehouse's rows; a slow task (each step held on purpose) stops polling after 10 and asks for
+ * a name in 数据计算提醒, its download is refused before 9; a server killed (SIGKILL) while
+ * extracting leaves the task failed, not running, after it starts again.
+ */
+
+interface Task {
+  taskId: number;
+  taskStatus1: number;
+  errorMsg: string | null;
+  mcomment: string | null;
+}
+
+describe('订购数据导出', () => {
+  let app: E2EApp;
+  let browser: Browser;
+  let page: Page;
+  let token: string;
+  let warehouseId: number;
+
+  beforeAll(async () => {
+    app = await startApp();
+    token = await apiLogin(app);
+    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
+    warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    await loginThroughPage(page, app);
+  });
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `orderexport-failed-${ctx.task.name.slice(0, 24)}`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  const sql = async (target: E2EApp, auth: string, text: string) =>
+    (await apiCall<{ rows: Record<string, unknown>[] }>(target, auth, 'POST', '/api/sqlview/preview', { datasourceId: warehouseId, sql: text })).rows;
+  const choose = async (label: string, option: string) => {
+    await page.getByLabel(label).click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: new RegExp(`^${option}$`) })
+      .click();
+  };
+
+  it('exports the orders of a batch of 1,000 phones through one channel to status 9 and a CSV of exactly those rows', async () => {
+    const PHONES = 'SELECT DISTINCT userid FROM v_order_data ORDER BY userid LIMIT 1000';
+    const [list] = await sql(app, token, `SELECT string_agg(userid, ',' ORDER BY userid) AS phones FROM (${PHONES})`);
+    const phones = String(list!.phones).split(',');
+    expect(phones).toHaveLength(1000);
+    const txt = `${app.dataDir}/phones.txt`;
+    fs.writeFileSync(txt, phones.join('\n'));
+
+    await page.goto(`${app.url}/`);
+    await page.locator('.app-menu [role="menuitem"]').filter({ hasText: '订购数据导出' }).waitFor();
+    expect(await menuLabels(page)).toContain('订购数据导出');
+    await page.locator('.app-menu [role="menuitem"]').filter({ hasText: '订购数据导出' }).click();
+    await page.getByRole('heading', { name: '订购数据导出' }).waitFor();
+    await choose('用户范围', '批量导入');
+    await page.locator('input[type="file"]').setInputFiles(txt);
+    await page.getByText('phones.txt').waitFor();
+    await page.locator('#channels').click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: /^营业厅$/ })
+      .click();
+    await page.keyboard.press('Escape');
+    await page.locator('#mcomment').fill('营业厅千号订购');
+    await screenshot(page, 'orderexport-form');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+
+    const result = page.locator('.ant-card').filter({ hasText: '查询结果' });
+    await result.locator('.ant-table-row').first().waitFor({ timeout: 60_000 });
+    const [expected] = await sql(
+      app,
+      token,
+      `SELECT count(*) AS n, string_agg(userid || ',' || spid || ',' || shortname || ',' || strftime(ordertime, '%Y-%m-%d %H:%M:%S') || ',' || orderchannelname, '|' ORDER BY 1) AS body
+       FROM (SELECT * FROM v_order_data WHERE orderchannelname = '营业厅' AND userid IN (${PHONES}))`,
+    );
+    const n = Number(expected!.n);
+    expect(n).toBeGreaterThan(0);
+    await result
+      .getByText(`${n.toLocaleString('zh-CN')} 条`)
+      .first()
+      .waitFor();
+    expect(await result.locator('.ant-table-row').count()).toBe(Math.min(10, n));
+    const history = page.locator('.ant-card').filter({ hasText: '任务列表' });
+    const row = history.locator('.ant-table-row').filter({ hasText: '营业厅千号订购' });
+    await row.getByText('文件生成完成').waitFor();
+    await screenshot(page, 'orderexport-result');
+
+    const [file] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /下\s*载/ }).click()]);
+    expect(file.suggestedFilename()).toBe('营业厅千号订购.csv');
+    const text = fs.readFileSync((await file.path())!, 'utf8');
+    expect(text.startsWith('\ufeff')).toBe(true);
+    const [header, ...lines] = text.slice(1).trimEnd().split('\r\n');
+    expect(header).toBe('手机号,产品编码,产品名称,订购时间,订购渠道');
+    expect(lines).toHaveLength(n);
+    expect(lines.sort()).toEqual(String(expected!.body).split('|').sort());
+  });
+
+  it('stops polling a slow task after 10 polls, asks for its name, refuses its early download, and fails it when the server is killed while extracting', async () => {
+    // Each step held 4 s: 0 → 9 takes 12 s, more than the page's 10 polls.
+    const slow = await startApp({ SHUTU_ORDER_EXPORT_STEP_DELAY_MS: '4000' });
+    const slowPage = await newPage(browser);
+    try {
+      const auth = await apiLogin(slow);
+      const [one] = await sql(slow, auth, 'SELECT min(userid) AS phone FROM v_order_data');
+      await loginThroughPage(slowPage, slow);
+      await slowPage.goto(`${slow.url}/cdp/orderexport`);
+      await slowPage.getByLabel('手机号码').fill(String(one!.phone));
+      await slowPage.getByRole('button', { name: /查\s*询/ }).click();
+      const modal = slowPage.locator('.ant-modal').filter({ hasText: '数据计算提醒' });
+      await modal.waitFor({ timeout: 30_000 });
+      await modal.getByRole('button', { name: /确\s*定/ }).click();
+      await modal.getByText('请输入任务名称', { exact: true }).waitFor();
+      await modal.getByLabel('任务名称').fill('稍后查看的号码');
+      await screenshot(slowPage, 'orderexport-reminder');
+      await modal.getByRole('button', { name: /确\s*定/ }).click();
+      await slowPage.getByText('保存成功').waitFor();
+      const tasks = await apiCall<{ records: Task[] }>(slow, auth, 'GET', '/api/orderexport/page?current=1&size=10');
+      const named = tasks.records.find((t) => t.mcomment === '稍后查看的号码')!;
+      expect(named).toBeDefined();
+
+      // Before 9 the list's download is disabled and a direct call is refused.
+      const early = await apiCall<Task>(slow, auth, 'POST', '/api/orderexport/add', { utype: 1, CUsertype: 1, userId: String(one!.phone), outputSpid: 1 });
+      const refused = await fetch(`${slow.url}/api/orderexport/download?taskId=${early}`, { headers: { Authorization: `Bearer ${auth}` } });
+      expect(refused.status).toBe(409);
+      expect(((await refused.json()) as { msg: string }).msg).toBe('文件还未生成');
+      await slowPage.reload();
+      const earlyRow = slowPage.locator('.ant-table-row').filter({ hasText: `fetch_order_${early}` });
+      expect(await earlyRow.getByRole('button', { name: /下\s*载/ }).isDisabled()).toBe(true);
+      await screenshot(slowPage, 'orderexport-history');
+
+      // Killed while extracting (status 4): after the restart the task is failed, not left running.
+      await eventually(
+        async () => ((await apiCall<Task>(slow, auth, 'GET', `/api/orderexport/details?taskId=${early}`)).taskStatus1 === 4 ? true : undefined),
+        'status 4',
+        30_000,
+      );
+      await slow.kill();
+      const again = await startApp({}, { dataDir: slow.dataDir });
+      try {
+        const auth2 = await apiLogin(again);
+        const after = await eventually(
+          async () => {
+            const t = await apiCall<Task>(again, auth2, 'GET', `/api/orderexport/details?taskId=${early}`);
+            return t.taskStatus1 === 4 ? undefined : t;
+          },
+          'the interrupted task',
+          60_000,
+        );
+        expect(after).toMatchObject({ taskStatus1: 6, errorMsg: '服务重启或异常退出，任务已中断，请重试' });
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await slowPage.context().close();
+      await slow.stop();
+    }
+  });
+});
