@@ -388,6 +388,19 @@ export const smsTemplateSchema = z.object({
 });
 export type SmsTemplate = z.output<typeof smsTemplateSchema> & { id: number };
 
+/** Third-party push: where alerts are POSTed as signed JSON (docs/alerts.md). */
+export const alertPushSettingsSchema = z.object({
+  url: z
+    .string()
+    .trim()
+    .max(1000)
+    .regex(/^(https?:\/\/[^\s]+)?$/, '推送地址须以 http:// 或 https:// 开头')
+    .default(''),
+  /** `******` keeps the stored secret; empty clears it. */
+  secret: z.string().max(500).default(''),
+});
+export type AlertPushSettings = z.output<typeof alertPushSettingsSchema>;
+
 export const ALERT_API = {
   /** GET list (page), POST save (Base64 payload or JSON). */
   alerts: '/api/alert/alerts',
@@ -405,4 +418,6 @@ export const ALERT_API = {
   smsTemplate: '/api/alert/sms/templates/:id',
   /** GET (administrators): the three providers, secrets masked; PUT one provider. */
   smsProviders: '/api/alert/sms/providers',
+  /** GET/PUT (administrators): the third-party push endpoint and its signing secret (masked). */
+  push: '/api/alert/push',
 } as const;

@@ -6,6 +6,7 @@ import { NotifyError, type NotifyMessage } from '../../platform/notify/message.t
 import { linkBaseUrl, serverTimeZoneOffsetMinutes } from '../system/index.ts';
 import { deliver, recipientsOf, type SmsContent } from './channels.ts';
 import { loadSmsProvider } from './sms/settings.ts';
+import { loadPushSettings, sendPush } from './push.ts';
 import { clockOf, decide, type Decision } from './decide.ts';
 import { checkRows } from './query.ts';
 import { findAlert, toRecord } from './repo.ts';
@@ -74,6 +75,30 @@ async function smsContent(ctx: AppContext, alert: AlertRecord, found: Found): Pr
   return { provider: await loadSmsProvider(ctx, template.category as SmsContent['provider']['category']), params };
 }
 
+/** The third-party push of a notice: one claimed send (channel push), the signed JSON webhook (push.ts). */
+async function push(ctx: AppContext, checkId: number, alert: AlertRecord, decision: Decision, found: Found, message: NotifyMessage, slot: Date): Promise<void> {
+  const sendId = await claimSend(ctx.db, checkId, alert.id, 'push', 'webhook');
+  if (sendId === undefined) return;
+  try {
+    await sendPush(await loadPushSettings(ctx), {
+      alertId: alert.id,
+      alertName: alert.name,
+      state: decision.state,
+      reason: decision.reason,
+      slot: slot.toISOString(),
+      window: found.window,
+      rowCount: found.rowCount,
+      content: message.lines[0] ?? '',
+      rows: found.rows.map((r) => Object.fromEntries(found.fields.map((f) => [f.title, text(r[f.alias])]))),
+      warningWays: alert.warningWays,
+      flowId: alert.flowId ?? null,
+    });
+    await finishSend(ctx.db, sendId, null);
+  } catch (error) {
+    await finishSend(ctx.db, sendId, error instanceof Error ? error.message : String(error));
+  }
+}
+
 /** The check job. Never throws for a failing query or channel: both are logged on the check row. */
 export async function runCheck(
   ctx: AppContext,
@@ -138,6 +163,7 @@ export async function runCheck(
       .split(',')
       .map(Number)
       .filter((n) => n > 0);
+    if (alert.pushEnabled && alert.warningWays.length > 0) await push(ctx, claim.id, alert, decision, found!, message, slot);
     for (const to of await recipientsOf(ctx, alert.checkedWays as AlertWay[], users)) {
       const sendId = await claimSend(ctx.db, claim.id, alert.id, to.channel, to.recipient);
       if (sendId === undefined) continue;

@@ -6,6 +6,7 @@ import {
   alertLogQuerySchema,
   alertMessages,
   alertPreviewSchema,
+  alertPushSettingsSchema,
   alertSaveSchema,
   alertTimeConfigSchema,
   envelopeSchema,
@@ -16,6 +17,7 @@ import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
 import { registerSmsRoutes } from './sms/routes.ts';
+import { loadPushSettings, maskedPush, savePushSettings } from './push.ts';
 import { previewAlert, windowOf } from './query.ts';
 import { checkNow, copyAlert, getAlert, listAlerts, listChecks, removeAlert, saveAlert, setAlertEnabled } from './service.ts';
 
@@ -98,5 +100,13 @@ export function registerAlertRoutes(app: App, ctx: AppContext): void {
     ALERT_API.logs,
     { config: { access: 'user' }, schema: { tags, summary: '预警检查日志（管理员看全部）', querystring: alertLogQuerySchema, response: anyData } },
     async (request) => ok(await listChecks(ctx, sessionOf(request), request.query)),
+  );
+  app.get(ALERT_API.push, { config: { access: 'admin' }, schema: { tags, summary: '第三方推送设置（密钥以 ****** 显示）', response: anyData } }, async () =>
+    ok(maskedPush(await loadPushSettings(ctx))),
+  );
+  app.put(
+    ALERT_API.push,
+    { config: { access: 'admin' }, schema: { tags, summary: '保存第三方推送设置（****** 保留原密钥）', body: alertPushSettingsSchema, response: anyData } },
+    async (request) => ok(await savePushSettings(ctx, request.body), alertMessages.saved),
   );
 }
