@@ -306,12 +306,13 @@ describe('dataset editor', () => {
     expect(new Set(await previewProvinces(page)).size).toBeGreaterThan(1);
   });
 
-  it('previews as the member: only the rows of 浙江', async () => {
+  it('previews as the member: read-only (not the creator), only the rows of 浙江', async () => {
     const memberPage = await newPage(browser);
     try {
       await loginThroughPage(memberPage, app, 'zhejiang', 'zhejiang1');
       await memberPage.goto(`${app.url}/newbi/dataset/edit?id=${savedId}`);
-      await memberPage.getByTestId('dataset-editor').waitFor();
+      await memberPage.getByTestId('dataset-readonly').waitFor();
+      expect(await memberPage.getByTestId('ds-save').count()).toBe(0);
       const provinces = await previewProvinces(memberPage);
       expect(provinces.length).toBeGreaterThan(0);
       expect(new Set(provinces)).toEqual(new Set(['浙江']));
