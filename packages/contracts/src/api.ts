@@ -4,6 +4,7 @@
  */
 import { DATA_API_PATHS } from './dataapi.ts';
 import { ORDER_EXPORT_PATHS } from './orderexport.ts';
+import { MARKET_PATHS } from './market.ts';
 import { HEATMAP_PATHS } from './heatmap.ts';
 
 export const API = {
@@ -253,6 +254,7 @@ export const API = {
   /** Data APIs (issue 17; docs/dataapi.md). */
   dataApi: DATA_API_PATHS,
   orderExport: ORDER_EXPORT_PATHS,
+  market: MARKET_PATHS,
   /** Click heat map (issue 22; docs/heatmap.md). */
   heatmap: HEATMAP_PATHS,
 } as const;

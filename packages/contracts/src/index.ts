@@ -32,3 +32,4 @@ export * from './dataapi.ts';
 export * from './heatmap.ts';
 export * from './orderexport.ts';
 export * from './alert.ts';
+export * from './market.ts';

@@ -6,6 +6,7 @@ export const PERMISSIONS = [
   { code: 'dict_edit', name: '编辑字典', group: '字典管理' },
   { code: 'dict_delete', name: '删除字典', group: '字典管理' },
   { code: 'order_export', name: '订购数据导出', group: '客户数据' },
+  { code: 'market_view', name: '营销任务统计', group: '客户数据' },
 ] as const;
 
 export type PermissionCode = (typeof PERMISSIONS)[number]['code'];

@@ -20,6 +20,7 @@ import { registerShareRoutes } from './share/routes.ts';
 import { registerHomeRoutes } from './home/index.ts';
 import { registerDataApiRoutes } from './dataapi/index.ts';
 import { registerOrderExportRoutes } from './orderexport/index.ts';
+import { registerMarketRoutes } from './market/index.ts';
 import { registerAlertRoutes } from './alert/index.ts';
 import { registerHeatmapRoutes } from './heatmap/index.ts';
 
@@ -49,5 +50,6 @@ export const modules: RegisterModule[] = [
   registerDataApiRoutes,
   registerAlertRoutes,
   registerOrderExportRoutes,
+  registerMarketRoutes,
   registerHeatmapRoutes,
 ];
