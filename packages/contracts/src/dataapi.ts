@@ -65,6 +65,9 @@ export const dataApiMessages = {
   handlerMemory: '处理函数内存超过 32 MB 限制，已中止',
   handlerError: '处理函数执行出错：{detail}',
   handlerNotFunction: '处理函数须是一个函数表达式，例如 function (data) { return data }',
+  // dictionaries from a preview
+  dictContentInvalid: '字典内容须为 { key, value, children? } 组成的树（JSON 数组）',
+  dictNotFound: '字典不存在',
   // success
   saved: '保存成功',
   deleted: '删除成功!',
@@ -311,6 +314,38 @@ export const dataApiSettingsSchema = z.object({
 });
 export type DataApiSettings = z.infer<typeof dataApiSettingsSchema>;
 
+/** One node of an enumeration dictionary saved from a preview (spec 2 §3 "Dictionary-from-API"). */
+export interface DataApiDictNode {
+  key: string | number;
+  value: string | number | null;
+  children?: DataApiDictNode[];
+}
+export const dataApiDictNodeSchema: z.ZodType<DataApiDictNode> = z
+  .object({
+    key: z.union([z.string().max(500), z.number()]),
+    value: z.union([z.string().max(2000), z.number(), z.null()]),
+    get children() {
+      return z.array(dataApiDictNodeSchema).max(100_000).optional();
+    },
+  })
+  // A named schema: the API document refers to it from itself and lists it under components.
+  .meta({ id: 'DataApiDictNode' });
+/** Save from a preview: keyCode (the dictionary's name) and content, the JSON text of the tree. */
+export const dataApiDictSaveSchema = z.object({
+  keyCode: requiredText(dataApiMessages.dictNameRequired, 100),
+  content: z.string().max(5_000_000),
+  apiId: z.number().int().positive().nullish(),
+});
+export const dataApiDictSchema = z.object({
+  id: z.number(),
+  keyCode: z.string(),
+  apiId: z.number().nullable(),
+  content: z.array(dataApiDictNodeSchema),
+  updateTime: z.string(),
+});
+export type DataApiDict = z.infer<typeof dataApiDictSchema>;
+export const dataApiDictCodeParamSchema = z.object({ keyCode: z.string().min(1).max(100) });
+
 /** Paths of the data-API calls (also in API.dataApi). */
 export const DATA_API_PATHS = {
   categories: '/api/dataapi/categories',
@@ -328,6 +363,9 @@ export const DATA_API_PATHS = {
   logs: '/api/dataapi/logs',
   stats: '/api/dataapi/stats',
   settings: '/api/dataapi/settings',
+  /** Enumeration dictionaries saved from a preview: list and save; one by keyCode. */
+  dicts: '/api/dataapi/dicts',
+  dict: '/api/dataapi/dicts/:keyCode',
   /** The published runtime (GET and POST), outside /api: access keys, signatures or user tokens. */
   open: '/open/api/:apiKey',
   /** The OpenAPI 3.1 document of every published API. */

@@ -10,6 +10,9 @@ import {
   dataApiCategorySaveSchema,
   dataApiCategorySchema,
   dataApiCopySchema,
+  dataApiDictCodeParamSchema,
+  dataApiDictSaveSchema,
+  dataApiDictSchema,
   dataApiKeyParamSchema,
   dataApiListQuerySchema,
   dataApiMessages,
@@ -28,6 +31,7 @@ import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok, page } from '../../platform/http/envelope.ts';
 import { callPublishedApi, previewDataApi } from './call-api.ts';
+import { getDict, listDicts, saveDict } from './dicts.ts';
 import { externalSettings, saveExternalSettings } from './external.ts';
 import { changeKey, createKey, keys, removeKey } from './keys.ts';
 import { openApiFor } from './openapi.ts';
@@ -41,6 +45,7 @@ const nothing = envelopeSchema(z.null());
 export function registerDataApiRoutes(app: App, ctx: AppContext): void {
   registerRecordRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
+  registerDictRoutes(app, ctx);
   void app.register(async (open) => registerOpenRoutes(open as App, ctx));
 }
 
@@ -154,6 +159,37 @@ function registerRecordRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => ok(await previewDataApi(ctx, sessionOf(request), request.body)),
+  );
+}
+
+/** Enumeration dictionaries saved from a preview (spec 2 §7 "Dictionary save from preview"). */
+function registerDictRoutes(app: App, ctx: AppContext): void {
+  const user = { access: 'user' as const };
+  app.get(
+    DATA_API_PATHS.dicts,
+    { config: user, schema: { tags, summary: '从接口保存的枚举字典', response: { 200: envelopeSchema(z.array(dataApiDictSchema)) } } },
+    async () => ok(await listDicts(ctx)),
+  );
+  app.get(
+    DATA_API_PATHS.dict,
+    {
+      config: user,
+      schema: { tags, summary: '按字典名查看枚举字典', params: dataApiDictCodeParamSchema, response: { 200: envelopeSchema(dataApiDictSchema) } },
+    },
+    async (request) => ok(await getDict(ctx, request.params.keyCode)),
+  );
+  app.post(
+    DATA_API_PATHS.dicts,
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '保存为枚举字典（keyCode 与 content；同名覆盖）',
+        body: dataApiDictSaveSchema,
+        response: { 200: envelopeSchema(dataApiDictSchema) },
+      },
+    },
+    async (request) => ok(await saveDict(ctx, sessionOf(request).userId, request.body), dataApiMessages.saved),
   );
 }
 

@@ -512,6 +512,7 @@ export interface Database {
   dataApiRate: DataApiRateTable;
   dataApiCallLog: DataApiCallLogTable;
   dataApiSetting: DataApiSettingTable;
+  dataApiDict: DataApiDictTable;
 }
 
 export interface DataApiCategoryTable {
@@ -595,6 +596,17 @@ export interface DataApiCallLogTable {
 export interface DataApiSettingTable {
   settingKey: string;
   settingValue: string;
+}
+
+/** Enumeration dictionaries saved from a data-API preview (0019_dataapi_dict). */
+export interface DataApiDictTable {
+  id: Generated<number>;
+  keyCode: string;
+  content: string;
+  apiId: number | null;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
 }
 
 /** An order-data export task (0021_order_export; issue 20, docs/order-export.md). */

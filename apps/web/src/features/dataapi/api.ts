@@ -53,6 +53,9 @@ export const setDataApiStatus = (id: number, apiStatus: 0 | 1 | 2) => request<Da
 export const previewDataApi = (apiKey: string, params: Record<string, unknown>, apiType: number) =>
   http.post<DataApiRunResult>(P.preview, { apiKey, params, ...(apiType === 2 ? { apiParam: JSON.stringify(params) } : {}) });
 
+/** 保存为枚举字典: keyCode and content (the tree's JSON text); saving a name again replaces it. */
+export const saveApiDict = (body: { keyCode: string; content: string; apiId: number | null }) => request<{ id: number }>(P.dicts, { method: 'POST', body });
+
 export const fetchAccessKeys = () => http.get<DataApiAccessKey[]>(P.keys);
 export interface AccessKeyForm {
   keyName: string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addToPanel,
+  dictTree,
   movePanel,
   chartInput,
   editorPathAfterSave,
@@ -89,5 +90,12 @@ describe('data-API editor rules (spec 2 §4, §5)', () => {
   it('moves a new API to ?id= after its first save, and reads a broken note as empty', () => {
     expect(editorPathAfterSave('/apiedit1', 7)).toBe('/apiedit1?id=7');
     expect(parseNote('not json')).toEqual({ showFields: [], params: [] });
+  });
+
+  it('builds the dictionary tree from ID, VALUE and PID rows', () => {
+    expect(dictTree([{ ID: 1, VALUE: '华东', PID: null }, { id: 11, value: '浙江', pid: 1 }, { ID: 2, VALUE: '华北', PID: '' }, { VALUE: '无编号' }])).toEqual([
+      { key: 1, value: '华东', children: [{ key: 11, value: '浙江' }] },
+      { key: 2, value: '华北' },
+    ]);
   });
 });

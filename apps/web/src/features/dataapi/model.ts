@@ -173,3 +173,34 @@ export function rowsOf(data: unknown): Record<string, unknown>[] | null {
   if (!Array.isArray(data)) return null;
   return data.every((r) => r !== null && typeof r === 'object' && !Array.isArray(r)) ? (data as Record<string, unknown>[]) : null;
 }
+
+export interface DictNode {
+  key: string | number;
+  value: string | number | null;
+  children?: DictNode[];
+}
+
+/**
+ * The dictionary tree of a preview (spec 2 §3 "Dictionary-from-API"): rows with ID, VALUE and PID
+ * (any case); a row whose PID names another row's ID is its child, others are roots. Rows without
+ * an ID are skipped; a PID cycle leaves those rows out rather than looping.
+ */
+export function dictTree(rows: readonly Record<string, unknown>[]): DictNode[] {
+  const pick = (row: Record<string, unknown>, name: string) => row[Object.keys(row).find((k) => k.toUpperCase() === name) ?? name];
+  const scalar = (v: unknown): string | number | null =>
+    typeof v === 'number' || typeof v === 'string' ? v : v === null || v === undefined ? null : String(v);
+  const nodes = new Map<string, { node: DictNode; parent: string | null }>();
+  for (const row of rows) {
+    const id = scalar(pick(row, 'ID'));
+    if (id === null || nodes.has(String(id))) continue;
+    const pid = scalar(pick(row, 'PID'));
+    nodes.set(String(id), { node: { key: id, value: scalar(pick(row, 'VALUE')) }, parent: pid === null || pid === '' ? null : String(pid) });
+  }
+  const roots: DictNode[] = [];
+  for (const [id, { node, parent }] of nodes) {
+    const host = parent !== null && parent !== id ? nodes.get(parent) : undefined;
+    if (host) (host.node.children ??= []).push(node);
+    else roots.push(node);
+  }
+  return roots;
+}

@@ -16,6 +16,7 @@ import * as filetableStaging from './0014_filetable_staging.ts';
 import * as recentVisits from './0015_recent_visits.ts';
 import * as exportFormat from './0017_export_format.ts';
 import * as dataApi from './0018_dataapi.ts';
+import * as dataApiDict from './0019_dataapi_dict.ts';
 import * as heatmapTrack from './0020_heatmap_track.ts';
 import * as alert from './0022_alert.ts';
 import * as orderExport from './0021_order_export.ts';
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '0015_recent_visits': recentVisits,
   '0017_export_format': exportFormat,
   '0018_dataapi': dataApi,
+  '0019_dataapi_dict': dataApiDict,
   '0020_heatmap_track': heatmapTrack,
   '0022_alert': alert,
   '0021_order_export': orderExport,

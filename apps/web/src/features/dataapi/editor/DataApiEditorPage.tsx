@@ -5,6 +5,7 @@ import { ArrowLeftOutlined, EyeOutlined, SaveOutlined } from '@ant-design/icons'
 import type { CodeEditorHandle } from '../../../shared/CodeEditor.tsx';
 import { am } from '../messages.ts';
 import '../dataapi.css';
+import { DictDialog } from './DictDialog.tsx';
 import { FieldBrowser } from './FieldBrowser.tsx';
 import { ParamSection } from './ParamSection.tsx';
 import { PreviewCard } from './PreviewCard.tsx';
@@ -33,6 +34,7 @@ export default function DataApiEditorPage({ withChart }: { withChart: boolean })
           <h1>{editor.saved ? editor.saved.apiName : am.newApi}</h1>
         </Space>
         <Space>
+          <DictDialog previewData={editor.preview?.data} apiId={editor.saved?.id ?? null} />
           <Button icon={<EyeOutlined />} onClick={() => previewRef.current?.run()} loading={editor.previewing} data-testid="dataapi-preview">
             {am.preview}
           </Button>

@@ -146,6 +146,53 @@ describe('data-API editor (spec 2 §4, §5)', () => {
   });
 });
 
+describe('保存为枚举字典 (spec 2 §5)', () => {
+  afterEach(() => {
+    cleanup();
+    localStorage.clear();
+    vi.unstubAllGlobals();
+  });
+
+  it('needs a preview (请先预览) and a name (请输入字典名), then saves the ID/VALUE/PID tree', async () => {
+    const calls = mockFetch((c) => {
+      const path = url(c).pathname;
+      if (path === '/api/dataapi/categories') return categories;
+      if (path === '/api/dataapi/apis/5') return ok(api());
+      if (path === '/api/dataapi/preview')
+        return ok({
+          data: [
+            { ID: 1, VALUE: '华东', PID: null },
+            { ID: 11, VALUE: '浙江', PID: 1 },
+          ],
+          rows: 2,
+          elapsedMs: 1,
+          truncated: false,
+        });
+      if (path === '/api/dataapi/dicts') return ok({ id: 1 }, '保存成功');
+      return ok([]);
+    });
+    renderWithApp(<DataApiEditorPage withChart />, { path: '/apiedit1?id=5' });
+    await waitFor(() => expect(byTestId<HTMLInputElement>('dataapi-key').value).toBe('weather'));
+    fireEvent.click(screen.getByTestId('dataapi-save-dict'));
+    await screen.findByText('请先预览');
+
+    fireEvent.click(screen.getByTestId('dataapi-preview'));
+    await screen.findByTestId('dataapi-preview-summary', {}, { timeout: 10_000 });
+    fireEvent.click(screen.getByTestId('dataapi-save-dict'));
+    const dialogOk = () => document.querySelector<HTMLButtonElement>('.ant-modal-footer .ant-btn-primary')!;
+    await screen.findByTestId('dataapi-dict-name');
+    fireEvent.click(dialogOk());
+    await screen.findByText('请输入字典名');
+    type('dataapi-dict-name', '区域');
+    fireEvent.click(dialogOk());
+    await waitFor(() => expect(calls.some((c) => url(c).pathname === '/api/dataapi/dicts')).toBe(true));
+    const body = calls.find((c) => url(c).pathname === '/api/dataapi/dicts')!.body as { keyCode: string; content: string; apiId: number };
+    expect(body.keyCode).toBe('区域');
+    expect(body.apiId).toBe(5);
+    expect(JSON.parse(body.content)).toEqual([{ key: 1, value: '华东', children: [{ key: 11, value: '浙江' }] }]);
+  });
+});
+
 describe('type-3 editor (spec 2 §5)', () => {
   afterEach(() => {
     cleanup();
