@@ -90,6 +90,19 @@ describe('alerts (issue 19)', () => {
     expect((await call(a.w.server, 'GET', `/api/alert/alerts/${alert.id}`, { headers: a.w.admin })).status).toBe(404);
   });
 
+  it('answers the editor the computed range of a time configuration', async () => {
+    const res = await call(a.w.server, 'POST', '/api/alert/window', { headers: a.w.admin, payload: { timeType: 'MONTH' } });
+    const now = new Date();
+    expect(res.body.data).toEqual(
+      Object.values(alertWindow({ timeType: 'MONTH', relativeTime: { leftVal: 2, leftModifier: 'BEFORE', rightVal: 1, rightModifier: 'BEFORE' } }, now, 480)),
+    );
+    const inverted = await call(a.w.server, 'POST', '/api/alert/window', {
+      headers: a.w.admin,
+      payload: { timeType: 'DAY', relativeTime: { leftVal: 1, leftModifier: 'AFTER', rightVal: 1, rightModifier: 'BEFORE' } },
+    });
+    expect([inverted.status, inverted.body.msg]).toEqual([400, alertMessages.windowInverted]);
+  });
+
   it('previews rows and the field dictionary with the reader own row filters', async () => {
     const body = a.body();
     const preview = (headers: Record<string, string>, extra: Record<string, unknown> = {}) =>
