@@ -8,10 +8,13 @@ type Row = ApiParam & { index: number };
 
 /** A default typed by its datatype (spec 2 §5): numbers and timestamps as numbers, the rest as text in the spec's format. */
 export function DefaultInput({
+  id,
   datatype,
   value,
   onChange,
 }: {
+  /** Form.Item's id, so its label names the input. */
+  id?: string;
   datatype: DataApiParamDatatype;
   value: ApiParam['def'];
   onChange: (v: ApiParam['def']) => void;
@@ -19,6 +22,7 @@ export function DefaultInput({
   if (datatype === 'number' || datatype === 'timestamp') {
     return (
       <InputNumber
+        id={id}
         value={value === null || value === undefined || value === '' ? null : Number(value)}
         precision={datatype === 'timestamp' ? 0 : undefined}
         placeholder={PARAM_FORMATS[datatype].example}
@@ -30,6 +34,7 @@ export function DefaultInput({
   const text = value === null || value === undefined ? '' : String(value);
   return (
     <Input
+      id={id}
       value={text}
       placeholder={datatype === 'string' ? am.paramDefault : PARAM_FORMATS[datatype].example}
       status={validDefault(datatype, text) ? undefined : 'error'}

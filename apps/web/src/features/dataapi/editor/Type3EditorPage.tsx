@@ -3,11 +3,13 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { App, Button, Card, Form, Result, Select, Space, Spin } from 'antd';
 import { ArrowLeftOutlined, SaveOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DataApi, QueryParamItem } from '@shutu/contracts';
+import { DATA_API_PREVIEW_ROWS, type ApiParam, type DataApi, type QueryParamItem } from '@shutu/contracts';
 import { errorText } from '../../../shared/notify.ts';
-import { dataApiKeys, fetchDataApi, fetchSourceColumns, fetchSourceTables, fetchUsableSources, saveDataApi } from '../api.ts';
+import { dataApiKeys, fetchDataApi, fetchSourceColumns, fetchSourceTables, fetchUsableSources, previewDataApi, saveDataApi } from '../api.ts';
 import { am } from '../messages.ts';
-import { parseNote } from '../model.ts';
+import { parseNote, rowsOf } from '../model.ts';
+import { PreviewCard } from './PreviewCard.tsx';
+import type { PreviewState } from './useDataApiEditor.ts';
 import '../dataapi.css';
 import { BasicFields } from './SettingsCard.tsx';
 import { QueryParamTable } from './QueryParamTable.tsx';
@@ -47,6 +49,8 @@ export default function Type3EditorPage() {
   const [items, setItems] = useState<QueryParamItem[]>([]);
   const [saving, setSaving] = useState(false);
   const loadedId = useRef<number | null>(null);
+  const [preview, setPreview] = useState<PreviewState | null>(null);
+  const [previewing, setPreviewing] = useState(false);
   const datasourceId = Form.useWatch('datasourceId', form);
   const queryTable = Form.useWatch('queryTable', form);
   const sources = useQuery({ queryKey: dataApiKeys.sources, queryFn: fetchUsableSources });
@@ -111,6 +115,27 @@ export default function Type3EditorPage() {
     }
   };
 
+  /** 预览 of the saved API with the values typed for its parameters (必须保存才能预览 before the first save). */
+  const runPreview = async (values: Record<string, unknown>) => {
+    if (!saved) return void message.error(am.mustSaveToPreview);
+    setPreviewing(true);
+    try {
+      const result = await previewDataApi(saved.apiKey, values, 3);
+      const rows = rowsOf(result.data);
+      setPreview({ data: result.data, rows: rows?.slice(0, DATA_API_PREVIEW_ROWS) ?? null, total: result.rows, elapsedMs: result.elapsedMs });
+    } catch (e) {
+      message.error(errorText(e));
+    } finally {
+      setPreviewing(false);
+    }
+  };
+  const previewParams: ApiParam[] = (saved?.queryParam ?? []).map((q) => ({
+    name: q.title || q.paramName,
+    key: q.paramName,
+    datatype: /^(INT|LONG|FLT)$/.test(q.columnType) ? 'number' : 'string',
+    def: null,
+  }));
+
   if (ref !== null && detail.isLoading && saved === null) return <Spin size="large" fullscreen />;
   if (ref !== null && detail.isError && saved === null) return <Result status="404" title={am.apiNotFound} />;
   const columnOptions = (columns.data ?? []).map((c) => ({ value: c.name, label: c.comment ? `${c.name}（${c.comment}）` : c.name }));
@@ -131,6 +156,15 @@ export default function Type3EditorPage() {
           <Card size="small" title={am.queryParams}>
             <QueryParamTable value={items} onChange={setItems} columns={columnOptions} />
           </Card>
+          <PreviewCard
+            params={previewParams}
+            preview={preview}
+            previewing={previewing}
+            onPreview={runPreview}
+            fields={[]}
+            onFields={() => undefined}
+            withChart={false}
+          />
         </div>
         <div className="dataapi-editor-right">
           <Card size="small" title={am.basicSettings}>

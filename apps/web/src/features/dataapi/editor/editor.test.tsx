@@ -220,4 +220,31 @@ describe('type-3 editor (spec 2 §5)', () => {
     expect((await screen.findAllByText('请选择分类')).length).toBeGreaterThan(0);
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
+
+  it('previews a saved type-3 API with its parameters', async () => {
+    const calls = mockFetch((c) => {
+      const path = url(c).pathname;
+      if (path === '/api/dataapi/categories') return categories;
+      if (path === '/api/dataapi/apis/9')
+        return ok(
+          api({
+            id: 9,
+            apiKey: 'orders_t3',
+            apiType: 3,
+            datasourceId: 1,
+            queryTable: 'orders',
+            queryParam: [{ title: '省份', columnName: 'province', paramName: 'province', columnType: 'STRING(20)', optionalStatus: 1 }],
+          }),
+        );
+      if (path === '/api/dataapi/preview') return ok({ data: [{ order_id: 1, province: '浙江' }], rows: 1, elapsedMs: 2, truncated: false });
+      return ok([]);
+    });
+    renderWithApp(<Type3EditorPage />, { path: '/apiedit3?id=9' });
+    const province = await screen.findByLabelText('省份');
+    fireEvent.change(province, { target: { value: '浙江' } });
+    fireEvent.click(screen.getByRole('button', { name: /刷新/ }));
+    await screen.findByTestId('dataapi-preview-summary', {}, { timeout: 10_000 });
+    expect(calls.find((c) => url(c).pathname === '/api/dataapi/preview')!.body).toEqual({ apiKey: 'orders_t3', params: { province: '浙江' } });
+    expect(screen.getAllByText('浙江').length).toBeGreaterThan(0);
+  });
 });
