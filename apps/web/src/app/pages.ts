@@ -7,9 +7,13 @@ import { am } from '../features/dataapi/messages.ts';
 import { HOME_PATH } from '@shutu/contracts';
 import { hmt } from '../features/heatmap/messages.ts';
 import { orderExportLabels } from '../features/orderexport/index.ts';
+import { alertLabels } from '../features/alert/index.ts';
 
 export type PageKey =
   | 'home'
+  | 'warning'
+  | 'warningEdit'
+  | 'warningLog'
   | 'dataset'
   | 'visual'
   | 'report'
@@ -63,6 +67,10 @@ export const PAGES: readonly PageDef[] = [
   { key: 'heatmap', path: '/newbi/heatmap', label: hmt.page, section: 'visual', access: 'user', notHome: true },
   // 订购数据导出 (issue 20; route not in the spec, docs/order-export.md): the permission code order_export.
   { key: 'orderExport', path: '/cdp/orderexport', label: orderExportLabels.page, section: 'data', access: { permission: 'order_export' }, notHome: true },
+  // 预警 (issue 19; docs/alerts.md): the list (route not in the spec), the editor /newbi/warning/edit?id= (spec 3 §2) and the check log.
+  { key: 'warning', path: '/newbi/warning', label: alertLabels.page, section: 'data', access: 'user', notHome: true },
+  { key: 'warningEdit', path: '/newbi/warning/edit', label: alertLabels.pageEdit, section: 'data', access: 'user', hidden: true, parent: 'warning' },
+  { key: 'warningLog', path: '/newbi/warning/log', label: alertLabels.pageLog, section: 'data', access: 'user', hidden: true, parent: 'warning' },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },

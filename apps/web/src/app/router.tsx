@@ -27,6 +27,7 @@ import { ShareListPage } from '../features/share/ShareListPage.tsx';
 import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
 import { HomePage } from '../features/home/HomePage.tsx';
 import { HeatmapPage } from '../features/heatmap/HeatmapPage.tsx';
+import { AlertListPage, AlertLogPage } from '../features/alert/index.ts';
 import { OrderExportPage } from '../features/orderexport/index.ts';
 import { DataApiListPage } from '../features/dataapi/DataApiListPage.tsx';
 import { OpenApiPage } from '../features/dataapi/OpenApiPage.tsx';
@@ -45,6 +46,8 @@ const ShareOpenPage = lazy(() => import('../features/share-open/ShareOpenPage.ts
 /** The data-API editors (code editor, charts): full screen, loaded on first use. */
 const DataApiEditorPage = lazy(() => import('../features/dataapi/editor/DataApiEditorPage.tsx'));
 const Type3EditorPage = lazy(() => import('../features/dataapi/editor/Type3EditorPage.tsx'));
+/** The alert editor (issue 19), loaded on first use. */
+const AlertEditorPage = lazy(() => import('../features/alert/editor/AlertEditorPage.tsx'));
 
 const lazyPage = (element: ReactNode) => <Suspense fallback={<EditorLoading />}>{element}</Suspense>;
 
@@ -80,6 +83,9 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   dataapiAdmin: <DataApiAdminPage />,
   heatmap: <HeatmapPage />,
   orderExport: <OrderExportPage />,
+  warning: <AlertListPage />,
+  warningEdit: lazyPage(<AlertEditorPage />),
+  warningLog: <AlertLogPage />,
 };
 
 function RouteError() {

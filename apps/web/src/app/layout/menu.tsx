@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { MenuProps } from 'antd';
 import {
+  AlertOutlined,
   ProfileOutlined,
   ApartmentOutlined,
   BookOutlined,
@@ -48,6 +49,9 @@ const ICONS: Record<PageKey, ReactNode> = {
   dataapiAdmin: <CloudServerOutlined />,
   heatmap: <HeatMapOutlined />,
   orderExport: <ProfileOutlined />,
+  warning: <AlertOutlined />,
+  warningEdit: <AlertOutlined />,
+  warningLog: <AlertOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];
