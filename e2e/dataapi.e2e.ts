@@ -1,3 +1,4 @@
+import { createHmac, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
@@ -6,7 +7,7 @@ import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot
  * Data APIs in Chromium (issue 17; docs/dataapi.md): build a type-1 API in /apiedit1 — data source
  * and table from the field browser, a field inserted into the SQL, a typed parameter — save (the
  * address moves to ?id=), preview it as table and bar; create an access key (the secret shown once),
- * call the published API over HTTP with it, and find the call with its p95 in 调用日志; the API is in
+ * call the published API over HTTP with it (bearer and signature, a replay refused), and find the call with its p95 in 调用日志; the API is in
  * the list and in the OpenAPI page.
  */
 describe('data APIs', () => {
@@ -49,6 +50,7 @@ describe('data APIs', () => {
     await page.keyboard.insertText('SELECT ');
     await page.getByTestId('dataapi-insert-province').click();
     await page.keyboard.insertText(', SUM(amount) AS amount FROM orders WHERE amount >= ${min} GROUP BY province ORDER BY amount DESC');
+    await page.keyboard.press('Escape'); // closes the SQL completion list
 
     await page.getByTestId('dataapi-add-param').click();
     await page.getByTestId('param-key-0').fill('min');
@@ -81,6 +83,13 @@ describe('data APIs', () => {
     await page.getByTestId('dataapi-chart-bar').locator('canvas').first().waitFor();
     await screenshot(page, 'dataapi-editor-bar');
 
+    // The pivot: province as a column dimension gives one header per province over the indicator.
+    await page.getByTestId('dataapi-panel-rows').locator('.ant-tag', { hasText: 'province' }).locator('.ant-tag-close-icon').click();
+    await page.getByTestId('dataapi-field-province').dragTo(page.getByTestId('dataapi-panel-cols'));
+    await page.getByTestId('dataapi-kinds').getByText('透视表').click();
+    await page.getByTestId('dataapi-chart-pivot').locator('th', { hasText: '广东' }).first().waitFor();
+    await screenshot(page, 'dataapi-editor-pivot');
+
     await page.goto(`${app.url}/newbi/dataapi`);
     expect(await page.getByTestId(`dataapi-status-${apiKey}`).textContent()).toBe('上线');
     await screenshot(page, 'dataapi-list');
@@ -110,6 +119,19 @@ describe('data APIs', () => {
     expect(body.success).toBe(true);
     expect(body.data.length).toBeGreaterThan(0);
     expect(Object.keys(body.data[0]!)).toEqual(['province', 'amount']);
+
+    // A signed call: HMAC-SHA256 of access key, timestamp and nonce; the same nonce again is a replay.
+    const accessKey = (await page.locator('main').getByText(/^ak_/).first().textContent())!.trim();
+    const signed = (nonce: string) => {
+      const timestamp = String(Date.now());
+      const signature = createHmac('sha256', secret).update(`${accessKey}\n${timestamp}\n${nonce}`).digest('hex');
+      return fetch(`${app.url}/open/api/${apiKey}`, {
+        headers: { 'X-Access-Key': accessKey, 'X-Timestamp': timestamp, 'X-Nonce': nonce, 'X-Signature': signature },
+      });
+    };
+    const nonce = randomUUID();
+    expect((await signed(nonce)).status).toBe(200);
+    expect((await signed(nonce)).status).toBe(401);
 
     await page.getByRole('tab', { name: '调用日志' }).click();
     const log = page.getByTestId('dataapi-logs').locator('.ant-table-row', { hasText: apiKey });
