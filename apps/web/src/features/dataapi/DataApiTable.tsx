@@ -42,8 +42,14 @@ export function DataApiTable({ rows, total, loading, categories, paging, onPage,
   const categoryName = (id: number | null) => categories.find((c) => c.id === id)?.categoryName ?? '-';
 
   const columns: TableColumnsType<DataApi> = [
-    { title: am.colName, dataIndex: 'apiName', ellipsis: true, render: (name: string, api) => <a onClick={() => navigate(editorPath(api))}>{name}</a> },
-    { title: am.colKey, dataIndex: 'apiKey', ellipsis: true, render: (key: string) => <code>{key}</code> },
+    {
+      title: am.colName,
+      dataIndex: 'apiName',
+      width: 220,
+      ellipsis: true,
+      render: (name: string, api) => <a onClick={() => navigate(editorPath(api))}>{name}</a>,
+    },
+    { title: am.colKey, dataIndex: 'apiKey', width: 180, ellipsis: true, render: (key: string) => <code>{key}</code> },
     { title: am.colType, key: 'type', width: 100, render: (_, api) => am.typeLabels[api.apiType] },
     { title: am.colCategory, key: 'category', width: 130, ellipsis: true, render: (_, api) => categoryName(api.categoryId) },
     {
@@ -69,6 +75,7 @@ export function DataApiTable({ rows, total, loading, categories, paging, onPage,
       title: am.colActions,
       key: 'actions',
       width: 170,
+      fixed: 'right',
       render: (_, api) => (
         <Space size={0}>
           <Button type="link" size="small" onClick={() => navigate(editorPath(api))}>
@@ -97,6 +104,7 @@ export function DataApiTable({ rows, total, loading, categories, paging, onPage,
         loading={loading}
         locale={{ emptyText: am.empty }}
         data-testid="dataapi-table"
+        scroll={{ x: 1080 }}
         pagination={{ current: paging.current, pageSize: paging.size, total, showSizeChanger: true, showTotal: am.total, onChange: onPage }}
       />
       <Modal
