@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { mailHeader, decodeMimeHeader, startSmtpServer, type LocalSmtpServer } from '../apps/server/test/notify-servers.ts';
+import { ordersField, createOrdersDataset } from './api-fixtures.ts';
+import { apiCall, apiLogin, eventually, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+
+/**
+ * Alerts (issue 19; docs/alerts.md): with SMTP pointing at a local stand-in, build an alert on the
+ * demo orders in the editor — a dimension, a measure with a threshold, the time column, months —
+ * preview it, save it (the address gets its id), run 立即检查 from the list and see the mail arrive
+ * and the check in 预警日志.
+ */
+describe('alerts', () => {
+  let app: E2EApp;
+  let browser: Browser;
+  let page: Page;
+  let smtp: LocalSmtpServer;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    app = await startApp({ SHUTU_DEMO_SCALE: '1000' });
+    const token = await apiLogin(app);
+    await apiCall(app, token, 'PUT', '/api/system/notify', { smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecure: false, smtpFrom: 'shutu-bi@example.com' });
+    await apiCall(app, token, 'PUT', '/api/profile', { name: '系统管理员', email: 'boss@example.com' });
+    await createOrdersDataset(app, token, {
+      category: '预警演示',
+      name: '订单预警数据',
+      publicStatus: 1,
+      fields: [
+        ordersField('province', 'province', '省份'),
+        ordersField('orderId', 'order_id', '订单数', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO', aggregationType: 'COUNT' }),
+        ordersField('orderTime', 'order_time', '订购时间', { viewDataType: 'DATETIME' }),
+      ],
+    });
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    await loginThroughPage(page, app);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+    await smtp?.close();
+  });
+
+  const choose = async (testId: string, title: string) => {
+    await page.getByTestId(testId).click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: title }).first().click();
+  };
+
+  it('builds, previews and saves an alert, then a check mails the recipient and is logged', async () => {
+    await page.goto(`${app.url}/newbi/warning`);
+    await page.getByTestId('alert-add').click();
+    await page.waitForURL(/\/newbi\/warning\/edit$/);
+    await page.getByTestId('alert-name').fill('订单量预警');
+    await choose('alert-users', '系统管理员');
+    await page.keyboard.press('Escape');
+    await choose('alert-dataset', '订单预警数据（');
+    await choose('alert-dimensions', '省份');
+    await page.keyboard.press('Escape');
+    await choose('alert-measures', '订单数');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('alert-add-threshold').click();
+    await choose('alert-time-column', '订购时间');
+    await page.getByText('月', { exact: true }).click();
+    await expect.poll(() => page.getByTestId('alert-range').textContent()).toMatch(/时间范围：\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}/);
+    await page.getByTestId('alert-preview').click();
+    await page.getByTestId('alert-preview-table').locator('tbody tr').first().waitFor();
+    await screenshot(page, 'alert-editor');
+
+    await page.getByTestId('alert-save').click();
+    await page.getByText('保存成功').first().waitFor();
+    await page.waitForURL(/\/newbi\/warning\/edit\?id=\d+$/);
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+
+    await page.goto(`${app.url}/newbi/warning`);
+    await page.getByTestId(`alert-check-${id}`).click();
+    await page.getByText('已加入检查队列').first().waitFor();
+    const mail = await eventually(
+      () => smtp.mails.find((m) => decodeMimeHeader(mailHeader(m.data, 'subject') ?? '') === '【预警】订单量预警'),
+      'the alert mail',
+    );
+    expect(mail.to).toEqual(['boss@example.com']);
+
+    await page.goto(`${app.url}/newbi/warning/log?alertId=${id}`);
+    await page.getByText('开始预警').waitFor();
+    await page.getByText('邮件 已发送').waitFor();
+    await screenshot(page, 'alert-log');
+    await page.goto(`${app.url}/newbi/warning`);
+    await page.getByText('预警中').first().waitFor();
+    await screenshot(page, 'alert-list');
+  });
+});
