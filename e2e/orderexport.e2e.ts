@@ -168,4 +168,44 @@ describe('订购数据导出', () => {
       await slow.stop();
     }
   });
+  it('shows the statistics of the three kinds of marketing task with their tables', async () => {
+    await page.goto(`${app.url}/cdp/market`);
+    await page.getByRole('heading', { name: '营销任务统计' }).waitFor();
+    const openFirst = async (type: string) => {
+      await page.locator('.ant-select').filter({ hasText: '全部类型' }).click();
+      await page
+        .locator('.ant-select-dropdown:visible .ant-select-item-option')
+        .filter({ hasText: new RegExp(`^${type}$`) })
+        .click();
+      await page.getByRole('button', { name: /搜\s*索/ }).click();
+      const row = page.locator('.market-list .ant-table-row').filter({ hasText: type }).last();
+      await row.waitFor();
+      await row.getByRole('button', { name: '统计' }).click();
+      return page.locator('.ant-drawer');
+    };
+    for (const [type, table, rate] of [
+      ['激活', 'market-daily', '激活率'],
+      ['领取', 'market-daily', '领取率'],
+    ] as const) {
+      const drawer = await openFirst(type);
+      const daily = drawer.locator(`[data-testid="${table}"]`);
+      await daily.locator('tr.ant-table-row').first().waitFor();
+      expect(await daily.locator('th').allInnerTexts()).toContain(rate);
+      expect(await daily.locator('tr.ant-table-row').first().innerText()).toMatch(/\d+\.\d{2}%/);
+      await screenshot(page, `orderexport-market-${type}`);
+      await drawer.locator('.ant-drawer-close').click();
+      await page.locator('.ant-drawer').waitFor({ state: 'detached' });
+      await page.reload();
+    }
+    const drawer = await openFirst('营销漏斗');
+    const funnel = drawer.getByTestId('market-funnel');
+    await funnel.locator('.ant-table-row').first().waitFor();
+    await funnel.getByText('合计').waitFor();
+    await drawer.getByText('总量').click();
+    await drawer.getByText('折线图').click();
+    const keep = drawer.getByTestId('market-keep');
+    await keep.getByText('第24月留存').first().waitFor();
+    await keep.locator('.ant-table-row').first().waitFor();
+    await screenshot(page, 'orderexport-market-funnel');
+  });
 });

@@ -8,6 +8,7 @@ import { HOME_PATH } from '@shutu/contracts';
 import { hmt } from '../features/heatmap/messages.ts';
 import { orderExportLabels } from '../features/orderexport/index.ts';
 import { alertLabels } from '../features/alert/index.ts';
+import { marketLabels } from '../features/market/index.ts';
 
 export type PageKey =
   | 'home'
@@ -34,7 +35,8 @@ export type PageKey =
   | 'dataapiDocs'
   | 'dataapiAdmin'
   | 'heatmap'
-  | 'orderExport';
+  | 'orderExport'
+  | 'market';
 export type Section = 'home' | 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
@@ -71,6 +73,8 @@ export const PAGES: readonly PageDef[] = [
   { key: 'warning', path: '/newbi/warning', label: alertLabels.page, section: 'data', access: 'user', notHome: true },
   { key: 'warningEdit', path: '/newbi/warning/edit', label: alertLabels.pageEdit, section: 'data', access: 'user', hidden: true, parent: 'warning' },
   { key: 'warningLog', path: '/newbi/warning/log', label: alertLabels.pageLog, section: 'data', access: 'user', hidden: true, parent: 'warning' },
+  // 营销任务统计 (issue 20; route not in the spec): the permission code market_view.
+  { key: 'market', path: '/cdp/market', label: marketLabels.page, section: 'data', access: { permission: 'market_view' }, notHome: true },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },

@@ -29,6 +29,7 @@ import { HomePage } from '../features/home/HomePage.tsx';
 import { HeatmapPage } from '../features/heatmap/HeatmapPage.tsx';
 import { AlertListPage, AlertLogPage } from '../features/alert/index.ts';
 import { OrderExportPage } from '../features/orderexport/index.ts';
+import { MarketTasksPage } from '../features/market/index.ts';
 import { DataApiListPage } from '../features/dataapi/DataApiListPage.tsx';
 import { OpenApiPage } from '../features/dataapi/OpenApiPage.tsx';
 import { DataApiAdminPage } from '../features/dataapi/admin/DataApiAdminPage.tsx';
@@ -86,6 +87,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   warning: <AlertListPage />,
   warningEdit: lazyPage(<AlertEditorPage />),
   warningLog: <AlertLogPage />,
+  market: <MarketTasksPage />,
 };
 
 function RouteError() {

@@ -19,6 +19,7 @@ describe('menu filtering', () => {
       '数据接口',
       '订购数据导出',
       '预警管理',
+      '营销任务统计',
       '可视化大屏',
       '自助报表',
       '幻灯片',
@@ -42,6 +43,8 @@ describe('menu filtering', () => {
     expect(labels({ isAdministrator: false, permissions: ['order_export'] })).toContain('订购数据导出');
     expect(labels(plain)).not.toContain('订购数据导出');
     expect(labels(dictViewer)).not.toContain('订购数据导出');
+    expect(labels({ isAdministrator: false, permissions: ['market_view'] })).toEqual(expect.arrayContaining(['营销任务统计']));
+    expect(labels(plain)).not.toContain('营销任务统计');
   });
 
   it('keeps pages opened from another page (权限设置) out of the menu', () => {

@@ -3,6 +3,7 @@ import type { MenuProps } from 'antd';
 import {
   AlertOutlined,
   ProfileOutlined,
+  RiseOutlined,
   ApartmentOutlined,
   BookOutlined,
   DatabaseOutlined,
@@ -52,6 +53,7 @@ const ICONS: Record<PageKey, ReactNode> = {
   warning: <AlertOutlined />,
   warningEdit: <AlertOutlined />,
   warningLog: <AlertOutlined />,
+  market: <RiseOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];
