@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { mailHeader, decodeMimeHeader, startSmtpServer, type LocalSmtpServer } from '../apps/server/test/notify-servers.ts';
+import { startFakeSmsProvider, type FakeSmsProvider } from '../apps/server/test/sms-servers.ts';
 import { ordersField, createOrdersDataset } from './api-fixtures.ts';
 import { apiCall, apiLogin, eventually, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
 
@@ -15,13 +16,28 @@ describe('alerts', () => {
   let browser: Browser;
   let page: Page;
   let smtp: LocalSmtpServer;
+  let aliyun: FakeSmsProvider;
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
+    aliyun = await startFakeSmsProvider('aliyun', { 'LTAI-e2e': 'aliyun-e2e-secret' });
     app = await startApp({ SHUTU_DEMO_SCALE: '1000' });
     const token = await apiLogin(app);
     await apiCall(app, token, 'PUT', '/api/system/notify', { smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecure: false, smtpFrom: 'shutu-bi@example.com' });
-    await apiCall(app, token, 'PUT', '/api/profile', { name: '系统管理员', email: 'boss@example.com' });
+    await apiCall(app, token, 'PUT', '/api/profile', { name: '系统管理员', email: 'boss@example.com', phone: '13900000001' });
+    await apiCall(app, token, 'PUT', '/api/alert/sms/providers', {
+      category: 'aliyun',
+      templateId: 'SMS_E2E',
+      accessKey: 'LTAI-e2e',
+      secretKey: 'aliyun-e2e-secret',
+      signName: '数图',
+      endpoint: aliyun.url,
+    });
+    await apiCall(app, token, 'POST', '/api/alert/sms/templates', {
+      templateName: '订单量短信',
+      templateContent: '${省份}订单${订单数}单',
+      category: 'aliyun',
+    });
     await createOrdersDataset(app, token, {
       category: '预警演示',
       name: '订单预警数据',
@@ -40,6 +56,7 @@ describe('alerts', () => {
     await browser?.close();
     await app?.stop();
     await smtp?.close();
+    await aliyun?.close();
   });
 
   const choose = async (testId: string, title: string) => {
@@ -88,5 +105,36 @@ describe('alerts', () => {
     await page.goto(`${app.url}/newbi/warning`);
     await page.getByText('预警中').first().waitFor();
     await screenshot(page, 'alert-list');
+  });
+
+  it('an SMS alert maps every template variable to a field and texts through the signed provider', async () => {
+    await page.goto(`${app.url}/newbi/warning/edit`);
+    await page.getByTestId('alert-name').fill('订单量短信预警');
+    await choose('alert-users', '系统管理员');
+    await page.keyboard.press('Escape');
+    await choose('alert-dataset', '订单预警数据（');
+    await choose('alert-dimensions', '省份');
+    await page.keyboard.press('Escape');
+    await choose('alert-measures', '订单数');
+    await page.keyboard.press('Escape');
+    await choose('alert-time-column', '订购时间');
+    await page.getByText('月', { exact: true }).click();
+    await page.getByTestId('alert-sms').click();
+    await choose('alert-sms-template', '订单量短信');
+    await choose('alert-sms-param-省份', '省份');
+    await page.getByTestId('alert-save').click();
+    await page.getByText('请完成【订单数】字段参数').first().waitFor();
+    await choose('alert-sms-param-订单数', '订单数');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(page, 'alert-sms');
+    await page.getByTestId('alert-save').click();
+    await page.waitForURL(/\/newbi\/warning\/edit\?id=\d+$/);
+    const id = Number(new URL(page.url()).searchParams.get('id'));
+    await page.goto(`${app.url}/newbi/warning`);
+    await page.getByTestId(`alert-check-${id}`).click();
+    const sms = await eventually(() => aliyun.received.find((r) => r.accepted), 'the signed SMS');
+    expect(sms.phones).toEqual(['13900000001']);
+    expect(Object.keys(sms.params)).toEqual(['省份', '订单数']);
+    expect((sms.params as Record<string, string>)['订单数']).toMatch(/^\d+$/);
   });
 });

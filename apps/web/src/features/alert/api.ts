@@ -9,6 +9,7 @@ import {
   type AlertTimeConfig,
   type Page,
   type ResultField,
+  type SmsTemplate,
 } from '@shutu/contracts';
 import { http, request } from '../../shared/api.ts';
 
@@ -59,3 +60,4 @@ export const fetchWindow = (config: AlertTimeConfig) => request<string[]>(ALERT_
 export const fetchCubes = () => http.get<Page<CubeOption>>(API.dataset.cubes, { current: 1, size: 1000 });
 export const fetchFields = (cubeId: number) => http.get<FieldOption[]>(apiPath(API.dataset.fields, { id: cubeId }));
 export const fetchUsers = () => http.get<Page<UserOption>>(API.org.users, { current: 1, size: 1000 });
+export const fetchSmsTemplates = () => http.get<SmsTemplate[]>(ALERT_API.smsTemplates);

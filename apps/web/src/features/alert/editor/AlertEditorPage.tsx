@@ -10,6 +10,7 @@ import { alm } from '../messages.ts';
 import { bodyOf, draftOf, emptyDraft, type AlertDraft } from './draft.ts';
 import { FieldsSection, useAlertFields } from './FieldsSection.tsx';
 import { TimeSection } from './TimeSection.tsx';
+import { SmsPushSection } from './SmsPushSection.tsx';
 
 const WAY_LABELS: Record<AlertWay, string> = { ...NOTIFY_TYPE_LABELS, sms: '短信' };
 
@@ -51,7 +52,8 @@ export default function AlertEditorPage() {
   });
   const onSave = () => {
     // The spec's rules in the editor's order, before asking the server (which checks them again).
-    const problem = alertSaveProblem(alertBodySchema.parse(bodyOf(draft)), null);
+    // SMS mapping needs the template's variables, which the server checks (请完成【x】字段参数).
+    const problem = alertSaveProblem(alertBodySchema.parse({ ...bodyOf(draft), checkedWays: draft.checkedWays.filter((w) => w !== 'sms') }), null);
     if (problem) return notifyWarning(problem);
     save.mutate();
   };
@@ -113,6 +115,7 @@ export default function AlertEditorPage() {
                 onChange={(ways) => setDraft({ ...draft, checkedWays: ways as AlertWay[] })}
               />
             </Form.Item>
+            <SmsPushSection draft={draft} onChange={setDraft} fields={fields} />
             <Form.Item label={alm.content} extra={alm.contentHint}>
               <Input.TextArea
                 rows={2}

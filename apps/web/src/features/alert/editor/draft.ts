@@ -24,6 +24,10 @@ export interface AlertDraft {
   messageDynamicContent: string;
   repeatIntervalSeconds: number;
   notifyRecovery: boolean;
+  smsId: number | null;
+  smsParams: Record<string, string>;
+  pushEnabled: boolean;
+  warningWays: { tenantId: string; warningWayEnum: string }[];
 }
 
 export const emptyDraft = (): AlertDraft => ({
@@ -47,6 +51,10 @@ export const emptyDraft = (): AlertDraft => ({
   messageDynamicContent: '',
   repeatIntervalSeconds: ALERT_REPEAT_DEFAULT_SECONDS,
   notifyRecovery: false,
+  smsId: null,
+  smsParams: {},
+  pushEnabled: false,
+  warningWays: [],
 });
 
 export function draftOf(record: AlertRecord): AlertDraft {
@@ -68,6 +76,10 @@ export function draftOf(record: AlertRecord): AlertDraft {
     messageDynamicContent: record.messageDynamicContent,
     repeatIntervalSeconds: record.repeatIntervalSeconds,
     notifyRecovery: record.notifyRecovery,
+    smsId: record.smsId ?? null,
+    smsParams: record.smsParams,
+    pushEnabled: record.pushEnabled,
+    warningWays: record.warningWays,
   };
 }
 
