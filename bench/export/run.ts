@@ -1,0 +1,135 @@
+/**
+ * bench/export (issue 20): demo orders → CSV through the order-data export task (add → job →
+ * statuses 0…9 → the file) vs. DuckDB's own `COPY (same statement) TO csv` on the same file in
+ * the same run; the process's peak RSS while the task runs; optionally a batch of phones.
+ *
+ *   npx tsx bench/export/run.ts [--orders 1000000] [--phones 0] [--dir d]
+ *
+ * The raw COPY runs first on its own DuckDB instance (the server's instance is sealed: no COPY),
+ * which is closed before the server starts on the same file.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
+import pino from 'pino';
+import { orderQuerySchema } from '@shutu/contracts';
+import { ensureDemoWarehouse, openDriver } from '@shutu/connectors';
+import { loadConfig } from '../../apps/server/src/platform/config.ts';
+import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
+import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
+import { orderDataStatement } from '../../apps/server/src/modules/orderexport/query.ts';
+import { ratio, type Timing } from '../src/index.ts';
+
+const { values } = parseArgs({
+  options: { orders: { type: 'string', default: '1000000' }, phones: { type: 'string', default: '0' }, dir: { type: 'string' } },
+});
+const orders = Number(values.orders);
+const phoneCount = Number(values.phones);
+const dataDir = values.dir ? path.resolve(values.dir) : fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-bench-export-'));
+fs.mkdirSync(dataDir, { recursive: true });
+const file = path.join(dataDir, 'warehouse.duckdb');
+const FORM = { utype: 3, CUsertype: 1, outputProvince: 1, outputSpid: 1, outputSpname: 1, outputOrdertime: 1, outputOrderchannelname: 1 };
+const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+let server: RunningServer | undefined;
+
+try {
+  console.log(
+    `export bench: ${orders.toLocaleString('en')} orders, ${os.cpus().length} CPUs, load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
+  const ensured = await ensureDemoWarehouse(file, { scale: orders });
+  console.log(`warehouse ${ensured.action} in ${(ensured.millis / 1000).toFixed(1)} s`);
+
+  // The same statement the task runs, for DuckDB, with its values inlined as literals for COPY.
+  const probe = openDriver({ type: 'duckdb', path: file });
+  const dialect = await probe.dialect();
+  await probe.close();
+  const statement = orderDataStatement(dialect, orderQuerySchema.parse(FORM), { kind: 'all' });
+  const rawCsv = path.join(dataDir, 'raw.csv');
+  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  const rawStarted = performance.now();
+  await connection.run(`COPY (${statement.sql}) TO '${rawCsv}' (HEADER, DELIMITER ',')`);
+  const raw: Timing = { label: 'DuckDB COPY', millis: performance.now() - rawStarted };
+  const rawRows = Number((await connection.runAndReadAll(`SELECT count(*) FROM (${statement.sql})`)).getRows()[0]![0]);
+  let phonesFile: string | null = null;
+  if (phoneCount > 0) {
+    phonesFile = path.join(dataDir, 'phones.txt');
+    await connection.run(`COPY (SELECT phone FROM users ORDER BY phone LIMIT ${phoneCount}) TO '${phonesFile}' (HEADER false)`);
+  }
+  connection.closeSync();
+  instance.closeSync();
+  console.log(`${raw.label}: ${fmt(raw.millis)}, ${rawRows.toLocaleString('en')} rows, ${(fs.statSync(rawCsv).size / 2 ** 20).toFixed(0)} MiB`);
+
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    SHUTU_DEMO_SCALE: String(orders),
+    LOG_LEVEL: 'warn',
+    SHUTU_ADMIN_PASSWORD: 'admin123',
+    SHUTU_THUMBNAILS: '0',
+  };
+  server = await startServer({ ...loadConfig(env), databaseUrl: undefined, webDist: undefined }, pino({ level: 'warn' }), { jobs: true });
+  const base = server.url.replace('localhost', '127.0.0.1');
+  const call = async <T>(method: string, url: string, token: string | null, body?: unknown | FormData): Promise<T> => {
+    const json = body !== undefined && !(body instanceof FormData);
+    const res = await fetch(`${base}${url}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(json ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : json ? JSON.stringify(body) : (body as FormData),
+    });
+    const parsed = (await res.json()) as { msg: string; data: T };
+    if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${parsed.msg}`);
+    return parsed.data;
+  };
+  const token = (await call<{ token: string }>('POST', '/api/auth/login', null, { account: 'admin', password: md5Hex('admin123') })).token;
+
+  /** Runs one task to 9: its time, rows and the process's peak RSS meanwhile. */
+  const runTask = async (submit: () => Promise<number>) => {
+    let peak = process.memoryUsage().rss;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+    const started = performance.now();
+    const taskId = await submit();
+    for (;;) {
+      const task = await call<{ taskStatus1: number; fetchedNums: number | null; errorMsg: string | null }>(
+        'GET',
+        `/api/orderexport/details?taskId=${taskId}`,
+        token,
+      );
+      if (task.taskStatus1 === 9) {
+        clearInterval(sampler);
+        return { millis: performance.now() - started, rows: task.fetchedNums ?? 0, peak };
+      }
+      if ([3, 6, 8].includes(task.taskStatus1)) throw new Error(`task ${taskId} failed: ${task.errorMsg}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const before = process.memoryUsage().rss;
+  const all = await runTask(() => call<number>('POST', '/api/orderexport/add', token, FORM));
+  if (all.rows !== rawRows) throw new Error(`row counts differ: task ${all.rows}, raw ${rawRows}`);
+  const task: Timing = { label: 'export task', millis: all.millis };
+  console.log(
+    `${task.label}: ${fmt(task.millis)}, ${all.rows.toLocaleString('en')} rows; RSS ${(before / 2 ** 20).toFixed(0)} → peak ${(all.peak / 2 ** 20).toFixed(0)} MiB`,
+  );
+  const r = ratio(task, raw);
+  console.log(`ratio task / COPY: ${r.toFixed(2)} (goal ≤ 1.5) ${r <= 1.5 ? 'OK' : 'ABOVE GOAL'}`);
+
+  if (phonesFile) {
+    const form = new FormData();
+    form.append('form', JSON.stringify({ ...FORM, utype: 2 }));
+    form.append('file', new Blob([fs.readFileSync(phonesFile)]), 'phones.txt');
+    const batch = await runTask(() => call<number>('POST', '/api/orderexport/addtxt', token, form));
+    console.log(
+      `${phoneCount.toLocaleString('en')} phones → ${batch.rows.toLocaleString('en')} orders: ${fmt(batch.millis)}; peak RSS ${(batch.peak / 2 ** 20).toFixed(0)} MiB`,
+    );
+  }
+} finally {
+  await server?.close();
+  if (!values.dir) fs.rmSync(dataDir, { recursive: true, force: true });
+}
