@@ -64,6 +64,8 @@ describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
       },
     });
     expect(settings.status).toBe(200);
+    // Links in messages start with the server's own address when no public address is set.
+    a.w.server.ctx.selfUrl = 'http://127.0.0.1:3000';
     await a.w.server.ctx.db.updateTable('sysUser').set({ email: 'admin@example.com' }).where('id', '=', 1).execute();
     await a.w.server.ctx.db.updateTable('sysUser').set({ email: 'member@example.com' }).where('id', '=', a.member.id).execute();
   }, 180_000);
@@ -90,6 +92,7 @@ describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
         repeatIntervalSeconds: 3600,
         filterJson: threshold(0),
         messageDynamicContent: '${预警名称}：${省份}的订单数为${订单编号}',
+        visualDataJson: [{ id: 5, title: '销售概览' }],
       }),
     );
     expect(saved.status).toBe(200);
@@ -107,6 +110,8 @@ describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
     expect(dings()).toHaveLength(1);
     expect(dings()[0]!.signed).toBe(true);
     expect(JSON.stringify(dings()[0]!.body)).toMatch(new RegExp(`订单数预警-${kind}：[^"]+的订单数为\\d+`));
+    // Attached reports go as links into the product.
+    expect(JSON.stringify(dings()[0]!.body)).toMatch(/报表【销售概览】：http:\/\/[^ "]+\/newbi\/preview\/5/);
 
     expect(await check(300_000)).toBe('checked');
     expect([mails().length, dings().length]).toEqual([1, 1]);

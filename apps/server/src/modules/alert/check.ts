@@ -1,5 +1,14 @@
 import type { Logger } from 'pino';
-import { ALERT_CHECK_JOB, ALERT_MESSAGE_ROWS, alertCheckRoute, templateVariables, type AlertRecord, type AlertWay, type ResultField } from '@shutu/contracts';
+import {
+  ALERT_CHECK_JOB,
+  ALERT_MESSAGE_ROWS,
+  alertCheckRoute,
+  subscriptionPreviewPath,
+  templateVariables,
+  type AlertRecord,
+  type AlertWay,
+  type ResultField,
+} from '@shutu/contracts';
 import type { Row } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { NotifyError, type NotifyMessage } from '../../platform/notify/message.ts';
@@ -39,11 +48,13 @@ export function fillTemplate(template: string, fields: ResultField[], rows: Row[
 }
 
 function buildMessage(
-  alert: { id: number; name: string; messageDynamicContent: string },
+  alert: Pick<AlertRecord, 'id' | 'name' | 'messageDynamicContent' | 'visualDataJson'>,
   decision: Decision,
   check: Found,
-  link: string | undefined,
+  /** Where recipients reach the product (公开访问地址, else the server's own address). */
+  base: string | undefined,
 ): NotifyMessage {
+  const link = base ? `${base}${alertCheckRoute(alert.id)}` : undefined;
   if (decision.reason === 'recovered') {
     return { title: `【预警恢复】${alert.name}`, lines: [`预警【${alert.name}】已恢复正常（${check.window.join(' 至 ')}）`], link, images: [] };
   }
@@ -52,7 +63,9 @@ function buildMessage(
     ? fillTemplate(alert.messageDynamicContent, check.fields, check.rows, extra)
     : `预警【${alert.name}】触发：${check.rowCount} 行数据满足预警条件（${extra.时间范围}）`;
   const rows = check.rows.slice(0, ALERT_MESSAGE_ROWS).map((r) => check.fields.map((f) => `${f.title}：${text(r[f.alias])}`).join('，'));
-  return { title: `【预警】${alert.name}`, lines: [head, ...rows], link, images: [] };
+  // Attached reports (visualDataJson) as links into the product; the recipient opens them signed in, with their own rights.
+  const reports = alert.visualDataJson.map((v) => `报表【${v.title}】：${base ?? ''}${subscriptionPreviewPath('visual', v.id)}`);
+  return { title: `【预警】${alert.name}`, lines: [head, ...rows, ...reports], link, images: [] };
 }
 
 /**
@@ -157,7 +170,7 @@ export async function runCheck(
   }
   if (decision.reason === 'started' || decision.reason === 'repeat' || decision.reason === 'recovered') {
     const base = await linkBaseUrl(ctx, ctx.selfUrl);
-    const message = buildMessage(alert, decision, found!, base ? `${base}${alertCheckRoute(alert.id)}` : undefined);
+    const message = buildMessage(alert, decision, found!, base || undefined);
     const sms = await smsContent(ctx, alert, found!);
     const users = alert.warnUserIds
       .split(',')
