@@ -162,7 +162,7 @@ describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
     expect(smtp.mails.filter((m) => decodeMimeHeader(mailHeader(m.data, 'subject') ?? '').includes(`并发预警-${kind}`))).toHaveLength(1);
   });
 
-  it('a claim whose run died is taken over once; a claim without a run only once it is stale', async () => {
+  it("a claim whose run died is taken over once; a live run's never; one without a run only once it is stale", async () => {
     const saved = await a.save(a.w.admin, a.body({ name: `接管预警-${kind}`, filterJson: threshold(0) }));
     const alertId = saved.body.data.id as number;
     const now = new Date();
@@ -173,6 +173,19 @@ describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
     expect(smtp.mails.filter((m) => decodeMimeHeader(mailHeader(m.data, 'subject') ?? '').includes(`接管预警-${kind}`))).toHaveLength(1);
     // Attempts are spent and the check is done: nothing takes it again.
     expect(await claimCheck(a.w.server.ctx.db, alertId, now, 'third-run', staleBefore)).toBeUndefined();
+    // A claim of a run that is alive (another server still checking) is never taken over.
+    const db = a.w.server.ctx.db;
+    await db
+      .insertInto('jobInstance')
+      .values({ id: `live-${kind}`, host: 'test', pid: 1 })
+      .execute();
+    await db
+      .insertInto('jobRun')
+      .values({ id: `live-run-${kind}`, instanceId: `live-${kind}`, queue: 'alert-check', jobId: 'j', data: '{}' })
+      .execute();
+    const busy = new Date(now.getTime() + 600_000);
+    expect(await claimCheck(db, alertId, busy, `live-run-${kind}`, staleBefore)).toBeDefined();
+    expect(await claimCheck(db, alertId, busy, 'other-run', new Date(busy.getTime() + 3_600_000))).toBeUndefined();
     // A claim without a run is taken over only once it is older than the stale limit.
     const later = new Date(now.getTime() + 300_000);
     expect(await claimCheck(a.w.server.ctx.db, alertId, later, null, staleBefore)).toBeDefined();
