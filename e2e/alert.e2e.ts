@@ -125,7 +125,7 @@ describe('alerts', () => {
     await page.getByTestId('alert-save').click();
     await page.getByText('请完成【订单数】字段参数').first().waitFor();
     await choose('alert-sms-param-订单数', '订单数');
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     await screenshot(page, 'alert-sms');
     await page.getByTestId('alert-save').click();
     await page.waitForURL(/\/newbi\/warning\/edit\?id=\d+$/);
