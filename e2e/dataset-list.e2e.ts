@@ -243,7 +243,20 @@ describe('dataset list and dataset grants', () => {
     ids['私有报表'] = await apiCall<number>(app, token, 'POST', '/api/dataset/cubes', ordersDataset(ids['经营分析']!, warehouseId, '私有报表', 0));
     const analyst = await newPage(browser);
     await loginThroughPage(analyst, app, 'analyst', 'analyst1');
-    expect(await menuLabels(analyst)).toEqual(['首页', '数据集', '可视化大屏', '自助报表', '幻灯片', '个人设置', '任务管理', '我的分享', '订阅日志']);
+    expect(await menuLabels(analyst)).toEqual([
+      '首页',
+      '数据集',
+      '数据接口',
+      '预警管理',
+      '可视化大屏',
+      '自助报表',
+      '幻灯片',
+      '点击热力图',
+      '个人设置',
+      '任务管理',
+      '我的分享',
+      '订阅日志',
+    ]);
     await analyst.goto(`${app.url}/newbi/dataset`);
     const list = analyst.getByTestId('dataset-list');
     await list.getByText('订单明细').waitFor();
