@@ -47,6 +47,31 @@ function languageExt(language: CodeEditorProps['language'], engine: SqlEngine): 
   return language === 'sql' ? sql({ dialect: sqlDialectOf(engine), upperCaseKeywords: true }) : [];
 }
 
+/**
+ * CodeMirror marks completions with emoji and mathematical letters (🔑, 𝑥) that the product's
+ * fonts lack, so they drew as empty boxes: plain letters instead, one per kind of completion.
+ */
+const COMPLETION_ICONS: Record<string, string> = {
+  keyword: 'K',
+  type: 'T',
+  property: 'P',
+  variable: 'V',
+  constant: 'C',
+  function: 'F',
+  method: 'F',
+  namespace: 'N',
+  class: 'C',
+  interface: 'I',
+  enum: 'E',
+  text: 'A',
+};
+const completionIconTheme = EditorView.theme(
+  Object.fromEntries([
+    ['.cm-tooltip-autocomplete .cm-completionIcon', { fontSize: '10px', fontFamily: 'monospace', opacity: '0.6', width: '1.2em' }],
+    ...Object.entries(COMPLETION_ICONS).map(([kind, letter]) => [`.cm-completionIcon-${kind}:after`, { content: `'${letter}'` }]),
+  ]),
+);
+
 const cssSize = (v: number | string | undefined) => (typeof v === 'number' ? `${v}px` : v);
 
 /**
@@ -85,6 +110,7 @@ export function CodeEditor({
         doc: init.value ?? '',
         extensions: [
           basicSetup,
+          completionIconTheme,
           EditorView.lineWrapping,
           c.lang.of(languageExt(init.language, init.engine)),
           c.readOnly.of(EditorState.readOnly.of(init.readOnly)),
