@@ -82,8 +82,18 @@ describe('点击热力图', () => {
     await site.locator('form[data-identify][data-identified]').waitFor();
     for (const label of ['流量包', '视听会员', '5G套餐']) await site.getByRole('button', { name: label }).click();
     await screenshot(site, 'heatmap-demo-site');
-    // Leaving the page sends the batch (pagehide), as a visitor closing the tab would.
+    // Leaving the page sends the batch (pagehide), as a visitor closing the tab would; the tab
+    // stays open until the server has the clicks (the identify call tells the phone), so a loaded
+    // machine closing the browser context cannot drop the beacon on its way.
     await site.goto('about:blank');
+    await eventually(
+      async () => {
+        const res = await fetch(`${app.url}/api/heatmap/phone?phone=${phone}`, { headers: { Authorization: `Bearer ${token}` } });
+        return res.status === 200 ? true : undefined;
+      },
+      'the tracked phone at the server',
+      30_000,
+    );
     await site.context().close();
 
     await page.goto(`${app.url}/newbi/heatmap`);
@@ -91,12 +101,13 @@ describe('点击热力图', () => {
     await chooseTitle('网上营业厅-首页');
     await page.getByTestId('heatmap-range').first().click();
     await page.getByText('最近一周').click();
-    // The beacon is on its way: query until it has landed.
+    // The beacon is on its way: query until it has landed. Until the identify call has landed too,
+    // the phone is unknown (404) and the query stops there, so either answer ends one attempt.
     const total = await eventually(
       async () => {
-        const answered = page.waitForResponse((r) => r.url().endsWith('/api/heatmap/events'));
+        const answered = page.waitForResponse((r) => r.url().endsWith('/api/heatmap/events') || (r.url().includes('/api/heatmap/phone') && r.status() === 404));
         await page.getByTestId('heatmap-query').click();
-        await answered;
+        if (!(await answered).url().endsWith('/api/heatmap/events')) return undefined;
         await page.locator('.heatmap-body').waitFor();
         await page.locator('.ant-spin-spinning').waitFor({ state: 'detached' });
         const result = page.getByTestId('heatmap-result');
