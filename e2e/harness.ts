@@ -105,8 +105,9 @@ function freshDataDir(): string {
  * pass `SHUTU_ADMIN_PASSWORD: ''` for a default install, whose admin123 must be changed first.
  */
 export async function startApp(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<E2EApp> {
-  const webDist = path.join(REPO_ROOT, 'apps/web/dist');
-  if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error('apps/web/dist is missing: run `npm run build` first');
+  // E2E_WEB_DIST: a build of one's own (`vite build --outDir`), so parallel work does not rebuild the app under a running test.
+  const webDist = process.env.E2E_WEB_DIST ?? path.join(REPO_ROOT, 'apps/web/dist');
+  if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} is missing: run \`npm run build\` first`);
   const port = await freePort();
   const dataDir = options.dataDir ?? freshDataDir();
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
