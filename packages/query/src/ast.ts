@@ -57,7 +57,16 @@ export interface SubqueryRef {
   query: Query;
   alias: string;
 }
-export type FromItem = TableRef | SubqueryRef;
+/**
+ * A saved SQL view read as a derived table: `sql` is the view's statement as the server's SQL
+ * guard accepted it (never text from a request), placed in parentheses under `alias`.
+ */
+export interface DerivedRef {
+  k: 'derived';
+  sql: string;
+  alias: string;
+}
+export type FromItem = TableRef | SubqueryRef | DerivedRef;
 
 export interface JoinClause {
   type: JoinType;

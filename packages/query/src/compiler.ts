@@ -42,6 +42,12 @@ export interface CompileOptions {
    * (bound values; a key without a value reads NULL). See formula/compile.ts.
    */
   params?: FormulaParams;
+  /**
+   * Saved SQL views of the source by table name: a model table with one of these names is
+   * read as the derived table `(statement) AS alias`. The server fills it from its stored,
+   * guarded views only (modules/sqlview); names are compared ignoring case, as view names are unique.
+   */
+  derivedTables?: ReadonlyMap<string, string>;
 }
 
 /** A compiled request before rendering: set operations combine several of these. */
@@ -82,7 +88,7 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
   };
 
   const resolver = new FieldResolver(model, dialect, options.params ?? {});
-  const { from, joins } = cubeFrom(resolver);
+  const { from, joins } = cubeFrom(resolver, options.derivedTables);
   const columns: SelectQuery['columns'] = [];
   const fields: ResultField[] = [];
 

@@ -1,4 +1,4 @@
-import { cmp, type Expr, type JoinClause, type TableRef } from './ast.ts';
+import { cmp, type Expr, type FromItem, type JoinClause } from './ast.ts';
 import { queryError } from './errors.ts';
 import type { FieldResolver } from './fields.ts';
 import { columnKey, type ModelJoin } from './model.ts';
@@ -49,12 +49,22 @@ export function joinConditions(resolver: FieldResolver): { join: ModelJoin; on: 
   });
 }
 
-/** FROM and JOIN clauses of the whole cube. */
-export function cubeFrom(resolver: FieldResolver): { from: TableRef; joins: JoinClause[] } {
+/** A lookup of saved views by name, ignoring case (view names are unique per source ignoring case). */
+function viewLookup(derivedTables: ReadonlyMap<string, string> | undefined): (name: string) => string | undefined {
+  if (!derivedTables || derivedTables.size === 0) return () => undefined;
+  const byName = new Map([...derivedTables].map(([name, sql]) => [name.toLowerCase(), sql]));
+  return (name) => byName.get(name.toLowerCase());
+}
+
+/** FROM and JOIN clauses of the whole cube; a table that is a saved SQL view is a derived table. */
+export function cubeFrom(resolver: FieldResolver, derivedTables?: ReadonlyMap<string, string>): { from: FromItem; joins: JoinClause[] } {
   const { model, dialect } = resolver;
   if (dialect && !dialect.capabilities.multipleJoins && model.joins.length > 1) throw queryError('model', 'joinsNotSupported');
-  const ref = (alias: string): TableRef => {
+  const viewSql = viewLookup(derivedTables);
+  const ref = (alias: string): FromItem => {
     const t = model.tables.get(alias)!;
+    const sql = t.schema ? undefined : viewSql(t.name);
+    if (sql !== undefined) return { k: 'derived', sql, alias: t.alias };
     return { k: 'table', schema: t.schema, name: t.name, alias: t.alias };
   };
   const joins = joinConditions(resolver).map(({ join, on }) => ({ type: join.type, table: ref(join.target), on }));

@@ -150,6 +150,8 @@ class Renderer {
 
   private from(f: FromItem): string {
     if (f.k === 'subquery') return `(${this.query(f.query)}) AS ${this.q(f.alias)}`;
+    // A line break before the parenthesis: the statement may end in a `--` comment.
+    if (f.k === 'derived') return `(${f.sql}\n) AS ${this.q(f.alias)}`;
     return `${f.schema ? `${this.q(f.schema)}.` : ''}${this.q(f.name)} AS ${this.q(f.alias)}`;
   }
 

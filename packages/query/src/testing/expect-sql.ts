@@ -18,6 +18,8 @@ export interface CaseOptions {
   now?: Date;
   /** Global parameter values for formulas' `${key}` references. */
   params?: FormulaParams;
+  /** Saved SQL views by name, read as derived tables. */
+  derivedTables?: ReadonlyMap<string, string>;
 }
 
 /** Compiles one request for every dialect. */
@@ -31,6 +33,7 @@ export function compileAll(request: CubeQueryRequest, options: CaseOptions = {})
       rowFilterSets: options.rowFilterSets,
       excludedColumnIds: options.excludedColumnIds,
       params: options.params,
+      derivedTables: options.derivedTables,
     });
   }
   return out;
