@@ -1,5 +1,5 @@
 import { call } from './fixtures.ts';
-import { refusal, shownOf, type MatrixWorld, type Seen, type Subject } from './read-matrix-fixtures.ts';
+import { refusal, shownOf, value, type MatrixWorld, type Seen, type Subject } from './read-matrix-fixtures.ts';
 
 /**
  * The alert editor's preview (issue 19) as a read path of the matrix (read-matrix.test.ts). An
@@ -56,4 +56,49 @@ export async function alertPreviewRead(m: MatrixWorld, s: Subject): Promise<Seen
   };
   const res = await call(m.w.server, 'POST', '/api/alert/preview', { headers: s.headers, payload });
   return res.status === 200 ? shownOf(res) : refusal(res);
+}
+
+/**
+ * An alert CHECK as a read path: the subject saves an alert (orders per province over a window
+ * holding every order, no threshold, no channel, disabled so no tick checks it), the
+ * ADMINISTRATOR presses 立即检查 and reads the rows the check kept — so what shows is what the
+ * alert's owner may see, whoever runs the check or reads its log.
+ */
+export async function alertCheckRead(m: MatrixWorld, s: Subject): Promise<Seen> {
+  const timeColumn = await orderTimeField(m);
+  const admin = m.subjects['管理员'].headers;
+  const payload = {
+    name: `矩阵预警${Date.now().toString(36)}`,
+    requestFreq: 300,
+    warnUserIds: '1',
+    enableStatus: 0,
+    checkedWays: [],
+    cubeDataId: m.cubeId,
+    columnJson: [
+      { cubeColumnId: m.f['省份'], dimensionType: 'WEIDU' },
+      { cubeColumnId: m.f['订单编号'], dimensionType: 'ZHIBIAO', aggregationType: 'COUNT' },
+    ],
+    filterJson: [],
+    filterTimeJson: {
+      timeType: 'MONTH',
+      calcType: 'NORMAL',
+      relativeTime: { leftVal: 600, leftModifier: 'BEFORE', rightVal: 24, rightModifier: 'AFTER' },
+      timeColumn,
+    },
+  };
+  const saved = await call(m.w.server, 'POST', '/api/alert/alerts', { headers: s.headers, payload });
+  if (saved.status !== 200) return refusal(saved);
+  const alertId = saved.body.data.id as number;
+  const queued = await call(m.w.server, 'POST', `/api/alert/alerts/${alertId}/check`, { headers: admin });
+  if (queued.status !== 200) throw new Error(`立即检查: ${queued.status} ${queued.raw.body}`);
+  let check: { id: number; status: string; errMsg: string | null } | undefined;
+  for (let i = 0; i < 240 && (check === undefined || check.status === 'running'); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    check = (await call(m.w.server, 'GET', '/api/alert/logs', { headers: admin, query: { alertId } })).body.data.records[0];
+  }
+  if (check?.status !== 'done') throw new Error(`alert check ${alertId}: ${JSON.stringify(check)}`);
+  const kept = await call(m.w.server, 'GET', `/api/alert/logs/${check.id}/rows`, { headers: admin });
+  if (kept.status !== 200) throw new Error(`check rows: ${kept.status} ${kept.raw.body}`);
+  const data = kept.body.data as { titles: string[]; rows: unknown[][] };
+  return { titles: data.titles, rows: data.rows.map((r) => r.map(value)) };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './fixtures.ts';
-import { alertPreviewRead } from './alert-matrix.ts';
+import { alertCheckRead, alertPreviewRead } from './alert-matrix.ts';
 import { multipart } from './multipart.ts';
 import {
   CHART,
@@ -345,6 +345,14 @@ const PATHS: ReadPath[] = [
     // Alerts (issue 19): the editor's preview reads as its user; keep this entry last (alert-matrix.ts adds 下单时间 to the dataset).
     name: '预警预览：各省订单数（指标与时间字段）',
     read: async (m, s) => ifShown(await alertPreviewRead(m, s), unordered),
+    expected: async (m, view) =>
+      unordered(await direct(m, `SELECT province, COUNT(order_id) FROM orders ${where(view)} GROUP BY province`, ['省份', '订单编号'])),
+    cells: cells(ALL, GD, NO_GRANT, NO_GRANT, SCOPED, GD),
+  },
+  {
+    // An alert's check reads as the alert's owner, though the administrator runs it and reads its log (alert-matrix.ts).
+    name: '预警检查：各省订单数（按预警创建人读取，管理员执行与查看）',
+    read: async (m, s) => ifShown(await alertCheckRead(m, s), unordered),
     expected: async (m, view) =>
       unordered(await direct(m, `SELECT province, COUNT(order_id) FROM orders ${where(view)} GROUP BY province`, ['省份', '订单编号'])),
     cells: cells(ALL, GD, NO_GRANT, NO_GRANT, SCOPED, GD),

@@ -32,6 +32,7 @@ export const alertMessages = {
   thresholdOnDimension: '字段【{name}】是维度，不能作为指标阈值',
   quietHoursInvalid: '免打扰时间格式应为 HH:mm',
   notFound: '预警不存在',
+  checkNotFound: '检查记录不存在',
   notOwner: '只能修改或删除自己创建的预警',
   checkQueued: '已加入检查队列',
   jobsOff: '任务服务未启动',
@@ -48,8 +49,10 @@ export const ALERT_MAX_DIMENSIONS = 5;
 export const ALERT_MAX_MEASURES = 5;
 /** Ours (docs/alerts.md): while it keeps firing, notify again at most once a day. */
 export const ALERT_REPEAT_DEFAULT_SECONDS = 86_400;
-/** Rows of a firing check kept in the log and listed in a message. */
+/** Rows of a firing check listed in a message. */
 export const ALERT_MESSAGE_ROWS = 10;
+/** Rows of a firing check kept with its log row (shown in 预警日志, sent with the third-party push). */
+export const ALERT_LOG_ROWS = 100;
 export const ALERT_CHECK_JOB = 'alert-check';
 export const ALERT_TICK_JOB = 'alert-tick';
 
@@ -230,6 +233,13 @@ export interface AlertCheckLog {
   errMsg: string | null;
   durationMs: number | null;
   checkTime: string;
+}
+
+/** The rows a check kept: column titles, then each row's values in that order (as the alert's owner read them). */
+export interface AlertCheckRows {
+  titles: string[];
+  rows: unknown[][];
+  rowCount: number | null;
 }
 
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
@@ -413,6 +423,8 @@ export const ALERT_API = {
   /** POST the time config: the computed absolute range (timeValue) for the editor. */
   window: '/api/alert/window',
   logs: '/api/alert/logs',
+  /** GET one check's kept rows (ALERT_LOG_ROWS) with their column titles, as the alert's owner read them. */
+  logRows: '/api/alert/logs/:id/rows',
   /** GET list (size up to 10000, spec 3 §7), POST save. */
   smsTemplates: '/api/alert/sms/templates',
   smsTemplate: '/api/alert/sms/templates/:id',

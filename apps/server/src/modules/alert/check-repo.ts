@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AlertCheckLog, AlertState, ResultField } from '@shutu/contracts';
+import type { AlertCheckLog, AlertCheckRows, AlertState, ResultField } from '@shutu/contracts';
 import type { Row } from '@shutu/connectors';
 import type { Database } from '../../platform/db/schema.ts';
 import type { Decision, NotifyReason } from './decide.ts';
@@ -10,7 +10,7 @@ type Db = Kysely<Database>;
 
 export interface Found {
   fields: ResultField[];
-  /** The first rows (ALERT_MESSAGE_ROWS), kept for the message and the log. */
+  /** The first rows (ALERT_LOG_ROWS), kept for the message, the push and the log. */
   rows: Row[];
   rowCount: number;
   window: string[];
@@ -189,5 +189,22 @@ export async function pageChecks(
       durationMs: r.durationMs,
       checkTime: r.checkTime.toISOString(),
     })),
+  };
+}
+
+/** A check's kept rows with its alert's owner, or undefined when there is no such check. */
+export async function checkRowsOf(db: Db, checkId: number): Promise<{ ownerId: number | null; rows: AlertCheckRows } | undefined> {
+  const row = await db
+    .selectFrom('alertCheck')
+    .innerJoin('alert', 'alert.id', 'alertCheck.alertId')
+    .select(['alert.createUserId', 'alertCheck.rowsJson', 'alertCheck.rowCount'])
+    .where('alertCheck.id', '=', checkId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const found = row.rowsJson ? (JSON.parse(row.rowsJson) as Found) : null;
+  const fields = found?.fields ?? [];
+  return {
+    ownerId: row.createUserId,
+    rows: { titles: fields.map((f) => f.title), rows: (found?.rows ?? []).map((r) => fields.map((f) => r[f.alias] ?? null)), rowCount: row.rowCount },
   };
 }

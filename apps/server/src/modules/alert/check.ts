@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import {
   ALERT_CHECK_JOB,
+  ALERT_LOG_ROWS,
   ALERT_MESSAGE_ROWS,
   alertCheckRoute,
   subscriptionPreviewPath,
@@ -144,7 +145,7 @@ export async function runCheck(
       const result = await checkRows(ctx, { userId: owner.id, isAdministrator: owner.isAdministrator }, alert, now);
       found = {
         fields: result.fields,
-        rows: result.rows.slice(0, ALERT_MESSAGE_ROWS),
+        rows: result.rows.slice(0, ALERT_LOG_ROWS),
         rowCount: result.rows.length,
         window: [result.window.start, result.window.end],
       };

@@ -19,7 +19,7 @@ import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
 import { registerSmsRoutes } from './sms/routes.ts';
 import { loadPushSettings, maskedPush, savePushSettings } from './push.ts';
 import { previewAlert, windowOf } from './query.ts';
-import { checkNow, copyAlert, getAlert, listAlerts, listChecks, removeAlert, saveAlert, setAlertEnabled } from './service.ts';
+import { checkNow, copyAlert, getAlert, getCheckRows, listAlerts, listChecks, removeAlert, saveAlert, setAlertEnabled } from './service.ts';
 
 const tags = ['alert'];
 const anyData = { 200: envelopeSchema(z.any()) };
@@ -100,6 +100,11 @@ export function registerAlertRoutes(app: App, ctx: AppContext): void {
     ALERT_API.logs,
     { config: { access: 'user' }, schema: { tags, summary: '预警检查日志（管理员看全部）', querystring: alertLogQuerySchema, response: anyData } },
     async (request) => ok(await listChecks(ctx, sessionOf(request), request.query)),
+  );
+  app.get(
+    ALERT_API.logRows,
+    { config: { access: 'user' }, schema: { tags, summary: '一次检查保留的数据行（按预警创建人的数据权限读取）', params: idParamSchema, response: anyData } },
+    async (request) => ok(await getCheckRows(ctx, sessionOf(request), request.params.id)),
   );
   app.get(ALERT_API.push, { config: { access: 'admin' }, schema: { tags, summary: '第三方推送设置（密钥以 ****** 显示）', response: anyData } }, async () =>
     ok(maskedPush(await loadPushSettings(ctx))),

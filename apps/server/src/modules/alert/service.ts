@@ -1,11 +1,11 @@
-import { alertSaveProblem, alertMessages, templateVariables, type AlertBodyParsed, type AlertRecord } from '@shutu/contracts';
+import { alertSaveProblem, alertMessages, templateVariables, type AlertBodyParsed, type AlertCheckRows, type AlertRecord } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, forbidden, notFound } from '../../platform/http/errors.ts';
 import { openRead } from '../read/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { windowOf } from './query.ts';
 import { enqueueCheck } from './check.ts';
-import { pageChecks } from './check-repo.ts';
+import { checkRowsOf, pageChecks } from './check-repo.ts';
 import { alertColumns, deleteAlert, findAlert, insertAlert, pageAlerts, toRecord, updateAlert, type AlertRow } from './repo.ts';
 
 /**
@@ -144,4 +144,12 @@ export async function listChecks(ctx: AppContext, caller: Caller, query: { curre
     query.size,
   );
   return { records, total, current: query.current, size: query.size };
+}
+
+/** The rows one check kept (预警日志's detail): the alert's owner or an administrator. */
+export async function getCheckRows(ctx: AppContext, caller: Caller, checkId: number): Promise<AlertCheckRows> {
+  const found = await checkRowsOf(ctx.db, checkId);
+  if (!found) throw notFound(alertMessages.checkNotFound);
+  if (!caller.isAdministrator && found.ownerId !== caller.userId) throw forbidden(alertMessages.notOwner);
+  return found.rows;
 }
