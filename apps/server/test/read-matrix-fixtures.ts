@@ -198,6 +198,11 @@ export async function matrixWorld(): Promise<MatrixWorld> {
     const memberBoard = await save(restricted.headers, '受限成员的大屏');
 
     await w.permFilter(cubeId, group, { name: '只看广东', fieldId: f['省份'], values: ['广东'], excluded: [f['金额']] });
+    // Marketing statistics (issue 20): the restricted member holds market_view and a grant of marketing_tasks only (not its daily tables).
+    const marketRole = (await call(w.server, 'POST', '/api/org/roles', { headers: w.admin, payload: { roleName: '矩阵营销', permissions: ['market_view'] } }))
+      .body.data.id;
+    ok(await call(w.server, 'PUT', `/api/org/users/${restricted.id}`, { headers: w.admin, payload: { name: '受限成员', roleIds: [marketRole] } }));
+    await w.group([restricted.id], ['marketing_tasks']);
 
     const link = ok(
       await call(w.server, 'POST', '/api/share/links', { headers: restricted.headers, payload: { dataType: 'visual', dataId: memberBoard, linkType: 0 } }),
