@@ -150,6 +150,15 @@ async function dataApiRead(m: MatrixWorld, s: Subject, sql: string): Promise<See
   return { titles: names, rows: rowsOf(res.body.data, names) };
 }
 
+/** A data API as a filter pick-list (enumSource 2, GET /api/dataapi/apis/:id/options) for the subject: value the first column, label the second. */
+async function dataApiOptions(m: MatrixWorld, s: Subject, sql: string): Promise<Seen> {
+  const apiKey = await dataApiFor(m, sql);
+  const detail = await call(m.w.server, 'GET', `/api/dataapi/by-key/${apiKey}`, { headers: m.subjects['管理员'].headers });
+  const res = await call(m.w.server, 'GET', `/api/dataapi/apis/${detail.body.data.id}/options`, { headers: s.headers });
+  if (res.status !== 200) return refusal(res);
+  return { titles: ['value', 'label'], rows: (res.body.data.options as { value: unknown; label: string }[]).map((o) => [value(o.value), o.label]) };
+}
+
 /** Order-data export (issue 20): a batch of the first phones of v_order_data, run to status 9, its CSV read back (default output columns). */
 const ORDER_PHONES_SQL = 'SELECT DISTINCT userid FROM v_order_data ORDER BY userid LIMIT 5';
 const ORDER_TITLES = ['手机号', '产品编码', '产品名称', '订购时间', '订购渠道'];
@@ -310,6 +319,15 @@ const PATHS: ReadPath[] = [
     read: (m, s) => dataApiRead(m, s, USERS_SQL),
     expected: (m, view) => direct(m, rawSql(USERS_SQL, view), ['gender', 'n']),
     cells: cells(ALL, NO_USERS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_USERS_TABLE),
+  },
+  {
+    name: '数据接口作为筛选下拉（enumSource 2）：SQL 读已授权的表 orders，值为首列、显示名为次列',
+    read: (m, s) => dataApiOptions(m, s, ORDERS_SQL),
+    expected: async (m, view) => {
+      const shown = await direct(m, rawSql(ORDERS_SQL, view), []);
+      return { titles: ['value', 'label'], rows: shown.rows.map(([province, n]) => [province, String(n)]) };
+    },
+    cells: cells(ALL, ALL, NO_SOURCE, NO_SOURCE, SCOPED, ALL),
   },
   {
     name: 'Excel导出：明细表（表头与文件内容）',

@@ -68,6 +68,8 @@ export const dataApiMessages = {
   // dictionaries from a preview
   dictContentInvalid: '字典内容须为 { key, value, children? } 组成的树（JSON 数组）',
   dictNotFound: '字典不存在',
+  // pick-lists (enumSource 2)
+  optionsNotList: '接口返回的不是列表，不能作为下拉选项',
   // success
   saved: '保存成功',
   deleted: '删除成功!',
@@ -344,6 +346,13 @@ export const dataApiDictSchema = z.object({
   updateTime: z.string(),
 });
 export type DataApiDict = z.infer<typeof dataApiDictSchema>;
+/** A filter pick-list from a published API (enumSource 2): value from the first field, label from the second. */
+export const DATA_API_OPTIONS_MAX = 1000;
+export const dataApiOptionSchema = z.object({ value: z.union([z.string(), z.number()]), label: z.string() });
+export type DataApiOption = z.infer<typeof dataApiOptionSchema>;
+export const dataApiOptionsQuerySchema = z.object({ q: z.string().max(100).optional() });
+export const dataApiOptionsSchema = z.object({ options: z.array(dataApiOptionSchema) });
+
 export const dataApiDictCodeParamSchema = z.object({ keyCode: z.string().min(1).max(100) });
 
 /** Paths of the data-API calls (also in API.dataApi). */
@@ -356,6 +365,8 @@ export const DATA_API_PATHS = {
   byKey: '/api/dataapi/by-key/:apiKey',
   copy: '/api/dataapi/apis/:id/copy',
   status: '/api/dataapi/apis/:id/status',
+  /** A published API's answer as a filter pick-list (enumSource 2): { options: [{ value, label }] }, `?q=` searches. */
+  options: '/api/dataapi/apis/:id/options',
   /** openurl */
   preview: '/api/dataapi/preview',
   keys: '/api/dataapi/keys',

@@ -16,6 +16,8 @@ import {
   dataApiKeyParamSchema,
   dataApiListQuerySchema,
   dataApiMessages,
+  dataApiOptionsQuerySchema,
+  dataApiOptionsSchema,
   dataApiPreviewSchema,
   dataApiRunResultSchema,
   dataApiSaveSchema,
@@ -35,6 +37,7 @@ import { getDict, listDicts, saveDict } from './dicts.ts';
 import { externalSettings, saveExternalSettings } from './external.ts';
 import { changeKey, createKey, keys, removeKey } from './keys.ts';
 import { openApiFor } from './openapi.ts';
+import { apiOptions } from './options.ts';
 import { callStats, listCallLogs } from './runtime-repo.ts';
 import { categories, changeStatus, copyDataApi, getDataApi, listDataApis, removeCategory, removeDataApi, saveCategory, saveDataApi } from './service.ts';
 
@@ -146,6 +149,20 @@ function registerRecordRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => ok(await changeStatus(ctx, sessionOf(request), request.params.id, request.body.apiStatus), dataApiMessages.done),
+  );
+  app.get(
+    DATA_API_PATHS.options,
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '接口结果作为筛选下拉选项（enumSource 2）：首列为值、次列为显示名，q 搜索',
+        params: idParamSchema,
+        querystring: dataApiOptionsQuerySchema,
+        response: { 200: envelopeSchema(dataApiOptionsSchema) },
+      },
+    },
+    async (request) => ok(await apiOptions(ctx, sessionOf(request), request.params.id, request.query.q)),
   );
   app.post(
     DATA_API_PATHS.preview,
