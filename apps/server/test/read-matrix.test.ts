@@ -67,6 +67,8 @@ const HIDDEN = forbidden('无权访问字段【金额】');
 const NO_SOURCE = forbidden('没有数据源【{source}】的使用权限，请联系管理员授权');
 /** Raw reads of a table (SQL views, the editor's model preview) need a grant of that table. */
 const NO_TABLE = forbidden('没有数据表【orders】的使用权限，请联系管理员授权');
+/** A saved SQL view used as a table by someone not granted every table it reads (issue 28): refused by the view's name. */
+const NO_MATRIX_VIEW = (n: number) => forbidden(`没有数据表【V_SQL_MATRIX${n}】的使用权限，请联系管理员授权`);
 /** A route whose permission code the reader does not hold (order_export). */
 const NO_PERMISSION = forbidden('没有权限执行此操作');
 const NO_USERS_TABLE = forbidden('没有数据表【users】的使用权限，请联系管理员授权');
@@ -119,6 +121,36 @@ async function sqlPreview(m: MatrixWorld, s: Subject, sql: string): Promise<Seen
   if (res.status !== 200) return refusal(res);
   const names = (res.body.data.columns as { name: string }[]).map((c) => c.name);
   return { titles: names, rows: rowsOf(res.body.data.rows, names) };
+}
+
+/** SQL views as dataset tables (issue 28): one view per SQL, saved by the administrator, per matrix world. */
+const sqlViews = new WeakMap<MatrixWorld, Map<string, Promise<string>>>();
+function sqlViewFor(m: MatrixWorld, sql: string): Promise<string> {
+  let views = sqlViews.get(m);
+  if (!views) sqlViews.set(m, (views = new Map()));
+  let name = views.get(sql);
+  if (!name) {
+    const viewName = `V_SQL_MATRIX${views.size}`;
+    name = call(m.w.server, 'POST', '/api/sqlview/views', {
+      headers: m.subjects['管理员'].headers,
+      payload: { datasourceId: m.w.warehouseId, sqlName: viewName, viewName, sqlStatement: sql },
+    }).then((saved) => {
+      if (saved.status !== 200) throw new Error(`SQL view: ${saved.status} ${saved.raw.body}`);
+      return viewName;
+    });
+    views.set(sql, name);
+  }
+  return name;
+}
+
+/** The dataset editor's preview of a model whose one table is the SQL view of `sql` (its first two columns as detail rows). */
+async function viewModelPreview(m: MatrixWorld, s: Subject, sql: string, columns: [string, string]): Promise<Seen> {
+  const model = {
+    tables: [{ tableName: await sqlViewFor(m, sql), tableAliasName: 'v' }],
+    fields: columns.map((columnName, i) => ({ id: `c${i}`, columnName, columnTitle: columnName, tableAliasName: 'v' })),
+  };
+  const request = { dimensions: [{ fieldId: 'c0' }, { fieldId: 'c1' }], detail: true, sort: [{ fieldId: 'c0' }], limit: 10_000 };
+  return shownOf(await call(m.w.server, 'POST', '/api/query/preview', { headers: s.headers, payload: { datasourceId: m.w.warehouseId, model, request } }));
 }
 
 /** Data APIs (issue 17): one type-1 API per SQL, made by the administrator, per matrix world. */
@@ -306,6 +338,19 @@ const PATHS: ReadPath[] = [
     read: (m, s) => sqlPreview(m, s, USERS_SQL),
     expected: (m, view) => direct(m, rawSql(USERS_SQL, view), ['gender', 'n']),
     cells: cells(ALL, NO_USERS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_USERS_TABLE),
+  },
+  {
+    // A saved SQL view as a dataset's table (issue 28): read through grants of the tables its statement reads.
+    name: '模型预览：SQL视图作为数据集的表（视图读已授权的表 orders）',
+    read: (m, s) => viewModelPreview(m, s, ORDERS_SQL, ['province', 'n']),
+    expected: (m, view) => direct(m, rawSql('SELECT province, COUNT(*) FROM orders GROUP BY province ORDER BY province', view), ['province', 'n']),
+    cells: cells(ALL, ALL, NO_MATRIX_VIEW(0), NO_MATRIX_VIEW(0), SCOPED, ALL),
+  },
+  {
+    name: '模型预览：SQL视图作为数据集的表（视图读未授权的表 users）',
+    read: (m, s) => viewModelPreview(m, s, USERS_SQL, ['gender', 'n']),
+    expected: (m, view) => direct(m, rawSql(USERS_SQL, view), ['gender', 'n']),
+    cells: cells(ALL, NO_MATRIX_VIEW(1), NO_MATRIX_VIEW(1), NO_MATRIX_VIEW(1), SCOPED, NO_MATRIX_VIEW(1)),
   },
   {
     // Data APIs read a data source's tables like SQL views: with a user token, that user's table grants (a grant is the whole table).

@@ -3,7 +3,7 @@ import { dedupeFieldTitle, DATASET_DEFAULTS, type DatasetFieldDraft, type fieldC
 import { ConnectorError } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { fieldError } from '../../platform/http/errors.ts';
-import { getSourceMetadata, assertTablesUsable } from '../datasource/index.ts';
+import { sourceColumns, assertTablesUsable } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
 
 export type FieldCheckBody = z.output<typeof fieldCheckSchema>;
@@ -22,7 +22,6 @@ export async function checkFields(ctx: AppContext, caller: Caller, body: FieldCh
     body.datasourceId,
     tables.map((t) => ({ schema: t.schema ?? null, name: t.tableName, quoted: true })),
   );
-  const driver = await getSourceMetadata(ctx, body.datasourceId);
   const held = new Set(body.columnList.filter((f) => f.columnAttr === 'NORMAL').map((f) => `${f.tableAliasName ?? ''}\u0000${f.columnName ?? ''}`));
   const titles: { columnTitle: string; viewDataType: ViewDataType }[] = body.columnList.map((f) => ({
     columnTitle: f.columnTitle,
@@ -32,7 +31,7 @@ export async function checkFields(ctx: AppContext, caller: Caller, body: FieldCh
   for (const table of tables) {
     let columns;
     try {
-      columns = await driver.listColumns({ schema: table.schema ?? null, name: table.tableName });
+      columns = await sourceColumns(ctx, body.datasourceId, { schema: table.schema ?? null, name: table.tableName });
     } catch (error) {
       if (error instanceof ConnectorError && error.kind === 'tableNotFound') throw fieldError('cubeTableNames', error.message);
       throw error;

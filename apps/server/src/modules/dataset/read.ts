@@ -8,6 +8,7 @@ import {
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../platform/http/errors.ts';
+import { viewStatements } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
 import type { QueryPermissions } from '@shutu/query';
 import { readRestriction, requireViewable } from './access.ts';
@@ -28,6 +29,8 @@ export interface DatasetRead {
   model: CubeModelParsed;
   /** The caller's permission filters with the global filter as a row filter. */
   permissions: QueryPermissions;
+  /** The statements of the saved SQL views among its tables, by table name (compiled as derived tables). */
+  derivedTables: ReadonlyMap<string, string>;
 }
 
 export interface DatasetReadOptions {
@@ -59,7 +62,8 @@ export async function openDatasetRead(
   const restriction = await readRestriction(ctx, caller, cube, options.ownerId);
   const globalFilter = parseFilterTree(cube.filterJson);
   const rowFilters = globalFilter && !treeIsEmpty(globalFilter) ? [resolveParams(globalFilter, params)] : [];
-  return { cube, fields, model, permissions: { ...restriction, rowFilters: [...restriction.rowFilters, ...rowFilters] } };
+  const derivedTables = await viewStatements(ctx, cube.datasourceId, model.tables);
+  return { cube, fields, model, permissions: { ...restriction, rowFilters: [...restriction.rowFilters, ...rowFilters] }, derivedTables };
 }
 
 /** The dataset's saved order (orderByList), for the entries the request selects. */

@@ -16,7 +16,7 @@ import { ConnectorError } from '@shutu/connectors';
 import { QueryError, buildModel, checkFormula, checkJoins, compileCubeQuery, formulaParamRefs, type CubeModel, type Dialect } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { AppError, conflict, fieldError, forbidden, notFound, queryFailure } from '../../platform/http/errors.ts';
-import { getDataSource, getSourceMetadata, type SourceMetadata, assertTablesUsable } from '../datasource/index.ts';
+import { getDataSource, getSourceMetadata, sourceColumns, assertTablesUsable } from '../datasource/index.ts';
 import { checkGrantableGroups, invalidatePermissions, setGroupsOf, type Caller } from '../perm/index.ts';
 import { requireEditable } from './access.ts';
 import { listPermFilters, paramKeysExisting, updatePermFilter } from './filter-repo.ts';
@@ -90,7 +90,7 @@ export async function saveDataset(ctx: AppContext, caller: SaveCaller, body: Dat
   const model = engine(() => buildModel(input));
   const driver = await getSourceMetadata(ctx, body.datasourceId);
   const dialect = await driver.dialect();
-  const physical = await physicalTypes(driver, tables, body.columnList);
+  const physical = await physicalTypes(ctx, body.datasourceId, tables, body.columnList);
   engine(() =>
     checkJoins({ ...input, fields: body.columnList.map((f) => (f.columnAttr === 'NORMAL' ? { ...f, viewDataType: physical.get(keyOf(f.id))! } : f)) }, dialect),
   );
@@ -195,16 +195,20 @@ function checkFieldIds(fields: readonly DatasetFieldSaveParsed[], saved: Readonl
   return temp;
 }
 
-/** The real data type of every physical field's column, by field key; 400 for a column the table does not have. */
+/**
+ * The real data type of every physical field's column, by field key; 400 for a column the table
+ * (or the SQL view, whose columns are its statement's today) does not have.
+ */
 async function physicalTypes(
-  driver: SourceMetadata,
+  ctx: AppContext,
+  datasourceId: number,
   tables: readonly StoredTable[],
   fields: readonly DatasetFieldSaveParsed[],
 ): Promise<Map<string, ViewDataType>> {
   const columns = new Map<string, Map<string, ViewDataType>>();
   for (const t of tables) {
     try {
-      const list = await driver.listColumns({ schema: t.schema ?? null, name: t.tableName });
+      const list = await sourceColumns(ctx, datasourceId, { schema: t.schema ?? null, name: t.tableName });
       columns.set(t.tableAliasName, new Map(list.map((c) => [c.name, c.viewDataType])));
     } catch (error) {
       if (error instanceof ConnectorError && error.kind === 'tableNotFound') throw fieldError('cubeData.cubeTableNames', error.message);

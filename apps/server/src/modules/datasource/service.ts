@@ -16,6 +16,7 @@ import {
   type dataSourceSaveSchema,
   type dataSourceTestSchema,
 } from '@shutu/contracts';
+import { sourceColumns } from './views.ts';
 import type { AppContext } from '../../context.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { invalidatePermissions, usableSources, type Caller } from '../perm/index.ts';
@@ -217,8 +218,8 @@ export async function listTables(ctx: AppContext, id: number): Promise<DataSourc
   return tables.map((t) => ({ schema: t.schema, name: t.name, comment: t.comment, kind: t.type }));
 }
 
+/** Columns of a table, or of a saved SQL view of the source named like one (views.ts). */
 export async function listColumns(ctx: AppContext, id: number, query: DataSourceColumnsQuery): Promise<DataSourceColumn[]> {
-  const driver = await getDataSourceDriver(ctx, id);
-  const columns = await driver.listColumns(query.schema ? { schema: query.schema, name: query.tableName } : query.tableName);
+  const columns = await sourceColumns(ctx, id, { schema: query.schema ?? null, name: query.tableName });
   return columns.map((c) => ({ name: c.name, comment: c.comment, dbType: c.databaseType, viewDataType: c.viewDataType }));
 }

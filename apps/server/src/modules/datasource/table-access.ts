@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { forbidden } from '../../platform/http/errors.ts';
 import { getDataSource, getDataSourceDriver } from './registry.ts';
 import { grantedTables, usableSources, type Caller } from '../perm/index.ts';
+import { sourceViews, viewOf, viewTables, type SourceView } from './views.ts';
 
 /**
  * Table-level enforcement (spec 2 §6, issue 4): the tables granted to a user's groups are the
@@ -65,13 +66,26 @@ export async function tableCheckerFor(ctx: AppContext, caller: Caller, datasourc
     const schema = await schemaOfSource();
     for (const name of own) allowed.add(keyOf(schema, canonical(name, nameCase)));
   }
+  const tableAllowed = async (table: WantedTable) => {
+    if (allowed.size === 0) return false;
+    // A schema written in SQL follows the same quoting rule as the name; the introspected default does not.
+    const schema = table.schema === null ? await schemaOfSource() : written(table.schema, table.quoted, nameCase);
+    return allowed.has(keyOf(schema, written(table.name, table.quoted, nameCase)));
+  };
+  // A saved SQL view is usable where every table its statement reads is (views read tables only).
+  let views: Promise<Map<string, SourceView>> | undefined;
+  const viewAllowed = async (table: WantedTable) => {
+    const view = viewOf(await (views ??= sourceViews(ctx, datasourceId)), table);
+    if (!view) return false;
+    const tables = await viewTables(ctx, datasourceId, view);
+    if (tables === null || tables.length === 0) return false;
+    for (const t of tables) if (!(await tableAllowed(t))) return false;
+    return true;
+  };
   return {
     all: false,
     async allows(table) {
-      if (allowed.size === 0) return false;
-      // A schema written in SQL follows the same quoting rule as the name; the introspected default does not.
-      const schema = table.schema === null ? await schemaOfSource() : written(table.schema, table.quoted, nameCase);
-      return allowed.has(keyOf(schema, written(table.name, table.quoted, nameCase)));
+      return (await tableAllowed(table)) || (await viewAllowed(table));
     },
   };
 }

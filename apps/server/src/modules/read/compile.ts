@@ -27,9 +27,13 @@ export function compilePreview(
   permissions: QueryPermissions,
   now: Date,
   timeZoneOffsetMinutes: number,
+  derivedTables?: ReadonlyMap<string, string>,
 ): CompiledPreview {
   const limit = previewLimit(body.request.limit);
-  return { ...compileWithPermissions(dialect, body.model, { ...body.request, limit }, permissions, body.params, now, timeZoneOffsetMinutes), limit };
+  return {
+    ...compileWithPermissions(dialect, body.model, { ...body.request, limit }, permissions, body.params, now, timeZoneOffsetMinutes, derivedTables),
+    limit,
+  };
 }
 
 /**
@@ -46,6 +50,8 @@ export function compileWithPermissions(
   now: Date,
   /** The installation's zone offset at `now` (系统设置 → 时区): 本月, 最近7天 … count its days. */
   timeZoneOffsetMinutes: number,
+  /** Saved SQL views among the model's tables, by name: read as derived tables (datasource views.ts). */
+  derivedTables?: ReadonlyMap<string, string>,
 ): CompiledQuery {
   return refusing(() =>
     compileCubeQuery(model, request, {
@@ -56,6 +62,7 @@ export function compileWithPermissions(
       rowFilterSets: permissions.rowFilterSets,
       excludedColumnIds: permissions.excludedColumnIds,
       params,
+      derivedTables,
     }),
   );
 }

@@ -49,7 +49,7 @@ export async function openRead(ctx: AppContext, subject: ReadSubject, cubeId: nu
 
 /** A request of the read compiled with its subject's restriction (no row limit of its own). */
 export function compileRead(read: OpenRead, request: CubeQueryRequestParsed): CompiledQuery {
-  return compileWithPermissions(read.dialect, read.model, request, read.permissions, read.params, read.now, read.timeZoneOffsetMinutes);
+  return compileWithPermissions(read.dialect, read.model, request, read.permissions, read.params, read.now, read.timeZoneOffsetMinutes, read.derivedTables);
 }
 
 /**
@@ -62,7 +62,14 @@ export async function readPage(
   read: OpenRead,
   request: CubeQueryRequestParsed,
 ): Promise<{ answer: { value: SharedRows; shared: boolean }; fields: CompiledQuery['fields'] }> {
-  const compiled = compilePreview(read.dialect, { model: read.model, request, params: read.params }, read.permissions, read.now, read.timeZoneOffsetMinutes);
+  const compiled = compilePreview(
+    read.dialect,
+    { model: read.model, request, params: read.params },
+    read.permissions,
+    read.now,
+    read.timeZoneOffsetMinutes,
+    read.derivedTables,
+  );
   const answer = await readCacheOf(ctx).run(readKey(read.cube.datasourceId, compiled), async () => {
     const result = await runPreview(read.driver, compiled);
     return { dataList: result.dataList, total: result.total, elapsedMs: result.elapsedMs };

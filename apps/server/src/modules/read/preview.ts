@@ -2,6 +2,7 @@ import type { CubePreviewParsed, CubePreviewResult, DatasetPreviewParsed } from 
 import type { QueryPermissions } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { savedOrder } from '../dataset/index.ts';
+import { viewStatements } from '../datasource/index.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/index.ts';
 import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
@@ -25,7 +26,8 @@ export async function previewModel(
   now: Date = new Date(),
 ): Promise<CubePreviewResult> {
   const driver = await getDataSourceDriver(ctx, body.datasourceId);
-  return runPreview(driver, compilePreview(await driver.dialect(), body, permissions, now, await serverTimeZoneOffsetMinutes(ctx, now)));
+  const views = await viewStatements(ctx, body.datasourceId, body.model.tables);
+  return runPreview(driver, compilePreview(await driver.dialect(), body, permissions, now, await serverTimeZoneOffsetMinutes(ctx, now), views));
 }
 
 /** A saved dataset's rows (preview by cubeDataId); the caller must be allowed to see the dataset. */
@@ -34,6 +36,13 @@ export async function previewSavedDataset(ctx: AppContext, caller: Caller, body:
   const request = body.request.sort.length > 0 ? body.request : { ...body.request, sort: savedOrder(read.cube.orderByJson, body.request) };
   return runPreview(
     read.driver,
-    compilePreview(read.dialect, { model: read.model, request, params: read.params }, read.permissions, read.now, read.timeZoneOffsetMinutes),
+    compilePreview(
+      read.dialect,
+      { model: read.model, request, params: read.params },
+      read.permissions,
+      read.now,
+      read.timeZoneOffsetMinutes,
+      read.derivedTables,
+    ),
   );
 }
