@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TRACK_SITE_PATHS } from './track.ts';
 
 /**
  * Click heat map (spec 1 §2.8 "Heat-map page", §3 "Heat event", §5, §7 "Heat map", §9 "Heat map";
@@ -51,6 +52,8 @@ export const HEATMAP_PATHS = {
   tracker: '/tracker/shutu-track.js',
   /** Batches of tracked events (navigator.sendBeacon, text/plain JSON; public, by write key). */
   track: '/track/batch',
+  /** Sites and write keys, frame check and screenshot fallback (track.ts). */
+  ...TRACK_SITE_PATHS,
 } as const;
 
 /** A batch holds at most this many events (the tracker sends far fewer). */

@@ -30,6 +30,7 @@ export * from './time-zone.ts';
 export * from './pivot-layout.ts';
 export * from './dataapi.ts';
 export * from './heatmap.ts';
+export * from './track.ts';
 export * from './orderexport.ts';
 export * from './alert.ts';
 export * from './market.ts';

@@ -1,41 +1,106 @@
-import { formatMessage, heatmapMessages, trackBatchSchema, type TrackBatch } from '@shutu/contracts';
+import { formatMessage, heatmapMessages, trackBatchSchema, trackMessages, type TrackBatch } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
-import { AppError, badRequest, forbidden } from '../../platform/http/errors.ts';
+import { AppError, badRequest, forbidden, tooManyRequests } from '../../platform/http/errors.ts';
+import { SiteGuard } from './site-guard.ts';
+import { addSiteCounts } from './sites.ts';
 import { findSiteByKey, insertTrackRows, type TrackRow } from './track-repo.ts';
 import { TrackWriter } from './track-writer.ts';
 
 /**
  * Ingestion of the tracker's batches (docs/heatmap.md "Tracker and ingestion"): a batch is
  * checked whole — not JSON, a wrong shape, one bad event or an unknown write key refuses it all
- * with a message saying what, and nothing of it is stored — then its events join the writer's
- * buffer and the batch is acknowledged. The writer (one per app) appends them in bulk.
+ * with a message saying what, and nothing of it is stored — then the site must be enabled and
+ * within its rate limit, its events join the writer's buffer and the batch is acknowledged. The
+ * writer (one per app) appends them in bulk; each site's counters (accepted, invalid, limited)
+ * are added to track_site every few seconds.
  */
 
 /** Below this width a page is taken as a phone's (H5), as the demo data's widths are. */
 const H5_MAX_WIDTH = 767;
+/** A site changed on another serving process is seen here within this long. */
+const SITE_CACHE_MS = 5000;
+const COUNTS_EVERY_MS = 5000;
 
-const writers = new WeakMap<AppContext, TrackWriter<TrackRow>>();
-const sites = new WeakMap<AppContext, Map<string, { id: number; project: string } | null>>();
+interface SiteInfo {
+  id: number;
+  project: string;
+  enabled: boolean;
+  rateLimit: number;
+}
+
+interface IngestState {
+  writer: TrackWriter<TrackRow>;
+  guard: SiteGuard;
+  sites: Map<string, { site: SiteInfo | null; at: number }>;
+  countsTimer: NodeJS.Timeout | null;
+}
+
+const states = new WeakMap<AppContext, IngestState>();
+
+function stateOf(ctx: AppContext): IngestState {
+  let state = states.get(ctx);
+  if (!state) {
+    state = {
+      writer: new TrackWriter<TrackRow>((rows) => insertTrackRows(ctx.db, rows), { maxRows: 5000, maxDelayMs: 1000 }),
+      guard: new SiteGuard(),
+      sites: new Map(),
+      countsTimer: null,
+    };
+    states.set(ctx, state);
+  }
+  return state;
+}
 
 export function trackWriterOf(ctx: AppContext): TrackWriter<TrackRow> {
-  let writer = writers.get(ctx);
-  if (!writer) {
-    writer = new TrackWriter<TrackRow>((rows) => insertTrackRows(ctx.db, rows), { maxRows: 5000, maxDelayMs: 1000 });
-    writers.set(ctx, writer);
+  return stateOf(ctx).writer;
+}
+
+/** Adds the counters gathered so far to track_site (a failed write keeps them for the next time). */
+export async function flushSiteCounts(ctx: AppContext): Promise<void> {
+  const { guard } = stateOf(ctx);
+  const counts = guard.drain();
+  if (counts.size === 0) return;
+  try {
+    await addSiteCounts(ctx.db, counts);
+  } catch (error) {
+    guard.restore(counts);
+    throw error;
   }
-  return writer;
+}
+
+/** Forgets the cached sites: after an administrator changed one here. */
+export function forgetSites(ctx: AppContext): void {
+  stateOf(ctx).sites.clear();
+}
+
+/** Starts the counters' timer; the returned close writes every acknowledged event and the counters. */
+export function startIngestion(ctx: AppContext): () => Promise<void> {
+  const state = stateOf(ctx);
+  state.countsTimer ??= setInterval(() => void flushSiteCounts(ctx).catch(() => undefined), COUNTS_EVERY_MS);
+  state.countsTimer.unref();
+  return async () => {
+    if (state.countsTimer) clearInterval(state.countsTimer);
+    state.countsTimer = null;
+    await state.writer.close();
+    await flushSiteCounts(ctx).catch(() => undefined);
+  };
 }
 
 /** The batch as sent (text/plain or JSON), checked; the first problem is the message. */
 export function parseBatch(body: unknown): TrackBatch {
-  let value = body;
-  if (typeof body === 'string') {
-    try {
-      value = JSON.parse(body);
-    } catch {
-      throw badRequest(heatmapMessages.batchNotJson);
-    }
+  return checkBatch(readJson(body));
+}
+
+function readJson(body: unknown): unknown {
+  if (typeof body !== 'string') return body;
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw badRequest(heatmapMessages.batchNotJson);
   }
+}
+
+function checkBatch(value: unknown): TrackBatch {
   const parsed = trackBatchSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
@@ -46,23 +111,41 @@ export function parseBatch(body: unknown): TrackBatch {
   throw badRequest(formatMessage(heatmapMessages.batchInvalid, { detail: issue.path.length ? issue.path.join('.') : issue.message }));
 }
 
-async function siteOf(ctx: AppContext, writeKey: string) {
-  let known = sites.get(ctx);
-  if (!known) sites.set(ctx, (known = new Map()));
-  if (!known.has(writeKey)) {
-    const row = await findSiteByKey(ctx.db, writeKey);
-    // Unknown keys are remembered too (bounded): a site sending a wrong key must not cost a query per batch.
-    if (known.size > 1000) known.clear();
-    known.set(writeKey, row ? { id: row.id, project: row.project } : null);
-  }
-  return known.get(writeKey)!;
+async function siteOf(ctx: AppContext, writeKey: string, now: number): Promise<SiteInfo | null> {
+  const { sites } = stateOf(ctx);
+  const cached = sites.get(writeKey);
+  if (cached && now - cached.at < SITE_CACHE_MS) return cached.site;
+  const row = await findSiteByKey(ctx.db, writeKey);
+  // Unknown keys are remembered too (bounded): a site sending a wrong key must not cost a query per batch.
+  if (sites.size > 1000) sites.clear();
+  const site = row ? { id: row.id, project: row.project, enabled: row.enabled, rateLimit: row.rateLimit } : null;
+  sites.set(writeKey, { site, at: now });
+  return site;
 }
 
 /** Checks a batch and buffers its events; returns how many were accepted. */
 export async function ingestBatch(ctx: AppContext, body: unknown, now: Date = new Date()): Promise<number> {
-  const batch = parseBatch(body);
-  const site = await siteOf(ctx, batch.writeKey);
+  const { guard, writer } = stateOf(ctx);
+  const value = readJson(body);
+  let batch: TrackBatch;
+  try {
+    batch = checkBatch(value);
+  } catch (error) {
+    // A refused batch that names a known site counts against that site (its events too).
+    const raw = value as { writeKey?: unknown; events?: unknown } | null;
+    if (raw && typeof raw === 'object' && typeof raw.writeKey === 'string' && raw.writeKey.length <= 64) {
+      const site = await siteOf(ctx, raw.writeKey, now.getTime());
+      if (site) guard.invalid(site.id, Array.isArray(raw.events) ? raw.events.length : 0);
+    }
+    throw error;
+  }
+  const site = await siteOf(ctx, batch.writeKey, now.getTime());
   if (!site) throw forbidden(heatmapMessages.writeKeyUnknown);
+  if (!site.enabled) throw forbidden(trackMessages.siteDisabled);
+  if (!guard.take(site.id, site.rateLimit, batch.events.length)) {
+    guard.limited(site.id);
+    throw tooManyRequests(formatMessage(trackMessages.rateLimited, { limit: site.rateLimit }));
+  }
   const rows: TrackRow[] = batch.events.map((e) => ({
     siteId: site.id,
     event: e.event,
@@ -77,6 +160,7 @@ export async function ingestBatch(ctx: AppContext, body: unknown, now: Date = ne
     y: e.y,
     pageWidth: e.pageWidth,
   }));
-  if (!trackWriterOf(ctx).add(rows)) throw new AppError(503, heatmapMessages.stopping);
+  if (!writer.add(rows)) throw new AppError(503, heatmapMessages.stopping);
+  guard.accepted(site.id, rows.length, now);
   return rows.length;
 }

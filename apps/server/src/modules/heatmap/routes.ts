@@ -7,13 +7,22 @@ import {
   heatmapQuerySchema,
   heatmapResultSchema,
   heatmapTitleSchema,
+  heatmapFrameQuerySchema,
+  heatmapFrameSchema,
+  heatmapScreenshotQuerySchema,
+  trackSiteCreateSchema,
+  trackSiteIdParamsSchema,
+  trackSiteSchema,
+  trackSiteUpdateSchema,
 } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { DEMO_SCRIPT, DEMO_SITE_PREFIX, demoPage, demoPageHtml } from './demo-site.ts';
 import { heatmapEvents, heatmapTitles, lookupPhone } from './service.ts';
-import { ingestBatch, trackWriterOf } from './ingest.ts';
+import { flushSiteCounts, forgetSites, ingestBatch, startIngestion } from './ingest.ts';
+import { pageFrame, pageScreenshot } from './screenshot.ts';
+import { createSite, deleteSite, listSites, purgeExpiredClicks, updateSite } from './sites.ts';
 import { TRACKER_SCRIPT } from './tracker-script.ts';
 
 const tags = ['heatmap'];
@@ -39,8 +48,73 @@ export function registerHeatmapRoutes(app: App, ctx: AppContext): void {
     { config: user, schema: { tags, summary: '热力图：用户点击事件', body: heatmapQuerySchema, response: { 200: envelopeSchema(heatmapResultSchema) } } },
     async (request) => ok(await heatmapEvents(ctx, sessionOf(request), request.body)),
   );
+  app.get(
+    HEATMAP_PATHS.frame,
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '热力图：页面能否嵌入（否则用截图）',
+        querystring: heatmapFrameQuerySchema,
+        response: { 200: envelopeSchema(heatmapFrameSchema) },
+      },
+    },
+    async (request) => ok(await pageFrame(ctx, sessionOf(request), request.query.title, `${request.protocol}://${request.host}`)),
+  );
+  app.get(
+    HEATMAP_PATHS.screenshot,
+    { config: user, schema: { tags, summary: '热力图：服务器按宽度截取的页面截图（PNG）', querystring: heatmapScreenshotQuerySchema } },
+    async (request, reply) => {
+      const png = await pageScreenshot(ctx, sessionOf(request), request.query.title, request.query.width);
+      return reply.type('image/png').header('cache-control', 'private, max-age=300').send(png);
+    },
+  );
+  registerSites(app, ctx);
   registerDemoSite(app);
   registerTracking(app, ctx);
+}
+
+/** Tracked websites and their write keys: administrators only (docs/heatmap.md "Sites and write keys"). */
+function registerSites(app: App, ctx: AppContext): void {
+  const admin = { access: 'admin' as const };
+  const byId = `${HEATMAP_PATHS.sites}/:id`;
+  app.get(
+    HEATMAP_PATHS.sites,
+    { config: admin, schema: { tags, summary: '热力图：网站与写入密钥', response: { 200: envelopeSchema(z.array(trackSiteSchema)) } } },
+    async () => {
+      // The counters gathered here so far are written first: the page shows them up to now.
+      await flushSiteCounts(ctx);
+      return ok(await listSites(ctx.db));
+    },
+  );
+  app.post(
+    HEATMAP_PATHS.sites,
+    { config: admin, schema: { tags, summary: '热力图：添加网站', body: trackSiteCreateSchema, response: { 200: envelopeSchema(trackSiteSchema) } } },
+    async (request) => ok(await createSite(ctx.db, request.body)),
+  );
+  app.put(
+    byId,
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: '热力图：修改网站（停用、限流、保留天数）',
+        params: trackSiteIdParamsSchema,
+        body: trackSiteUpdateSchema,
+        response: { 200: envelopeSchema(trackSiteSchema) },
+      },
+    },
+    async (request) => {
+      const site = await updateSite(ctx.db, request.params.id, request.body);
+      forgetSites(ctx);
+      return ok(site);
+    },
+  );
+  app.delete(byId, { config: admin, schema: { tags, summary: '热力图：删除网站及其点击', params: trackSiteIdParamsSchema } }, async (request) => {
+    await deleteSite(ctx.db, request.params.id);
+    forgetSites(ctx);
+    return ok(null);
+  });
 }
 
 /**
@@ -49,9 +123,17 @@ export function registerHeatmapRoutes(app: App, ctx: AppContext): void {
  * cross-origin; the batches come as text/plain JSON (sendBeacon), parsed here.
  */
 function registerTracking(app: App, ctx: AppContext): void {
-  const writer = trackWriterOf(ctx);
+  const stopIngestion = startIngestion(ctx);
+  // Retention: each site's clicks older than its retention days go, at start and hourly.
+  const purge = () => void purgeExpiredClicks(ctx.db).catch((error: unknown) => app.log.warn({ err: error }, 'track_event retention failed'));
+  const purgeTimer = setInterval(purge, 60 * 60_000);
+  purgeTimer.unref();
+  app.addHook('onReady', async () => purge());
   // A clean stop writes every acknowledged event before the store closes (server.ts closes the app first).
-  app.addHook('onClose', async () => writer.close());
+  app.addHook('onClose', async () => {
+    clearInterval(purgeTimer);
+    await stopIngestion();
+  });
   app.get(HEATMAP_PATHS.tracker, { config: { access: 'public' }, schema: { hide: true } }, async (_request, reply) =>
     reply
       .type('text/javascript; charset=utf-8')

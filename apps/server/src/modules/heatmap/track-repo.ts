@@ -28,7 +28,7 @@ export async function insertTrackRows(db: Db, rows: readonly TrackRow[]): Promis
 }
 
 export function findSiteByKey(db: Db, writeKey: string) {
-  return db.selectFrom('trackSite').select(['id', 'project']).where('writeKey', '=', writeKey).executeTakeFirst();
+  return db.selectFrom('trackSite').select(['id', 'project', 'enabled', 'rateLimit']).where('writeKey', '=', writeKey).executeTakeFirst();
 }
 
 export interface TrackFilter {

@@ -745,6 +745,15 @@ export interface TrackSiteTable {
   siteName: string;
   project: ColumnType<string, string | undefined, string>;
   createTime: CreatedAt;
+  /** 0026_track_sites: management, rate limit, retention and counters. */
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  rateLimit: ColumnType<number, number | undefined, number>;
+  retentionDays: ColumnType<number, number | undefined, number>;
+  acceptedEvents: ColumnType<string, never, string | number>;
+  invalidBatches: ColumnType<string, never, string | number>;
+  invalidEvents: ColumnType<string, never, string | number>;
+  limitedBatches: ColumnType<string, never, string | number>;
+  lastEventTime: ColumnType<Date | null, never, Date | null>;
 }
 
 export interface TrackEventTable {
