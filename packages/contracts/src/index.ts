@@ -34,3 +34,4 @@ export * from './track.ts';
 export * from './orderexport.ts';
 export * from './alert.ts';
 export * from './market.ts';
+export * from './ai.ts';

@@ -23,6 +23,7 @@ import { registerOrderExportRoutes } from './orderexport/index.ts';
 import { registerMarketRoutes } from './market/index.ts';
 import { registerAlertRoutes } from './alert/index.ts';
 import { registerHeatmapRoutes } from './heatmap/index.ts';
+import { registerAiRoutes } from './ai/index.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
@@ -52,4 +53,5 @@ export const modules: RegisterModule[] = [
   registerOrderExportRoutes,
   registerMarketRoutes,
   registerHeatmapRoutes,
+  registerAiRoutes,
 ];

@@ -771,3 +771,24 @@ export interface TrackEventTable {
   y: number;
   pageWidth: number;
 }
+
+/** AI assistance (0029_ai; issue 25, docs/ai.md): merged into Database. */
+export interface Database {
+  aiCallLog: AiCallLogTable;
+}
+
+export interface AiCallLogTable {
+  id: Generated<number>;
+  userId: number;
+  purpose: 'sql' | 'formula';
+  datasourceId: number | null;
+  model: ColumnType<string, string | undefined, string>;
+  promptTokens: ColumnType<number, number | undefined, number>;
+  completionTokens: ColumnType<number, number | undefined, number>;
+  attempts: ColumnType<number, number | undefined, number>;
+  durationMs: ColumnType<number, number | undefined, number>;
+  outcome: ColumnType<'running' | 'ok' | 'failed' | 'error', 'running' | 'ok' | 'failed' | 'error' | undefined, 'running' | 'ok' | 'failed' | 'error'>;
+  accepted: ColumnType<boolean, boolean | undefined, boolean>;
+  error: string | null;
+  createTime: CreatedAt;
+}
