@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './envelope.ts';
 import { requiredText } from './common.ts';
+import { orBase64Payload } from './query.ts';
 
 /**
  * Data APIs (spec 2 §2 "Data-API editor", §3 "Data API", §4, §5 "Data API", §7 "Data APIs", §9;
@@ -185,11 +186,21 @@ export type DataApi = z.infer<typeof dataApiSchema>;
 
 const optionalId = z.number().int().positive().nullish();
 
+/** JSON text parsed to its value (text that is not JSON stays text, for the schema to refuse). */
+function jsonTextOrValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
 /**
  * dataapiSubmit. Keys are in the spec's order of checks (category, key, name, then data source
  * and table for type 3), so the first message is the spec's; with `id` the API is updated.
  */
-export const dataApiSaveSchema = z
+export const dataApiSaveBodySchema = z
   .object({
     categoryId: z.number({ error: dataApiMessages.categoryRequired }).int().positive(dataApiMessages.categoryRequired),
     apiKey: requiredText(dataApiMessages.apiKeyRequired, 100).regex(API_KEY_PATTERN, dataApiMessages.apiKeyInvalid),
@@ -208,7 +219,8 @@ export const dataApiSaveSchema = z
     apiJsFunction: z.string().max(100_000).nullish(),
     apiHeaders: z.record(z.string().max(200), z.string().max(4000)).default({}),
     note: z.string().max(200_000).default('{}'),
-    queryParam: z.array(queryParamItemSchema).max(100).default([]),
+    /** The type-3 editor sends it as JSON text (spec 2 §7 dataapiSubmit); an array is taken too. */
+    queryParam: z.preprocess(jsonTextOrValue, z.array(queryParamItemSchema).max(100)).default([]),
     id: optionalId,
   })
   .superRefine((v, issue) => {
@@ -220,8 +232,10 @@ export const dataApiSaveSchema = z
     if (v.apiType === 1) need((v.querySql ?? '').trim() !== '', 'querySql', dataApiMessages.sqlRequired);
     if (v.apiType === 2) need((v.apiUrl ?? '').trim() !== '', 'apiUrl', dataApiMessages.urlRequired);
   });
-export type DataApiSave = z.input<typeof dataApiSaveSchema>;
-export type DataApiSaveParsed = z.output<typeof dataApiSaveSchema>;
+export type DataApiSave = z.input<typeof dataApiSaveBodySchema>;
+export type DataApiSaveParsed = z.output<typeof dataApiSaveBodySchema>;
+/** dataapiSubmit as the spec sends it, `{ payload: Base64 of the JSON form }`, or the JSON form itself. */
+export const dataApiSaveSchema = orBase64Payload(dataApiSaveBodySchema);
 
 export const dataApiListQuerySchema = pageQuerySchema.extend({
   categoryId: z.coerce.number().int().positive().optional(),
@@ -310,10 +324,22 @@ export const dataApiStatsSchema = z.array(
 );
 
 /** The outgoing-host allow-list of external APIs (administrators). */
+/** Days the call log keeps a call unless an administrator says otherwise; older calls are deleted hourly. */
+export const DATA_API_LOG_RETENTION_DAYS = 90;
+/** Host names (exact, or *.example.com for its sub-domains); empty: no external API may be called. */
+const allowedHostsSchema = z.array(z.string().trim().min(1).max(253)).max(500);
+const logRetentionDaysSchema = z
+  .number({ error: '日志保留天数须为 1 到 3650 的整数' })
+  .int('日志保留天数须为 1 到 3650 的整数')
+  .min(1, '日志保留天数须为 1 到 3650 的整数')
+  .max(3650, '日志保留天数须为 1 到 3650 的整数');
 export const dataApiSettingsSchema = z.object({
-  /** Host names (exact, or *.example.com for its sub-domains); empty: no external API may be called. */
-  allowedHosts: z.array(z.string().trim().min(1).max(253)).max(500),
+  allowedHosts: allowedHostsSchema,
+  logRetentionDays: logRetentionDaysSchema.default(DATA_API_LOG_RETENTION_DAYS),
 });
+/** A save changes what it names and keeps the rest. */
+export const dataApiSettingsSaveSchema = z.object({ allowedHosts: allowedHostsSchema.optional(), logRetentionDays: logRetentionDaysSchema.optional() });
+export type DataApiSettingsSave = z.infer<typeof dataApiSettingsSaveSchema>;
 export type DataApiSettings = z.infer<typeof dataApiSettingsSchema>;
 
 /** One node of an enumeration dictionary saved from a preview (spec 2 §3 "Dictionary-from-API"). */

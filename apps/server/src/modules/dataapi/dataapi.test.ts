@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATA_API_FAULT_THRESHOLD, dataApiMessages } from '@shutu/contracts';
+import { DATA_API_FAULT_THRESHOLD, dataApiMessages, encodeBase64Json } from '@shutu/contracts';
 import { call, type Call } from '../../../test/fixtures.ts';
 import { datasetWorld, type DatasetWorld, type Headers } from '../../../test/dataset-fixtures.ts';
 import { storeKinds } from '../../../test/harness.ts';
@@ -248,6 +248,38 @@ describe.each(kinds)('data APIs on %s', (kind) => {
     expect(typeof mine.p95Ms).toBe('number');
   });
 
+  it('keeps the call log for the retention days: older calls are pruned, the setting kept apart from the allow-list', async () => {
+    const api = await createdApi({ apiKey: uniqueKey('keep'), apiName: '保留', ...byProvince });
+    await open(api.apiKey, { headers: w.admin, query: { p: '广东' } });
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    await w.server.ctx.db
+      .insertInto('dataApiCallLog')
+      .values({
+        apiId: api.id,
+        apiKey: api.apiKey,
+        accessKey: null,
+        userId: null,
+        params: '{}',
+        status: 200,
+        rowCount: 1,
+        durationMs: 1,
+        errorMsg: null,
+        createTime: old,
+      })
+      .execute();
+    const count = async () => (await call(w.server, 'GET', '/api/dataapi/logs', { headers: w.admin, query: { apiId: api.id } })).body.data.total;
+    expect(await count()).toBe(2);
+    const before = (await call(w.server, 'GET', '/api/dataapi/settings', { headers: w.admin })).body.data;
+    expect(before.logRetentionDays).toBe(90);
+    const bad = await call(w.server, 'PUT', '/api/dataapi/settings', { headers: w.admin, payload: { logRetentionDays: 0 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('日志保留天数须为 1 到 3650 的整数');
+    const saved = await call(w.server, 'PUT', '/api/dataapi/settings', { headers: w.admin, payload: { logRetentionDays: 30 } });
+    expect(saved.body.data).toEqual({ allowedHosts: before.allowedHosts, logRetentionDays: 30 });
+    expect(await count()).toBe(1);
+    await call(w.server, 'PUT', '/api/dataapi/settings', { headers: w.admin, payload: { logRetentionDays: 90 } });
+  });
+
   it('serves type-3 APIs: a condition per parameter given, required ones enforced', async () => {
     const api = await createdApi({
       apiType: 3,
@@ -267,6 +299,29 @@ describe.each(kinds)('data APIs on %s', (kind) => {
     expect((await open(api.apiKey, { headers: w.admin, query: { prov: '1 OR 1=1' } })).body.data).toEqual([]);
     expect((await open(api.apiKey, { headers: w.admin })).body.msg).toBe('缺少必填参数【prov】');
     expect((await open(api.apiKey, { headers: w.admin, query: { prov: '广东', id: 'abc' } })).body.msg).toBe('参数【id】的值不合法：应为整数');
+  });
+
+  it('takes dataapiSubmit in the spec form: Base64 of the JSON, queryParam as JSON text', async () => {
+    const form = {
+      categoryId,
+      apiType: 3,
+      apiKey: uniqueKey('b64'),
+      apiName: '编码保存',
+      datasourceId: w.warehouseId,
+      queryTable: 'orders',
+      queryParam: JSON.stringify([{ title: '省份', columnName: 'province', paramName: 'prov', columnType: 'STRING', optionalStatus: 1 }]),
+    };
+    const saved = await call(w.server, 'POST', '/api/dataapi/apis', { headers: w.admin, payload: { payload: encodeBase64Json(form) } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.queryParam).toEqual([{ title: '省份', columnName: 'province', paramName: 'prov', columnType: 'STRING', optionalStatus: 1 }]);
+    expect(typeof saved.body.data.id).toBe('number');
+    const bad = await call(w.server, 'POST', '/api/dataapi/apis', { headers: w.admin, payload: { payload: '@@不是Base64@@' } });
+    expect(bad.status).toBe(400);
+    const notList = await call(w.server, 'POST', '/api/dataapi/apis', {
+      headers: w.admin,
+      payload: { ...form, apiKey: uniqueKey('b64'), queryParam: '{oops' },
+    });
+    expect(notList.status).toBe(400);
   });
 
   it('lists, copies and deletes; members see and change only their own APIs', async () => {

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
-import { dataApiMessages, dataApiSettingsSchema, formatMessage, type DataApi, type DataApiSettings } from '@shutu/contracts';
+import { dataApiMessages, dataApiSettingsSchema, formatMessage, type DataApi } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, fieldError } from '../../platform/http/errors.ts';
 import { readSetting, writeSetting } from './runtime-repo.ts';
@@ -22,16 +22,17 @@ const ALLOWED_HOSTS = 'allowedHosts';
 const TIMEOUT_MS = 10_000;
 const MAX_BYTES = 10 * 1024 * 1024;
 
-export async function externalSettings(ctx: AppContext): Promise<DataApiSettings> {
+/** The hosts external APIs may call (administrators; empty: none). */
+export async function allowedHosts(ctx: AppContext): Promise<string[]> {
   const stored = await readSetting(ctx.db, ALLOWED_HOSTS);
-  const parsed = dataApiSettingsSchema.safeParse({ allowedHosts: stored ? (JSON.parse(stored) as unknown) : [] });
-  return parsed.success ? parsed.data : { allowedHosts: [] };
+  const parsed = dataApiSettingsSchema.shape.allowedHosts.safeParse(stored ? (JSON.parse(stored) as unknown) : []);
+  return parsed.success ? parsed.data : [];
 }
 
-export async function saveExternalSettings(ctx: AppContext, settings: DataApiSettings): Promise<DataApiSettings> {
-  const hosts = [...new Set(settings.allowedHosts.map((h) => h.trim().toLowerCase()).filter((h) => h !== ''))];
-  await writeSetting(ctx.db, ALLOWED_HOSTS, JSON.stringify(hosts));
-  return { allowedHosts: hosts };
+export async function saveAllowedHosts(ctx: AppContext, hosts: string[]): Promise<string[]> {
+  const distinct = [...new Set(hosts.map((h) => h.trim().toLowerCase()).filter((h) => h !== ''))];
+  await writeSetting(ctx.db, ALLOWED_HOSTS, JSON.stringify(distinct));
+  return distinct;
 }
 
 /** Addresses never called: link-local (169.254/16 holds the cloud metadata service), metadata services, unspecified. */
@@ -71,8 +72,7 @@ export async function checkOutgoingUrl(ctx: AppContext, text: string): Promise<U
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fieldError('apiUrl', dataApiMessages.urlScheme);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && refusedAddress(host)) throw fieldError('apiUrl', formatMessage(dataApiMessages.addressRefused, { host }));
-  const { allowedHosts } = await externalSettings(ctx);
-  if (!hostAllowed(host, allowedHosts)) throw fieldError('apiUrl', formatMessage(dataApiMessages.hostNotAllowed, { host }));
+  if (!hostAllowed(host, await allowedHosts(ctx))) throw fieldError('apiUrl', formatMessage(dataApiMessages.hostNotAllowed, { host }));
   return url;
 }
 

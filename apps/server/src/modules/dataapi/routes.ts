@@ -22,6 +22,7 @@ import {
   dataApiRunResultSchema,
   dataApiSaveSchema,
   dataApiSchema,
+  dataApiSettingsSaveSchema,
   dataApiSettingsSchema,
   dataApiStatsSchema,
   dataApiStatusSchema,
@@ -34,11 +35,11 @@ import { sessionOf } from '../../platform/auth/access.ts';
 import { ok, page } from '../../platform/http/envelope.ts';
 import { callPublishedApi, previewDataApi } from './call-api.ts';
 import { getDict, listDicts, saveDict } from './dicts.ts';
-import { externalSettings, saveExternalSettings } from './external.ts';
 import { changeKey, createKey, keys, removeKey } from './keys.ts';
 import { openApiFor } from './openapi.ts';
 import { apiOptions } from './options.ts';
 import { callStats, listCallLogs } from './runtime-repo.ts';
+import { dataApiSettings, saveDataApiSettings, scheduleCallLogPruning } from './settings.ts';
 import { categories, changeStatus, copyDataApi, getDataApi, listDataApis, removeCategory, removeDataApi, saveCategory, saveDataApi } from './service.ts';
 
 const tags = ['dataapi'];
@@ -49,6 +50,7 @@ export function registerDataApiRoutes(app: App, ctx: AppContext): void {
   registerRecordRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerDictRoutes(app, ctx);
+  scheduleCallLogPruning(app, ctx);
   void app.register(async (open) => registerOpenRoutes(open as App, ctx));
 }
 
@@ -285,16 +287,21 @@ function registerAdminRoutes(app: App, ctx: AppContext): void {
   );
   app.get(
     DATA_API_PATHS.settings,
-    { config: admin, schema: { tags, summary: '外部接口允许访问的主机', response: { 200: envelopeSchema(dataApiSettingsSchema) } } },
-    async () => ok(await externalSettings(ctx)),
+    { config: admin, schema: { tags, summary: '外部接口允许访问的主机、调用日志保留天数', response: { 200: envelopeSchema(dataApiSettingsSchema) } } },
+    async () => ok(await dataApiSettings(ctx)),
   );
   app.put(
     DATA_API_PATHS.settings,
     {
       config: admin,
-      schema: { tags, summary: '保存外部接口允许访问的主机', body: dataApiSettingsSchema, response: { 200: envelopeSchema(dataApiSettingsSchema) } },
+      schema: {
+        tags,
+        summary: '保存外部接口允许访问的主机与调用日志保留天数（只改给出的项）',
+        body: dataApiSettingsSaveSchema,
+        response: { 200: envelopeSchema(dataApiSettingsSchema) },
+      },
     },
-    async (request) => ok(await saveExternalSettings(ctx, request.body), dataApiMessages.saved),
+    async (request) => ok(await saveDataApiSettings(ctx, request.body), dataApiMessages.saved),
   );
 }
 

@@ -1,5 +1,6 @@
 import {
   apiPath,
+  encodeBase64Json,
   type DataApi,
   type DataApiAccessKey,
   type DataApiCallLog,
@@ -8,6 +9,7 @@ import {
   type DataApiRunResult,
   type DataApiSave,
   type DataApiSettings,
+  type DataApiSettingsSave,
   type DataSourceColumn,
   type DataSourceTable,
   type Page,
@@ -45,7 +47,12 @@ export const deleteCategory = (id: number) => request<null>(apiPath(P.category, 
 export const fetchDataApis = (query: Partial<DataApiListQuery>) => http.get<Page<DataApi>>(P.apis, query as Record<string, string | number | undefined>);
 export const fetchDataApi = (ref: ApiRef) =>
   'id' in ref ? http.get<DataApi>(apiPath(P.api, { id: ref.id })) : http.get<DataApi>(apiPath(P.byKey, { apiKey: ref.apiKey }));
-export const saveDataApi = (body: DataApiSaveBody) => request<DataApi>(P.apis, { method: 'POST', body });
+/** dataapiSubmit in the spec's form: Base64 of the JSON, queryParam as JSON text (spec 2 §7). */
+export const saveDataApi = (body: DataApiSaveBody) =>
+  request<DataApi>(P.apis, {
+    method: 'POST',
+    body: { payload: encodeBase64Json(body.apiType === 3 ? { ...body, queryParam: JSON.stringify(body.queryParam ?? []) } : body) },
+  });
 export const deleteDataApi = (id: number) => request<null>(apiPath(P.api, { id }), { method: 'DELETE' });
 export const copyDataApi = (id: number, apiKey?: string) => request<DataApi>(apiPath(P.copy, { id }), { method: 'POST', body: apiKey ? { apiKey } : {} });
 export const setDataApiStatus = (id: number, apiStatus: 0 | 1 | 2) => request<DataApi>(apiPath(P.status, { id }), { method: 'PUT', body: { apiStatus } });
@@ -76,7 +83,7 @@ export interface CallStat {
 }
 export const fetchCallStats = () => http.get<CallStat[]>(P.stats);
 export const fetchApiSettings = () => http.get<DataApiSettings>(P.settings);
-export const saveApiSettings = (body: DataApiSettings) => request<DataApiSettings>(P.settings, { method: 'PUT', body });
+export const saveApiSettings = (body: DataApiSettingsSave) => request<DataApiSettings>(P.settings, { method: 'PUT', body });
 
 /** The data sources the user may build on (administrators: all), their tables and columns. */
 export const fetchUsableSources = () => http.get<UsableDataSource[]>(API.datasource.usable);

@@ -46,6 +46,7 @@ export const am = {
   save: '保存',
   preview: '预览',
   refresh: '刷新',
+  retention: '日志保留天数',
   saveAsDict: '保存为枚举字典',
   basicSettings: '接口设置',
   apiName: '接口名',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useLocation } from 'react-router';
-import type { DataApi } from '@shutu/contracts';
+import { decodeBase64Json, type DataApi } from '@shutu/contracts';
 import { fail, mockFetch, ok, type Call } from '../../../test/fetch-mock.ts';
 import { renderWithApp } from '../../../test/render.tsx';
 import DataApiEditorPage from './DataApiEditorPage.tsx';
@@ -85,7 +85,9 @@ describe('data-API editor (spec 2 §4, §5)', () => {
     fireEvent.change(screen.getAllByPlaceholderText('默认值').at(-1)!, { target: { value: '杭州' } });
     fireEvent.click(screen.getByTestId('dataapi-save'));
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/apiedit1?id=5'), { timeout: 10_000 });
-    const saved = calls.find((c) => url(c).pathname === '/api/dataapi/apis' && c.method === 'POST')!.body as Record<string, unknown>;
+    // dataapiSubmit goes in the spec's form: Base64 of the JSON.
+    const sent = calls.find((c) => url(c).pathname === '/api/dataapi/apis' && c.method === 'POST')!.body as { payload: string };
+    const saved = decodeBase64Json(sent.payload) as Record<string, unknown>;
     expect(saved).toMatchObject({
       apiType: 2,
       apiKey: 'weather',
