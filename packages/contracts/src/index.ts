@@ -35,3 +35,4 @@ export * from './orderexport.ts';
 export * from './alert.ts';
 export * from './market.ts';
 export * from './ai.ts';
+export * from './workflow.ts';

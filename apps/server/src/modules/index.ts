@@ -23,6 +23,7 @@ import { registerOrderExportRoutes } from './orderexport/index.ts';
 import { registerMarketRoutes } from './market/index.ts';
 import { registerAlertRoutes } from './alert/index.ts';
 import { registerHeatmapRoutes } from './heatmap/index.ts';
+import { registerWorkflowRoutes } from './workflow/index.ts';
 import { registerAiRoutes } from './ai/index.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
@@ -53,5 +54,6 @@ export const modules: RegisterModule[] = [
   registerOrderExportRoutes,
   registerMarketRoutes,
   registerHeatmapRoutes,
+  registerWorkflowRoutes,
   registerAiRoutes,
 ];

@@ -792,3 +792,63 @@ export interface AiCallLogTable {
   error: string | null;
   createTime: CreatedAt;
 }
+
+/** Approval workflow (0027_workflow; issue 23, docs/workflow.md): merged into Database. */
+export interface Database {
+  workflowDefinition: WorkflowDefinitionTable;
+  workflowInstance: WorkflowInstanceTable;
+  workflowHistory: WorkflowHistoryTable;
+  workflowLeave: WorkflowLeaveTable;
+}
+
+export interface WorkflowDefinitionTable {
+  id: string;
+  processKey: string;
+  name: string;
+  version: number;
+  xml: string;
+  contentHash: string;
+  deployTime: CreatedAt;
+}
+
+export interface WorkflowInstanceTable {
+  id: string;
+  definitionId: string;
+  businessId: string;
+  starterId: number;
+  status: 'running' | 'approved' | 'rejected' | 'withdrawn';
+  currentActivityId: string | null;
+  currentActivityName: string | null;
+  assigneeId: number | null;
+  /** The engine's getState() as JSON. */
+  state: string;
+  /** JSON array of the activity and flow ids the engine finished (the diagram marks them). */
+  finishedActivities: ColumnType<string, string | undefined, string>;
+  revision: ColumnType<number, number | undefined, number>;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+  endTime: Date | null;
+}
+
+export interface WorkflowHistoryTable {
+  id: string;
+  instanceId: string;
+  activityId: string;
+  activityName: string;
+  assigneeId: number | null;
+  action: 'start' | 'task' | 'approve' | 'reject' | 'transfer' | 'withdraw' | 'end';
+  comment: string | null;
+  createTime: ColumnType<Date, Date | string | undefined, never>;
+  endTime: Date | null;
+}
+
+export interface WorkflowLeaveTable {
+  id: string;
+  applicantId: number;
+  approverId: number;
+  /** yyyy-MM-dd HH:mm:ss as the form sent it (wall-clock time, no zone). */
+  startTime: string;
+  endTime: string;
+  reason: string;
+  createTime: CreatedAt;
+}

@@ -20,6 +20,7 @@ import * as dataApiDict from './0019_dataapi_dict.ts';
 import * as heatmapTrack from './0020_heatmap_track.ts';
 import * as alert from './0022_alert.ts';
 import * as orderExport from './0021_order_export.ts';
+import * as workflow from './0027_workflow.ts';
 import * as ai from './0029_ai.ts';
 import * as trackSites from './0026_track_sites.ts';
 
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0020_heatmap_track': heatmapTrack,
   '0022_alert': alert,
   '0021_order_export': orderExport,
+  '0027_workflow': workflow,
   '0026_track_sites': trackSites,
   '0029_ai': ai,
 };
