@@ -38,6 +38,29 @@ export const sqlViewSchema = z.object({
 });
 export type SqlView = z.infer<typeof sqlViewSchema>;
 
+/** A dataset that uses a view, and the columns it needs that the view's statement no longer gives (issue 28). */
+export const sqlViewUsageSchema = z.object({ id: z.number(), cubeName: z.string(), missingColumns: z.array(z.string()) });
+export type SqlViewUsage = z.infer<typeof sqlViewUsageSchema>;
+
+/** The answer of viewSave: the view, and on an edit the datasets using it (the editor warns about them). */
+export const sqlViewSavedSchema = sqlViewSchema.extend({ usedBy: z.array(sqlViewUsageSchema) });
+export type SqlViewSaved = z.infer<typeof sqlViewSavedSchema>;
+
+const quoted = (names: readonly string[]) => names.map((n) => `【${n}】`).join('、');
+
+/** The message of a save that changed a view datasets use: which datasets, and the fields they lost. */
+export function sqlViewSavedMessage(usedBy: readonly SqlViewUsage[]): string {
+  if (usedBy.length === 0) return zhCN.saved;
+  const broken = usedBy.filter((u) => u.missingColumns.length > 0);
+  if (broken.length === 0) return `保存成功。数据集${quoted(usedBy.map((u) => u.cubeName))}使用此视图，请检查它们的数据`;
+  const lost = broken.map((u) => `数据集【${u.cubeName}】用到的列${quoted(u.missingColumns)}`).join('；');
+  return `保存成功。${lost}已不在视图中，请修改这些数据集`;
+}
+
+/** A used view cannot be renamed or deleted: the datasets name it. */
+export const sqlViewInUseMessage = (action: '改名' | '删除', usedBy: readonly { cubeName: string }[]): string =>
+  `视图正在被数据集${quoted(usedBy.map((u) => u.cubeName))}使用，不能${action}`;
+
 /**
  * viewSave. Keys are in the spec's order of checks (sqlName, viewName, sqlStatement), so
  * the first message is the spec's. With `id` the view is updated. A new view's default

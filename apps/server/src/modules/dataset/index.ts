@@ -6,3 +6,4 @@ export { keyOf, resolveParams, treeFieldKeys } from './model.ts';
 export { openDatasetRead, savedOrder, type DatasetRead } from './read.ts';
 export { containsPattern, listFields, type FieldRow } from './repo.ts';
 export { saveDataset, type SaveCaller } from './save.ts';
+export { datasetsUsingTable, type TableUsage } from './view-usage.ts';

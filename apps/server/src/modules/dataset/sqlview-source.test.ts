@@ -146,6 +146,20 @@ describe.each(kinds)('SQL views as dataset tables, on %s', (kind) => {
   it('reports a column the dataset needs that the changed view no longer has, at save', async () => {
     const changed = await saveView(analyst, 'select province, count(*) as n from orders group by province', viewId);
     expect(changed.status, changed.raw.body).toBe(200);
+    // the editor is told which datasets use the view and what they lost
+    const cubeName = (await call(w.server, 'GET', `/api/dataset/cubes/${cubeId}`, { headers: analyst })).body.data.cubeName;
+    expect(changed.body.data.usedBy).toEqual([{ id: cubeId, cubeName, missingColumns: ['total'] }]);
+    expect(changed.body.msg).toBe(`保存成功。数据集【${cubeName}】用到的列【total】已不在视图中，请修改这些数据集`);
+    // a used view keeps its name and is not deleted
+    const renamed = await call(w.server, 'POST', '/api/sqlview/views', {
+      headers: analyst,
+      payload: { id: viewId, datasourceId: w.warehouseId, sqlName: '省份汇总', viewName: `${viewName}_X`, sqlStatement: 'select 1 as n' },
+    });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.msg).toBe(`视图正在被数据集【${cubeName}】使用，不能改名`);
+    const deleted = await call(w.server, 'DELETE', `/api/sqlview/views/${viewId}`, { headers: analyst });
+    expect(deleted.status).toBe(409);
+    expect(deleted.body.msg).toBe(`视图正在被数据集【${cubeName}】使用，不能删除`);
     const resaved = await w.save(analyst, { ...viewDataset(), id: cubeId, columnList: viewDataset().columnList.slice(0, 4) });
     expect(resaved.status).toBe(400);
     expect(resaved.body.msg).toBe(`字段【订购总额】在数据表【${viewName}】中不存在`);

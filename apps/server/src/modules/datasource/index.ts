@@ -2,4 +2,4 @@
 export { getDataSource, getSourceMetadata, type SourceMetadata } from './registry.ts';
 export { findBuiltinRow } from './repo.ts';
 export { assertSourceUsable, assertTablesUsable, tableCheckerFor, type TableChecker } from './table-access.ts';
-export { sourceColumns, sourceViews, viewStatements, type SourceView } from './views.ts';
+export { sourceColumns, sourceViews, statementColumns, viewStatements, type SourceView } from './views.ts';

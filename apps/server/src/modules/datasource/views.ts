@@ -68,10 +68,10 @@ export async function viewStatements(
   return statements;
 }
 
-/** A view's result columns, asked of the engine without reading a row (LIMIT 0). */
-async function viewColumns(ctx: AppContext, datasourceId: number, view: SourceView): Promise<ColumnInfo[]> {
+/** The result columns of a guarded statement, asked of the engine without reading a row (LIMIT 0). */
+export async function statementColumns(ctx: AppContext, datasourceId: number, statement: string): Promise<ColumnInfo[]> {
   const driver = await getDataSourceDriver(ctx, datasourceId);
-  const stream = driver.query(`SELECT * FROM (${view.statement}\n) AS shutu_view LIMIT 0`, [], { timeoutMs: 30_000 });
+  const stream = driver.query(`SELECT * FROM (${statement}\n) AS shutu_view LIMIT 0`, [], { timeoutMs: 30_000 });
   for await (const row of stream) void row; // no rows: the loop only fetches the result header
   return (stream.columns ?? []).map((c) => ({ name: c.name, comment: '', databaseType: c.databaseType, viewDataType: c.viewDataType }));
 }
@@ -79,7 +79,7 @@ async function viewColumns(ctx: AppContext, datasourceId: number, view: SourceVi
 /** The columns of a table or, when it names a saved view of the source, of that view. */
 export async function sourceColumns(ctx: AppContext, datasourceId: number, table: { schema?: string | null; name: string }): Promise<ColumnInfo[]> {
   const view = viewOf(await sourceViews(ctx, datasourceId), table);
-  if (view) return viewColumns(ctx, datasourceId, view);
+  if (view) return statementColumns(ctx, datasourceId, view.statement);
   const driver = await getDataSourceDriver(ctx, datasourceId);
   return driver.listColumns(table.schema ? { schema: table.schema, name: table.name } : table.name);
 }

@@ -8,6 +8,8 @@ import {
   sqlViewListQuerySchema,
   sqlViewPreviewResultSchema,
   sqlViewPreviewSchema,
+  sqlViewSavedMessage,
+  sqlViewSavedSchema,
   sqlViewSaveSchema,
   sqlViewSchema,
   zhCN,
@@ -52,9 +54,17 @@ export function registerSqlViewRoutes(app: App, ctx: AppContext): void {
     API.sqlView.views,
     {
       config: { access: 'user' },
-      schema: { tags, summary: '保存 SQL 视图（viewSave；带 id 为修改）', body: sqlViewSaveSchema, response: { 200: envelopeSchema(sqlViewSchema) } },
+      schema: {
+        tags,
+        summary: '保存 SQL 视图（viewSave；带 id 为修改；usedBy：使用它的数据集及其缺少的列）',
+        body: sqlViewSaveSchema,
+        response: { 200: envelopeSchema(sqlViewSavedSchema) },
+      },
     },
-    async (request) => ok(await saveView(ctx, sessionOf(request), request.body), zhCN.saved),
+    async (request) => {
+      const saved = await saveView(ctx, sessionOf(request), request.body);
+      return ok(saved, sqlViewSavedMessage(saved.usedBy));
+    },
   );
   app.delete(
     API.sqlView.view,

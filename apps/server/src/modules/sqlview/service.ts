@@ -1,10 +1,21 @@
 import { isUtf8 } from 'node:buffer';
-import { SQL_STATEMENT_MAX_LENGTH, permMessages, zhCN, type DataSourceType, type SqlView, type SqlViewPreviewResult } from '@shutu/contracts';
+import {
+  SQL_STATEMENT_MAX_LENGTH,
+  permMessages,
+  sqlViewInUseMessage,
+  zhCN,
+  type DataSourceType,
+  type SqlView,
+  type SqlViewPreviewResult,
+  type SqlViewSaved,
+  type SqlViewUsage,
+} from '@shutu/contracts';
 import { referencedTables } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import type { Caller } from '../perm/index.ts';
-import { assertSourceUsable, tableCheckerFor, type TableChecker } from '../datasource/index.ts';
+import { assertSourceUsable, statementColumns, tableCheckerFor, type TableChecker } from '../datasource/index.ts';
+import { datasetsUsingTable } from '../dataset/index.ts';
 import { checkUserSql, previewUserSql } from '../read/index.ts';
 import { deleteSqlView, findSqlView, insertSqlView, listSqlViews, updateSqlView, viewNameTaken, type SqlViewValues } from './repo.ts';
 
@@ -62,25 +73,42 @@ async function ownedView(ctx: AppContext, caller: Caller, id: number): Promise<S
   return view;
 }
 
-/** viewSave: creates, or with `id` replaces, a view. View names are unique per data source, ignoring case. */
-export async function saveView(ctx: AppContext, caller: Caller, body: SqlViewValues & { id?: number | null | undefined }): Promise<SqlView> {
+/**
+ * viewSave: creates, or with `id` replaces, a view. View names are unique per data source, ignoring
+ * case. A view datasets use keeps its name (they name it), and the answer lists them with the
+ * columns they need that the new statement no longer gives (the editor warns; the dataset's
+ * next save refuses such a field).
+ */
+export async function saveView(ctx: AppContext, caller: Caller, body: SqlViewValues & { id?: number | null | undefined }): Promise<SqlViewSaved> {
   const values: SqlViewValues = { datasourceId: body.datasourceId, sqlName: body.sqlName, viewName: body.viewName, sqlStatement: body.sqlStatement };
   const id = body.id ?? undefined;
-  if (id !== undefined) await ownedView(ctx, caller, id);
-  await checkUserSql(ctx, caller, values.datasourceId, values.sqlStatement, 'sqlStatement');
+  const previous = id === undefined ? undefined : await ownedView(ctx, caller, id);
+  const statement = await checkUserSql(ctx, caller, values.datasourceId, values.sqlStatement, 'sqlStatement');
   if (await viewNameTaken(ctx.db, values.datasourceId, values.viewName, id)) throw conflict(zhCN.viewNameExists);
+  const users = previous ? await datasetsUsingTable(ctx, previous.datasourceId, previous.viewName) : [];
+  if (previous && users.length > 0 && (previous.viewName !== values.viewName || previous.datasourceId !== values.datasourceId)) {
+    throw conflict(sqlViewInUseMessage('改名', users));
+  }
+  let usedBy: SqlViewUsage[] = [];
+  if (users.length > 0) {
+    const columns = new Set((await statementColumns(ctx, values.datasourceId, statement)).map((c) => c.name));
+    usedBy = users.map((u) => ({ id: u.id, cubeName: u.cubeName, missingColumns: u.columns.filter((c) => !columns.has(c)) }));
+  }
   try {
-    if (id === undefined) return getView(ctx, caller, await insertSqlView(ctx.db, { ...values, createUserId: caller.userId }));
+    if (id === undefined) return { ...(await getView(ctx, caller, await insertSqlView(ctx.db, { ...values, createUserId: caller.userId }))), usedBy };
     if (!(await updateSqlView(ctx.db, id, values))) throw notFound(zhCN.sqlViewNotFound);
-    return getView(ctx, caller, id);
+    return { ...(await getView(ctx, caller, id)), usedBy };
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(zhCN.viewNameExists);
     throw error;
   }
 }
 
+/** Deletes a view no dataset uses (409 naming the datasets otherwise). */
 export async function removeView(ctx: AppContext, caller: Caller, id: number): Promise<void> {
-  await ownedView(ctx, caller, id);
+  const view = await ownedView(ctx, caller, id);
+  const users = await datasetsUsingTable(ctx, view.datasourceId, view.viewName);
+  if (users.length > 0) throw conflict(sqlViewInUseMessage('删除', users));
   if (!(await deleteSqlView(ctx.db, id))) throw notFound(zhCN.sqlViewNotFound);
 }
 

@@ -61,7 +61,8 @@ describe.each(kinds)('SQL views on %s', (kind) => {
     const created = await save(view({ sqlStatement: "select '北京' as province, 3 as n;" }));
     expect(created.status, created.raw.body).toBe(200);
     expect(created.body.msg).toBe('保存成功');
-    const saved = created.body.data;
+    const { usedBy, ...saved } = created.body.data;
+    expect(usedBy).toEqual([]); // a new view: no dataset uses it yet
     expect(saved).toMatchObject({ datasourceId: warehouseId, sqlName: '省份统计', sqlStatement: "select '北京' as province, 3 as n;" });
 
     const list = await call(server, 'GET', '/api/sqlview/views', { headers: admin, query: { datasourceId: warehouseId } });

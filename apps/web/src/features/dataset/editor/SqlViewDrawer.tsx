@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Empty, Form, Input, Space, Table, Tabs, Typography } from 'antd';
 import { EyeOutlined, SaveOutlined } from '@ant-design/icons';
-import type { SqlView, SqlViewPreviewResult } from '@shutu/contracts';
-import { API, SQL_NAME_MAX_LENGTH, VIEW_NAME_MAX_LENGTH, defaultSqlViewName, encodeSqlBase64, sqlViewSaveSchema } from '@shutu/contracts';
+import type { SqlView, SqlViewPreviewResult, SqlViewSaved } from '@shutu/contracts';
+import { API, SQL_NAME_MAX_LENGTH, VIEW_NAME_MAX_LENGTH, defaultSqlViewName, encodeSqlBase64, sqlViewSaveSchema, sqlViewSavedMessage } from '@shutu/contracts';
 import { ApiError, http } from '../../../shared/api.ts';
 import { errorText, notifyError, notifySuccess, notifyWarning } from '../../../shared/notify.ts';
 import { CodeEditor, type CodeEditorHandle } from '../../../shared/CodeEditor.tsx';
@@ -33,7 +33,7 @@ export const SQL_VIEW_DRAWER_HEIGHT = '70vh';
 const fetchDefaultViewName = () => http.get<{ viewName: string }>(API.sqlView.defaultName).then((d) => d.viewName);
 const previewSql = (datasourceId: number, sql: string) =>
   http.post<SqlViewPreviewResult>(API.sqlView.preview, { datasourceId, sqlStatement: encodeSqlBase64(sql) });
-const saveSqlView = (body: { id?: number; datasourceId: number } & FormValues) => http.post<SqlView>(API.sqlView.views, body);
+const saveSqlView = (body: { id?: number; datasourceId: number } & FormValues) => http.post<SqlViewSaved>(API.sqlView.views, body);
 
 /**
  * SQL view editor (spec 2 §2 "SQL view editor", §5 "SQL view", §7 "SQL views"): a drawer from
@@ -132,8 +132,10 @@ function SqlViewEditor({ datasourceId, view, onClose }: Omit<Props, 'open'>) {
     }
     setSaving(true);
     try {
-      await saveSqlView({ ...body, sqlName: body.sqlName.trim(), viewName: body.viewName.trim() });
-      notifySuccess(sm.saved);
+      const saved = await saveSqlView({ ...body, sqlName: body.sqlName.trim(), viewName: body.viewName.trim() });
+      // A view datasets use: say which, and the columns they lost (their next save refuses those fields).
+      if (saved.usedBy?.length) notifyWarning(sqlViewSavedMessage(saved.usedBy));
+      else notifySuccess(sm.saved);
       await queryClient.invalidateQueries({ queryKey: editorKeys.views(datasourceId) });
       onClose();
     } catch (e) {
