@@ -8,12 +8,16 @@ import { apiCall, apiLogin, eventually, launchBrowser, loginThroughPage, menuLab
  * channel reaches status 9, its rows show in the result table and its CSV holds exactly the
  * warehouse's rows; a slow task (each step held on purpose) stops polling after 10 and asks for
  * a name in 数据计算提醒, its download is refused before 9; a server killed (SIGKILL) while
- * extracting leaves the task failed, not running, after it starts again.
+ * extracting, with rows already written, resumes the task after its last written block when it
+ * starts again, and the file holds exactly the warehouse's rows, in order, once each.
  */
 
 interface Task {
   taskId: number;
   taskStatus1: number;
+  progress: number;
+  fetchedNums: number | null;
+  history: { status: number; rows: number }[];
   errorMsg: string | null;
   mcomment: string | null;
 }
@@ -108,9 +112,9 @@ describe('订购数据导出', () => {
     expect(lines.sort()).toEqual(String(expected!.body).split('|').sort());
   });
 
-  it('stops polling a slow task after 10 polls, asks for its name, refuses its early download, and fails it when the server is killed while extracting', async () => {
-    // Each step held 4 s: 0 → 9 takes 12 s, more than the page's 10 polls.
-    const slow = await startApp({ SHUTU_ORDER_EXPORT_STEP_DELAY_MS: '4000' });
+  it('stops polling a slow task after 10 polls, asks for its name, refuses its early download, and resumes it when the server is killed while extracting', async () => {
+    // Each step held 4 s: 0 → 9 takes 12 s, more than the page's 10 polls; each written block of 10,000 rows held 4 s too.
+    const slow = await startApp({ SHUTU_ORDER_EXPORT_STEP_DELAY_MS: '4000', SHUTU_ORDER_EXPORT_BLOCK_DELAY_MS: '4000' });
     const slowPage = await newPage(browser);
     try {
       const auth = await apiLogin(slow);
@@ -132,7 +136,8 @@ describe('订购数据导出', () => {
       expect(named).toBeDefined();
 
       // Before 9 the list's download is disabled and a direct call is refused.
-      const early = await apiCall<Task>(slow, auth, 'POST', '/api/orderexport/add', { utype: 1, CUsertype: 1, userId: String(one!.phone), outputSpid: 1 });
+      // Every user's orders (two blocks of the e2e warehouse): phone and product.
+      const early = await apiCall<Task>(slow, auth, 'POST', '/api/orderexport/add', { utype: 3, CUsertype: 1, outputSpid: 1 });
       const refused = await fetch(`${slow.url}/api/orderexport/download?taskId=${early}`, { headers: { Authorization: `Bearer ${auth}` } });
       expect(refused.status).toBe(409);
       expect(((await refused.json()) as { msg: string }).msg).toBe('文件还未生成');
@@ -141,11 +146,14 @@ describe('订购数据导出', () => {
       expect(await earlyRow.getByRole('button', { name: /下\s*载/ }).isDisabled()).toBe(true);
       await screenshot(slowPage, 'orderexport-history');
 
-      // Killed while extracting (status 4): after the restart the task is failed, not left running.
-      await eventually(
-        async () => ((await apiCall<Task>(slow, auth, 'GET', `/api/orderexport/details?taskId=${early}`)).taskStatus1 === 4 ? true : undefined),
-        'status 4',
-        30_000,
+      // Killed while extracting (status 4) after its first block was written: after the restart it goes on from there.
+      const killedAt = await eventually(
+        async () => {
+          const t = await apiCall<Task>(slow, auth, 'GET', `/api/orderexport/details?taskId=${early}`);
+          return t.taskStatus1 === 4 && t.progress >= 10_000 ? t.progress : undefined;
+        },
+        'status 4 with a block written',
+        60_000,
       );
       await slow.kill();
       const again = await startApp({}, { dataDir: slow.dataDir });
@@ -154,12 +162,29 @@ describe('订购数据导出', () => {
         const after = await eventually(
           async () => {
             const t = await apiCall<Task>(again, auth2, 'GET', `/api/orderexport/details?taskId=${early}`);
-            return t.taskStatus1 === 4 ? undefined : t;
+            return [3, 6, 8, 9].includes(t.taskStatus1) ? t : undefined;
           },
           'the interrupted task',
           60_000,
         );
-        expect(after).toMatchObject({ taskStatus1: 6, errorMsg: '服务重启或异常退出，任务已中断，请重试' });
+        const [expected] = await sql(
+          again,
+          auth2,
+          `SELECT count(*) AS n, string_agg(v.userid || ',' || v.spid, '|' ORDER BY v.userid, v.spid) AS body FROM v_order_data v JOIN products p ON p.spid = v.spid`,
+        );
+        expect(after.taskStatus1).toBe(9);
+        expect(after.fetchedNums).toBe(Number(expected!.n));
+        // Resumed at the checkpoint of its first block, not from the start.
+        const resumed = after.history.filter((h) => h.status === 4).at(-1)!;
+        expect(resumed.rows).toBe(killedAt);
+        expect(killedAt).toBeLessThan(Number(expected!.n));
+        const file = await fetch(`${again.url}/api/orderexport/download?taskId=${early}`, { headers: { Authorization: `Bearer ${auth2}` } });
+        const [header, ...lines] = (await file.text())
+          .replace(/^\ufeff/, '')
+          .trimEnd()
+          .split('\r\n');
+        expect(header).toBe('手机号,产品编码');
+        expect(lines.join('|')).toBe(String(expected!.body));
       } finally {
         await again.stop();
       }

@@ -4,7 +4,8 @@ import { once } from 'node:events';
 /**
  * CSV lines of the order-data file: RFC 4180 (comma, CRLF, quoted when needed, quotes doubled);
  * a text cell starting like a formula (= + - @, tab, CR) gets a leading apostrophe so a
- * spreadsheet shows it as text (OWASP "CSV injection"), as the chart exports do.
+ * spreadsheet shows it as text (OWASP "CSV injection"), as the chart exports do. The rows
+ * themselves are formatted by the engine with the same rules (query.ts csvBlocksStatement).
  */
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -22,25 +23,41 @@ export function csvLine(values: readonly (string | number | null)[], textColumns
 /** Characters gathered before one write to the file (one stream write per line costs more than the line). */
 const FLUSH_AT = 64 * 1024;
 
-/** A file written line by line, in 64 KiB writes with back-pressure; `bom`: starts with the UTF-8 byte-order mark (Excel reads the Chinese right). */
+/**
+ * A file written in 64 KiB writes with back-pressure. `bom`: starts with the UTF-8 byte-order
+ * mark (Excel reads the Chinese right); `appendAt`: continues a partial file of that many bytes.
+ * `checkpoint()` hands everything written so far to the operating system and answers the file's
+ * length: what survives the process being killed (a task resumes from there).
+ */
 export class CsvWriter {
   private readonly out: fs.WriteStream;
   private pending = '';
+  private bytes: number;
 
-  constructor(file: string, bom: boolean) {
-    this.out = fs.createWriteStream(file, { encoding: 'utf8' });
-    if (bom) this.pending = '\ufeff';
+  constructor(file: string, options: { bom: boolean; appendAt?: number }) {
+    this.out = fs.createWriteStream(file, { encoding: 'utf8', flags: options.appendAt === undefined ? 'w' : 'a' });
+    this.bytes = options.appendAt ?? 0;
+    if (options.bom) this.pending = '\ufeff';
   }
 
-  async write(line: string): Promise<void> {
-    this.pending += line;
+  async write(text: string): Promise<void> {
+    this.pending += text;
     if (this.pending.length >= FLUSH_AT) await this.flush();
   }
 
   private async flush(): Promise<void> {
     const chunk = this.pending;
     this.pending = '';
-    if (chunk && !this.out.write(chunk)) await once(this.out, 'drain');
+    if (!chunk) return;
+    this.bytes += Buffer.byteLength(chunk, 'utf8');
+    if (!this.out.write(chunk)) await once(this.out, 'drain');
+  }
+
+  async checkpoint(): Promise<number> {
+    await this.flush();
+    // An empty write's callback runs once every earlier write has reached the file.
+    await new Promise<void>((resolve, reject) => this.out.write('', (error) => (error ? reject(error) : resolve())));
+    return this.bytes;
   }
 
   async close(): Promise<void> {
@@ -49,3 +66,63 @@ export class CsvWriter {
     await once(this.out, 'finish');
   }
 }
+
+/**
+ * The records of a CSV text stream (RFC 4180: quoted fields may hold commas, quotes and line
+ * breaks), one array of fields per record; the BOM is dropped. For paging through a result file
+ * without reading it whole.
+ */
+export async function* csvRecords(input: AsyncIterable<string>): AsyncGenerator<string[], void, undefined> {
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let afterQuote = false;
+  let first = true;
+  let pendingCr = false;
+  for await (let chunk of input) {
+    if (first) {
+      chunk = chunk.replace(/^\ufeff/, '');
+      first = false;
+    }
+    for (let i = 0; i < chunk.length; i++) {
+      const ch = chunk[i]!;
+      if (quoted) {
+        if (ch === '"') {
+          quoted = false;
+          afterQuote = true;
+        } else field += ch;
+        continue;
+      }
+      if (pendingCr) {
+        pendingCr = false;
+        if (ch === '\n') continue;
+      }
+      if (ch === '"') {
+        if (afterQuote) field += '"'; // a doubled quote inside a quoted field
+        quoted = true;
+        afterQuote = false;
+      } else if (ch === ',') {
+        fields.push(field);
+        field = '';
+        afterQuote = false;
+      } else if (ch === '\r' || ch === '\n') {
+        fields.push(field);
+        yield fields;
+        fields = [];
+        field = '';
+        afterQuote = false;
+        pendingCr = ch === '\r';
+      } else {
+        field += ch;
+        afterQuote = false;
+      }
+    }
+  }
+  if (field !== '' || fields.length > 0) {
+    fields.push(field);
+    yield fields;
+  }
+}
+
+/** A file field as the result table shows it: the formula guard's apostrophe taken off again. */
+export const shownField = (field: string) => (/^'[=+\-@\t\r]/.test(field) ? field.slice(1) : field);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,13 +12,16 @@ import { datasetWorld, type DatasetWorld, type Headers } from '../../../test/dat
 import { Jobs } from '../../platform/jobs/boss.ts';
 import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
 import { moduleJobs } from '../jobs.ts';
-import { cleanupExpired } from './service.ts';
+import { MAX_RESUMES } from './jobs.ts';
 import { insertTask } from './repo.ts';
+import { extraction, partFile } from './run.ts';
+import { cleanupExpired } from './service.ts';
 
 /**
  * Order-data export (issue 20; docs/order-export.md): the form's limits and messages, the task
  * through 0 → 1 → 2 → 4 → 5 → 7 → 9 with each change stored, the CSV and result pages matching
- * the warehouse, download refused before 9, the permission code, a dead run failing its task.
+ * the warehouse, download refused before 9, the permission code, a task whose process died
+ * resumed after its last written block (failed once resumed as often as allowed).
  */
 const kinds = await storeKinds();
 const silent = pino({ level: 'silent' });
@@ -174,17 +179,11 @@ describe.each(kinds)('order-data export on %s', (kind) => {
     expect((await call(w.server, 'GET', '/api/orderexport/details', { headers: granted.headers, query: { taskId: refused.taskId - 1 } })).status).toBe(404);
   });
 
-  it('fails the task of a run whose process died in the step it was in', async () => {
+  /** A task as a process killed while extracting leaves it: a run of a dead instance owns it, in status 4 with its checkpoint. */
+  const interrupted = async (values: { progress: number; resumeBytes: number | null; resumes?: number }, condition: object) => {
     const { db } = w.server.ctx;
     const userId = (await db.selectFrom('sysUser').select('id').where('account', '=', 'admin').executeTakeFirstOrThrow()).id;
-    const id = await insertTask(db, {
-      userId,
-      mcomment: '中断',
-      utype: 1,
-      cusertype: 1,
-      conditionJson: JSON.stringify({ ...BASE, userId: phones[0] }),
-      phonesPath: null,
-    });
+    const id = await insertTask(db, { userId, mcomment: '中断', utype: 1, cusertype: 1, conditionJson: JSON.stringify(condition), phonesPath: null });
     const instanceId = randomUUID();
     const runId = randomUUID();
     await db
@@ -195,7 +194,54 @@ describe.each(kinds)('order-data export on %s', (kind) => {
       .insertInto('jobRun')
       .values({ id: runId, instanceId, queue: 'order-export', jobId: randomUUID(), data: JSON.stringify({ taskId: id }) })
       .execute();
-    await db.updateTable('orderExportTask').set({ taskStatus1: 4, progress: 20000, runId }).where('id', '=', id).execute();
+    await db
+      .updateTable('orderExportTask')
+      .set({ taskStatus1: 4, progress: values.progress, resumeBytes: values.resumeBytes, resumes: values.resumes ?? 0, runId })
+      .where('id', '=', id)
+      .execute();
+    return { id, userId };
+  };
+  const download = async (taskId: number) =>
+    (await w.server.app.inject({ method: 'GET', url: '/api/orderexport/download', headers: admin, query: { taskId: String(taskId) } })).rawPayload.toString(
+      'utf8',
+    );
+
+  it('resumes a task whose process died while extracting after its last written block, with exactly the right rows', async () => {
+    const [busiest] = await w.direct('SELECT userid, count(*) AS n FROM v_order_data GROUP BY userid ORDER BY n DESC, userid LIMIT 1');
+    expect(Number(busiest!.n)).toBeGreaterThanOrEqual(3);
+    const condition = { ...BASE, userId: String(busiest!.userid), outputProvince: 1 };
+    const blockRows = extraction.blockRows;
+    extraction.blockRows = 1;
+    try {
+      // The file an uninterrupted run writes.
+      const whole = await call(w.server, 'POST', '/api/orderexport/add', { headers: admin, payload: condition });
+      const reference = await download((await finished(admin, whole.body.data)).taskId);
+      expect(reference.split('\r\n').filter(Boolean)).toHaveLength(Number(busiest!.n) + 1);
+
+      // Killed after its second block was written and checkpointed, and while a third was half written.
+      const [header, first, second, third] = reference.split('\r\n');
+      const kept = `${[header, first, second].join('\r\n')}\r\n`;
+      const { id, userId } = await interrupted({ progress: 2, resumeBytes: Buffer.byteLength(kept) }, condition);
+      await fs.promises.mkdir(path.join(w.server.ctx.config.dataDir, 'orderexport', String(userId)), { recursive: true });
+      await fs.promises.writeFile(path.join(w.server.ctx.config.dataDir, partFile({ id, userId })), `${kept}${third!.slice(0, 5)}`);
+
+      const done = await finished(admin, id);
+      expect(done.taskStatus1).toBe(9);
+      expect(done.history.map((h) => [h.status, h.rows])).toEqual([
+        [0, 0],
+        [4, 2],
+        [5, Number(busiest!.n)],
+        [7, Number(busiest!.n)],
+        [9, Number(busiest!.n)],
+      ]);
+      expect(await download(id)).toBe(reference);
+    } finally {
+      extraction.blockRows = blockRows;
+    }
+  });
+
+  it('fails the task of a run whose process died once it was resumed as often as allowed', async () => {
+    const { id } = await interrupted({ progress: 20000, resumeBytes: null, resumes: MAX_RESUMES }, { ...BASE, userId: phones[0] });
     const deadline = Date.now() + 60_000;
     let task = await details(admin, id);
     while (task.taskStatus1 === 4 && Date.now() < deadline) {

@@ -86,6 +86,51 @@ export function orderDataStatement(dialect: Dialect, form: OrderQueryParsed, pho
   return { sql, params };
 }
 
+/** Columns that are numbers in the file (the add-ons); the rest are text, guarded against formulas. */
+export const NUMBER_COLUMNS: ReadonlySet<string> = new Set(['vipnums', 'flows', 'cnums']);
+const TIME_COLUMNS: ReadonlySet<string> = new Set(['ordertime', 'canceltime']);
+
+/** A field's text (NULL stays NULL): times as yyyy-MM-dd HH:mm:ss. */
+const textSql = (column: string) => (TIME_COLUMNS.has(column) ? `strftime(s.${column}, '%Y-%m-%d %H:%M:%S')` : `CAST(s.${column} AS VARCHAR)`);
+/** A text starting like a formula gets a leading apostrophe (csv-lines.ts). */
+const guardSql = (f: string) => `CASE WHEN regexp_matches(${f}, '^[=+\\-@\\t\\r]') THEN '''' || ${f} ELSE ${f} END`;
+/** '' for NULL; quoted when it holds a quote, comma or line break (quotes doubled). */
+const quoteSql = (g: string) => `COALESCE(CASE WHEN regexp_matches(${g}, '[",\\r\\n]') THEN '"' || replace(${g}, '"', '""') || '"' ELSE ${g} END, '')`;
+
+/**
+ * The extraction as blocks of finished CSV text (docs/order-export.md "Speed"): the engine
+ * formats every line (csv-lines.ts's rules) and joins `blockRows` of them, so the server handles
+ * one string per block instead of a value per cell. Rows are numbered in the order of the output
+ * columns — the same rows always give the same blocks, which is what lets an interrupted task
+ * resume after its last written block (`fromRow`, a block boundary). Each row: blk, n (rows in
+ * it), text (the lines joined by CRLF).
+ */
+export function csvBlocksStatement(dialect: Dialect, form: OrderQueryParsed, phones: Phones, fromRow: number, blockRows: number): BoundStatement {
+  const base = orderDataStatement(dialect, form, phones);
+  const columns = outputColumns(form).map((c) => c.column);
+  const params = [...base.params, fromRow];
+  const texts = columns.map((c, i) => `${NUMBER_COLUMNS.has(c) ? `CAST(s.${c} AS VARCHAR)` : textSql(c)} AS f${i}`).join(', ');
+  const guarded = columns.map((c, i) => `${NUMBER_COLUMNS.has(c) ? `f${i}` : guardSql(`f${i}`)} AS g${i}`).join(', ');
+  const line = columns.map((_, i) => quoteSql(`g${i}`)).join(" || ',' || ");
+  const order = columns.join(', ');
+  const sql = `WITH f AS (SELECT s.*, ${texts} FROM (${base.sql}) s), g AS (SELECT *, ${guarded} FROM f),
+r AS (SELECT ${line} AS line, row_number() OVER (ORDER BY ${order}) - 1 AS rn FROM g)
+SELECT rn // ${Math.trunc(blockRows)} AS blk, count(*) AS n, string_agg(line, chr(13) || chr(10) ORDER BY rn) AS text
+FROM r WHERE rn >= ${dialect.placeholder(params.length)} GROUP BY blk ORDER BY blk`;
+  return { sql, params };
+}
+
+/** The extraction's statement in the file's row order (what bench/export hands to DuckDB's COPY). */
+export function orderedDataStatement(dialect: Dialect, form: OrderQueryParsed, phones: Phones): BoundStatement {
+  const base = orderDataStatement(dialect, form, phones);
+  return {
+    sql: `${base.sql} ORDER BY ${outputColumns(form)
+      .map((_, i) => i + 1)
+      .join(', ')}`,
+    params: base.params,
+  };
+}
+
 /** A cell as the CSV and the result table show it: timestamps as yyyy-MM-dd HH:mm:ss. */
 export function cellText(value: unknown): string | number | null {
   if (value === null || value === undefined) return null;

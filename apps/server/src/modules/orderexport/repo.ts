@@ -87,13 +87,16 @@ export async function moveTask(
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** Claims a task for the run `runId` when it is still where a run starts (0) or was left by a dead run in a running status. */
-export async function claimTask(db: Db, id: number, runId: string | null, from: readonly OrderExportStatus[]): Promise<boolean> {
+/** The run_id of a task whose process died and that waits to be resumed (jobs.ts). */
+export const RESUME_RUN = 'resume';
+
+/** Claims a task for the run `runId`: a new task (0, no run yet) or one waiting to be resumed. */
+export async function claimTask(db: Db, id: number, runId: string | null): Promise<boolean> {
   const result = await db
     .updateTable('orderExportTask')
     .set({ runId, updateTime: new Date() })
     .where('id', '=', id)
-    .where('taskStatus1', 'in', [...from])
+    .where((eb) => eb.or([eb.and([eb('taskStatus1', '=', 0), eb('runId', 'is', null)]), eb('runId', '=', RESUME_RUN)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -10,28 +10,34 @@ import { findBuiltinRow } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { streamBoundSql } from '../read/index.ts';
 import { CsvWriter, csvLine } from './csv-lines.ts';
-import { cellText, orderDataStatement, outputColumns, type Phones } from './query.ts';
+import { csvBlocksStatement, outputColumns, type Phones } from './query.ts';
 import { claimTask, findTask, findUser, moveTask, updateTask, type OrderTaskRow } from './repo.ts';
 
 /**
  * The order-export job (spec 3 §4 "Order-data export task status"; docs/order-export.md): one
  * task through 0 → 1 selecting users → 2 / 3, → 4 extracting → 5 / 6, → 7 generating the file →
- * 9 / 8. Each move is stored with its time and the rows so far (moveTask). Rows stream from
- * the warehouse into an NDJSON result file (what pageresult pages through) and from it into
- * the CSV; neither is ever held in memory. Only the run that claimed the task writes to it.
+ * 9 / 8. Each move is stored with its time and the rows so far (moveTask). The extraction writes
+ * the CSV itself, block by block as the engine formats it (query.ts csvBlocksStatement), into a
+ * partial file; after each block the rows and the file's length are stored (the checkpoint), so
+ * a task whose process died resumes after its last block (jobs.ts). Step 7 puts the finished file
+ * in place. Only the run that claimed the task writes to it.
  */
 
-/** Rows between two progress writes. */
-export const PROGRESS_EVERY_ROWS = 10_000;
 export const ORDER_QUERY_TIMEOUT_MS = 6 * 3600_000;
+/** Rows per block: one checkpoint (and progress) each. Tests make it small. */
+export const extraction = { blockRows: 10_000 };
 
 export const taskDir = (userId: number) => path.join('orderexport', String(userId));
-export const resultFile = (task: Pick<OrderTaskRow, 'id' | 'userId'>) => path.join(taskDir(task.userId), `${task.id}.ndjson`);
+export const partFile = (task: Pick<OrderTaskRow, 'id' | 'userId'>) => path.join(taskDir(task.userId), `${task.id}.part.csv`);
 export const csvFile = (task: Pick<OrderTaskRow, 'id' | 'userId'>) => path.join(taskDir(task.userId), `${task.id}.csv`);
 
-/** Tests make a task slow on purpose (the page's 10-poll reminder): milliseconds to wait per step. */
-export const slowSteps = { ms: Number(process.env.SHUTU_ORDER_EXPORT_STEP_DELAY_MS ?? 0) };
-const pause = () => (slowSteps.ms > 0 ? new Promise((r) => setTimeout(r, slowSteps.ms)) : Promise.resolve());
+/**
+ * Tests make a task slow on purpose: `ms` held per step (the page's 10-poll reminder), `blockMs`
+ * held after each written block (a kill with rows already written).
+ */
+export const slowSteps = { ms: Number(process.env.SHUTU_ORDER_EXPORT_STEP_DELAY_MS ?? 0), blockMs: Number(process.env.SHUTU_ORDER_EXPORT_BLOCK_DELAY_MS ?? 0) };
+const hold = (ms: number) => (ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve());
+const pause = () => hold(slowSteps.ms);
 
 async function callerOf(ctx: AppContext, userId: number): Promise<Caller> {
   const user = await findUser(ctx.db, userId);
@@ -52,89 +58,107 @@ async function selectPhones(ctx: AppContext, task: OrderTaskRow, form: OrderQuer
   return { phones: { kind: 'batch', joined: [...seen].join(',') }, count: seen.size };
 }
 
-/** Step 4: every row into the NDJSON result file; the row count. */
+/** Where an interrupted extraction goes on: its rows and the partial file's length at the last checkpoint. */
+interface Checkpoint {
+  rows: number;
+  bytes: number;
+}
+
+/** A checkpoint the partial file still holds (it may be longer: rows after it are written again); else none. */
+async function usableCheckpoint(task: OrderTaskRow, file: string): Promise<Checkpoint | null> {
+  const bytes = task.resumeBytes === null ? null : Number(task.resumeBytes);
+  if (bytes === null || bytes <= 0) return null;
+  const size = await fs.promises.stat(file).then(
+    (s) => s.size,
+    () => -1,
+  );
+  return size >= bytes ? { rows: Number(task.progress), bytes } : null;
+}
+
+/** Step 4: the CSV (UTF-8 with BOM, Chinese headers) block by block from `from` on; the row count. */
 async function extract(
   ctx: AppContext,
   caller: Caller,
   form: OrderQueryParsed,
   phones: Phones,
   file: string,
-  progress: (rows: number) => Promise<unknown>,
+  from: Checkpoint | null,
+  checkpoint: (rows: number, bytes: number) => Promise<unknown>,
 ): Promise<number> {
   const source = await findBuiltinRow(ctx.db);
   if (!source) throw new AppError(404, orderExportMessages.failedExtract);
-  const columns = outputColumns(form);
-  const rows = await streamBoundSql(ctx, caller, source.id, (dialect) => orderDataStatement(dialect, form, phones), {
+  const blockRows = extraction.blockRows;
+  const blocks = await streamBoundSql(ctx, caller, source.id, (dialect) => csvBlocksStatement(dialect, form, phones, from?.rows ?? 0, blockRows), {
     timeoutMs: ORDER_QUERY_TIMEOUT_MS,
     field: 'conditionJson',
   });
-  const out = new CsvWriter(file, false);
-  let count = 0;
-  for await (const row of rows) {
-    await out.write(`${JSON.stringify(columns.map((c) => cellText(row[c.column])))}\n`);
-    count += 1;
-    if (count % PROGRESS_EVERY_ROWS === 0) await progress(count);
+  // Rows written after the checkpoint are cut off and written again.
+  if (from) await fs.promises.truncate(file, from.bytes);
+  const out = new CsvWriter(file, from ? { bom: false, appendAt: from.bytes } : { bom: true });
+  if (!from) await out.write(csvLine(outputColumns(form).map((c) => c.title)));
+  let count = from?.rows ?? 0;
+  for await (const block of blocks) {
+    await out.write(`${String(block.text)}\r\n`);
+    count += Number(block.n);
+    await checkpoint(count, await out.checkpoint());
+    await hold(slowSteps.blockMs);
   }
   await out.close();
   return count;
 }
 
-/** Step 7: the CSV (UTF-8 with BOM, Chinese headers) from the result file. */
-async function generate(form: OrderQueryParsed, from: string, to: string): Promise<void> {
-  const columns = outputColumns(form);
-  const text = columns.map((c) => c.column !== 'vipnums' && c.column !== 'flows' && c.column !== 'cnums');
-  const out = new CsvWriter(to, true);
-  await out.write(csvLine(columns.map((c) => c.title)));
-  const lines = readline.createInterface({ input: fs.createReadStream(from, 'utf8'), crlfDelay: Infinity });
-  for await (const line of lines) if (line) await out.write(csvLine(JSON.parse(line) as (string | number | null)[], text));
-  await out.close();
-}
-
 const reason = (error: unknown, fallback: string) => (error instanceof AppError || error instanceof ConnectorError ? error.message : fallback).slice(0, 1000);
 
 export async function runOrderExport(ctx: AppContext, log: Logger, taskId: number, runId: string | null = null): Promise<void> {
-  if (!(await claimTask(ctx.db, taskId, runId, [S.waitingUsers]))) return;
+  if (!(await claimTask(ctx.db, taskId, runId))) return;
   const task = (await findTask(ctx.db, taskId))!;
   const move = (status: OrderExportStatus, rows: number, extra = {}) => moveTask(ctx.db, taskId, status, rows, runId, extra);
   const form = orderQuerySchema.parse(JSON.parse(task.conditionJson));
   const dir = path.join(ctx.config.dataDir, taskDir(task.userId));
   await fs.promises.mkdir(dir, { recursive: true });
+  // A resumed task goes on in the step it was in (jobs.ts): selecting users is quick and done again.
+  const resumeAt = task.taskStatus1;
 
   let phones: Phones;
   let caller: Caller;
   try {
-    await move(S.selectingUsers, 0);
+    if (resumeAt < S.extracting) await move(S.selectingUsers, 0);
     await pause();
     caller = await callerOf(ctx, task.userId);
     const selected = await selectPhones(ctx, task, form);
     phones = selected.phones;
-    await move(S.usersDone, selected.count);
+    if (resumeAt < S.extracting) await move(S.usersDone, selected.count);
   } catch (error) {
     log.warn({ err: error, taskId }, 'order export: selecting users failed');
     await move(S.usersFailed, 0, { errorMsg: reason(error, orderExportMessages.failedSelect) });
     return;
   }
 
-  const result = path.join(ctx.config.dataDir, resultFile(task));
-  let rows: number;
-  try {
-    await move(S.extracting, 0);
-    await pause();
-    rows = await extract(ctx, caller, form, phones, result, (n) => updateTask(ctx.db, taskId, { progress: n }, runId));
-    await move(S.extracted, rows, { resultPath: resultFile(task) });
-  } catch (error) {
-    if (!(error instanceof AppError)) log.error({ err: error, taskId }, 'order export: extraction failed');
-    await fs.promises.rm(result, { force: true });
-    await move(S.extractFailed, 0, { errorMsg: reason(error, orderExportMessages.failedExtract) });
-    return;
+  const part = path.join(ctx.config.dataDir, partFile(task));
+  let rows = Number(task.progress);
+  if (resumeAt < S.extracted) {
+    try {
+      const from = resumeAt === S.extracting ? await usableCheckpoint(task, part) : null;
+      await move(S.extracting, from?.rows ?? 0, { resumeBytes: from?.bytes ?? null });
+      await pause();
+      const checkpoint = (n: number, bytes: number) => updateTask(ctx.db, taskId, { progress: n, resumeBytes: bytes }, runId);
+      rows = await extract(ctx, caller, form, phones, part, from, checkpoint);
+      await move(S.extracted, rows);
+    } catch (error) {
+      if (!(error instanceof AppError)) log.error({ err: error, taskId }, 'order export: extraction failed');
+      await fs.promises.rm(part, { force: true });
+      await move(S.extractFailed, 0, { errorMsg: reason(error, orderExportMessages.failedExtract), resumeBytes: null });
+      return;
+    }
   }
 
   const csv = path.join(ctx.config.dataDir, csvFile(task));
   try {
-    await move(S.generating, 0);
+    await move(S.generating, rows);
     await pause();
-    await generate(form, result, csv);
-    await move(S.fileDone, rows, { filePath: csvFile(task), fetchedNums: rows });
+    // The file was written while extracting: it is put in place in one step (a rename), never seen half-written.
+    if (!fs.existsSync(csv) || fs.existsSync(part)) await fs.promises.rename(part, csv);
+    await move(S.fileDone, rows, { filePath: csvFile(task), fetchedNums: rows, resumeBytes: null });
   } catch (error) {
     log.error({ err: error, taskId }, 'order export: file generation failed');
     await fs.promises.rm(csv, { force: true });

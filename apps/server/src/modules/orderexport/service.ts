@@ -17,9 +17,10 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import type { Upload } from '../../platform/files/upload.ts';
 import { AppError, conflict, fieldError, notFound } from '../../platform/http/errors.ts';
-import { outputColumns } from './query.ts';
+import { csvRecords, shownField } from './csv-lines.ts';
+import { NUMBER_COLUMNS, outputColumns } from './query.ts';
 import { findExpirable, findTask, findTaskPage, insertTask, updateTask, type OrderTaskRow, type StatusEntry, type TaskFilter } from './repo.ts';
-import { taskDir } from './run.ts';
+import { partFile, taskDir } from './run.ts';
 
 /** Order-data export: tasks, their results and files (docs/order-export.md). */
 
@@ -152,26 +153,33 @@ async function readyTask(ctx: AppContext, userId: number, taskId: number): Promi
   return row;
 }
 
-/** pageresult: a page of the result rows, read from the task's result file (never the whole file in memory). */
+/** pageresult: a page of the result rows, read from the task's CSV (never the whole file in memory). */
 export async function resultPage(ctx: AppContext, userId: number, query: { taskId: number; current: number; size: number }) {
   const row = await readyTask(ctx, userId, query.taskId);
   const form = JSON.parse(row.conditionJson) as OrderQueryParsed;
   const columns = outputColumns(form).map(({ column, title }) => ({ column, title }));
   const skip = (query.current - 1) * query.size;
   const records: Record<string, string | number | null>[] = [];
-  const lines = readline.createInterface({ input: fs.createReadStream(path.join(ctx.config.dataDir, row.resultPath!), 'utf8'), crlfDelay: Infinity });
-  let index = 0;
-  for await (const line of lines) {
-    if (!line) continue;
-    if (index >= skip) {
-      const cells = JSON.parse(line) as (string | number | null)[];
-      records.push(Object.fromEntries(columns.map((c, i) => [c.column, cells[i] ?? null])));
-      if (records.length >= query.size) break;
+  const input = fs.createReadStream(path.join(ctx.config.dataDir, row.filePath!), { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  let index = -1; // the header is record -1
+  try {
+    for await (const fields of csvRecords(input)) {
+      if (index >= skip) {
+        records.push(Object.fromEntries(columns.map((c, i) => [c.column, cellOf(c.column, fields[i])])));
+        if (records.length >= query.size) break;
+      }
+      index += 1;
     }
-    index += 1;
+  } finally {
+    input.destroy();
   }
-  lines.close();
   return { columns, records, total: Number(row.fetchedNums ?? 0), current: query.current, size: query.size };
+}
+
+/** A field of the file as the result table shows it: add-on counts as numbers, empty as null. */
+function cellOf(column: string, field: string | undefined): string | number | null {
+  if (field === undefined || field === '') return null;
+  return NUMBER_COLUMNS.has(column) ? Number(field) : shownField(field);
 }
 
 /** download: the CSV named by the task name or fetch_order_{id}. */
@@ -188,7 +196,7 @@ export async function cleanupExpired(ctx: AppContext, log: Logger, now = new Dat
   const { retentionDays } = await getSettings(ctx);
   const rows = await findExpirable(ctx.db, new Date(now.getTime() - retentionDays * 86_400_000));
   for (const row of rows) {
-    for (const relative of [row.filePath, row.resultPath, row.phonesPath]) {
+    for (const relative of [row.filePath, row.resultPath, row.phonesPath, partFile(row)]) {
       if (relative) await fs.promises.rm(path.join(ctx.config.dataDir, relative), { force: true });
     }
     await updateTask(ctx.db, row.id, { expiredAt: now });

@@ -629,6 +629,9 @@ export interface OrderExportTaskTable {
   createTime: ColumnType<Date, Date | undefined, never>;
   updateTime: ColumnType<Date, Date | undefined, Date>;
   expiredAt: Date | null;
+  /** 0025: the partial CSV's length at the last checkpoint, and how often the task was resumed. */
+  resumeBytes: ColumnType<string | number | null, number | null | undefined, number | null>;
+  resumes: ColumnType<number, number | undefined, number>;
 }
 
 export interface OrderExportSettingTable {

@@ -21,6 +21,7 @@ import * as heatmapTrack from './0020_heatmap_track.ts';
 import * as alert from './0022_alert.ts';
 import * as orderExport from './0021_order_export.ts';
 import * as workflow from './0027_workflow.ts';
+import * as orderExportResume from './0025_order_export_resume.ts';
 import * as ai from './0029_ai.ts';
 import * as trackSites from './0026_track_sites.ts';
 
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0022_alert': alert,
   '0021_order_export': orderExport,
   '0027_workflow': workflow,
+  '0025_order_export_resume': orderExportResume,
   '0026_track_sites': trackSites,
   '0029_ai': ai,
 };
