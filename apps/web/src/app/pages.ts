@@ -5,7 +5,7 @@ import { bt } from '../features/board/messages.ts';
 import { hm } from '../features/home/messages.ts';
 import { am } from '../features/dataapi/messages.ts';
 import { HOME_PATH } from '@shutu/contracts';
-import { hmt } from '../features/heatmap/messages.ts';
+import { hmt, smt } from '../features/heatmap/messages.ts';
 import { orderExportLabels } from '../features/orderexport/index.ts';
 import { alertLabels } from '../features/alert/index.ts';
 import { marketLabels } from '../features/market/index.ts';
@@ -35,6 +35,7 @@ export type PageKey =
   | 'dataapiDocs'
   | 'dataapiAdmin'
   | 'heatmap'
+  | 'heatmapSites'
   | 'orderExport'
   | 'market';
 export type Section = 'home' | 'data' | 'visual' | 'system' | 'personal';
@@ -67,6 +68,8 @@ export const PAGES: readonly PageDef[] = [
   { key: 'ppt', path: '/newbi/ppt', label: bt.pagePpt, section: 'visual', access: 'user', notHome: true },
   // 点击热力图 (issue 22; route not in the spec, docs/heatmap.md): every signed-in user; table grants decide what they read.
   { key: 'heatmap', path: '/newbi/heatmap', label: hmt.page, section: 'visual', access: 'user', notHome: true },
+  // Tracked sites and their write keys (issue 22): administrators, opened from 点击热力图.
+  { key: 'heatmapSites', path: '/newbi/heatmap-sites', label: smt.page, section: 'visual', access: 'admin', hidden: true, parent: 'heatmap', notHome: true },
   // 订购数据导出 (issue 20; route not in the spec, docs/order-export.md): the permission code order_export.
   { key: 'orderExport', path: '/cdp/orderexport', label: orderExportLabels.page, section: 'data', access: { permission: 'order_export' }, notHome: true },
   // 预警 (issue 19; docs/alerts.md): the list (route not in the spec), the editor /newbi/warning/edit?id= (spec 3 §2) and the check log.

@@ -27,6 +27,7 @@ import { ShareListPage } from '../features/share/ShareListPage.tsx';
 import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
 import { HomePage } from '../features/home/HomePage.tsx';
 import { HeatmapPage } from '../features/heatmap/HeatmapPage.tsx';
+import { SitesPage as HeatmapSitesPage } from '../features/heatmap/SitesPage.tsx';
 import { AlertListPage, AlertLogPage } from '../features/alert/index.ts';
 import { OrderExportPage } from '../features/orderexport/index.ts';
 import { MarketTasksPage } from '../features/market/index.ts';
@@ -83,6 +84,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   dataapiDocs: <OpenApiPage />,
   dataapiAdmin: <DataApiAdminPage />,
   heatmap: <HeatmapPage />,
+  heatmapSites: <HeatmapSitesPage />,
   orderExport: <OrderExportPage />,
   warning: <AlertListPage />,
   warningEdit: lazyPage(<AlertEditorPage />),

@@ -64,7 +64,8 @@ export async function heatmapTitles(ctx: AppContext, caller: Caller): Promise<He
     pageHeight: r.page_height == null ? null : Number(r.page_height),
     viewUrl: viewUrlOf(text(r.url)),
   }));
-  // Pages of tracked sites that are not in web_pages follow, with their last url.
+  // Pages of tracked sites that are not in web_pages follow, with their last url (buffered clicks written first).
+  await trackWriterOf(ctx).flush();
   const known = new Set(titles.map((t) => t.title));
   for (const t of await trackedTitles(ctx.db)) {
     if (known.has(t.pageTitle)) continue;

@@ -49,6 +49,7 @@ const ICONS: Record<PageKey, ReactNode> = {
   dataapiDocs: <ApiOutlined />,
   dataapiAdmin: <CloudServerOutlined />,
   heatmap: <HeatMapOutlined />,
+  heatmapSites: <HeatMapOutlined />,
   orderExport: <ProfileOutlined />,
   warning: <AlertOutlined />,
   warningEdit: <AlertOutlined />,

@@ -1,13 +1,15 @@
 import { useState } from 'react';
 import { Button, Card, DatePicker, Empty, Form, Input, Select, Spin } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import dayjs, { type Dayjs } from 'dayjs';
 import { HEATMAP_LIMIT, type HeatmapResult, type HeatmapTitle } from '@shutu/contracts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { ApiError } from '../../shared/api.ts';
 import { notifyError } from '../../shared/notify.ts';
 import { todayInDisplayZone } from '../../shared/time.ts';
-import { fetchHeatmapEvents, fetchHeatmapTitles, heatmapKeys, lookupHeatmapPhone } from './api.ts';
+import { useUserInfo } from '../../shared/session.ts';
+import { fetchHeatmapEvents, fetchHeatmapFrame, fetchHeatmapTitles, heatmapKeys, lookupHeatmapPhone } from './api.ts';
 import { DAY } from './heat-layer.ts';
 import { HeatFrame } from './HeatFrame.tsx';
 import { hmt } from './messages.ts';
@@ -44,6 +46,7 @@ export function HeatmapPage() {
   const [{ initial, presets }] = useState(() => rangePresets(dayjs(todayInDisplayZone())));
   const titles = useQuery({ queryKey: heatmapKeys.titles, queryFn: fetchHeatmapTitles });
   const [shown, setShown] = useState<Shown | null>(null);
+  const isAdmin = useUserInfo().data?.isAdministrator === true;
 
   const run = useMutation({
     mutationFn: async (filters: Required<Pick<Filters, 'title'>> & Filters): Promise<Shown> => {
@@ -73,7 +76,17 @@ export function HeatmapPage() {
   };
 
   return (
-    <PageContainer title={hmt.page} description={hmt.desc}>
+    <PageContainer
+      title={hmt.page}
+      description={hmt.desc}
+      extra={
+        isAdmin && (
+          <Link to="/newbi/heatmap-sites" data-testid="heatmap-sites-link">
+            {hmt.manageSites}
+          </Link>
+        )
+      }
+    >
       <Card className="heatmap-form">
         <Form form={form} layout="inline" initialValues={{ range: initial }} onFinish={(values) => run.mutate(values as Filters & { title: string })}>
           <Form.Item name="phone" label={hmt.phone}>
@@ -82,6 +95,8 @@ export function HeatmapPage() {
           <Form.Item name="title" label={hmt.title} rules={[{ required: true, message: hmt.titleRequired }]}>
             <Select
               placeholder={hmt.titlePlaceholder}
+              showSearch
+              optionFilterProp="label"
               loading={titles.isLoading}
               style={{ width: 200 }}
               options={(titles.data ?? []).map((t) => ({ value: t.title, label: t.title }))}
@@ -104,6 +119,15 @@ export function HeatmapPage() {
 }
 
 function HeatmapResultView({ shown, loading, onPick }: { shown: Shown | null; loading: boolean; onPick: (title: string) => void }) {
+  const title = shown?.page.title ?? '';
+  // Frame the page or show the server's screenshot (the server asks the site); a failed check frames it.
+  const frame = useQuery({
+    queryKey: heatmapKeys.frame(title),
+    queryFn: () => fetchHeatmapFrame(title),
+    enabled: !!shown,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
   if (!shown) return <Card>{loading ? <Spin /> : <Empty description={hmt.empty} />}</Card>;
   const { result, page, distinctId } = shown;
   return (
@@ -118,7 +142,7 @@ function HeatmapResultView({ shown, loading, onPick }: { shown: Shown | null; lo
               {hmt.openSite}
             </a>
           </div>
-          <HeatFrame page={page} points={result.points} />
+          <HeatFrame page={page} points={result.points} frame={frame.isError ? { mode: 'frame', reason: null } : frame.data} />
         </div>
         <SidePanel result={result} title={page.title} onPick={onPick} />
       </div>
