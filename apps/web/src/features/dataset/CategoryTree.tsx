@@ -50,8 +50,18 @@ export function categoryName(categories: readonly CubeCategory[], id: number): s
 
 export type CategoryTarget = SharedCategoryTarget<CubeCategory>;
 
-/** Adds a category, or edits one (`record`). */
-export function CategoryFormModal({ target, categories, onClose }: { target: CategoryTarget | null; categories: CubeCategory[]; onClose: () => void }) {
+/** Adds a category, or edits one (`record`); `onSaved` gets the saved category (the editor selects a new one). */
+export function CategoryFormModal({
+  target,
+  categories,
+  onClose,
+  onSaved,
+}: {
+  target: CategoryTarget | null;
+  categories: CubeCategory[];
+  onClose: () => void;
+  onSaved?: (category: CubeCategory) => void;
+}) {
   return (
     <SharedCategoryFormModal
       target={target}
@@ -62,7 +72,11 @@ export function CategoryFormModal({ target, categories, onClose }: { target: Cat
       nameMaxLength={CATEGORY_NAME_MAX_LENGTH}
       parentTestId="category-parent"
       texts={FORM_TEXTS}
-      save={(v) => saveCategory({ id: v.id, wsName: v.name, parentId: v.parentId, sortNum: v.sortNum })}
+      save={async (v) => {
+        const res = await saveCategory({ id: v.id, wsName: v.name, parentId: v.parentId, sortNum: v.sortNum });
+        onSaved?.(res.data);
+        return res;
+      }}
       invalidate={datasetKeys.categories}
     />
   );

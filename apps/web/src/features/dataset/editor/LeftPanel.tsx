@@ -1,15 +1,15 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Cascader, Empty, Form, Input, Spin, Tabs, Tooltip } from 'antd';
+import { Button, Empty, Form, Input, Spin, Tabs, Tooltip } from 'antd';
 import { DatabaseOutlined, EditOutlined, FileExcelOutlined, PlusOutlined, TableOutlined, UploadOutlined } from '@ant-design/icons';
 import type { FormInstance } from 'antd';
-import type { CubeCategory, SqlView } from '@shutu/contracts';
-import { categoryTree } from '../../../shared/categories/tree.ts';
+import type { SqlView } from '@shutu/contracts';
 import { editorKeys, fetchCategories, fetchFileTables, fetchSourceTables, fetchSqlViews } from './api.ts';
 import { em } from './messages.ts';
 import { sm } from './source-messages.ts';
 import { FileUploadDrawer } from './FileUploadDrawer.tsx';
 import { SqlViewDrawer } from './SqlViewDrawer.tsx';
+import { CategoryField } from './CategoryField.tsx';
 
 export const LEFT_PANEL_WIDTH = 240;
 
@@ -39,20 +39,7 @@ interface Props {
   onDragTable: (table: DragTable | null) => void;
 }
 
-export function categoryOptions(list: readonly CubeCategory[]) {
-  return categoryTree(list).map((c) => ({
-    value: c.id,
-    label: c.wsName,
-    children: c.children.length > 0 ? c.children.map((k) => ({ value: k.id, label: k.wsName })) : undefined,
-  }));
-}
-
-/** The category path of a category id, for the cascader. */
-export function categoryPath(list: readonly CubeCategory[], id: number | null | undefined): number[] | undefined {
-  const c = list.find((x) => x.id === id);
-  if (!c) return undefined;
-  return c.parentId ? [c.parentId, c.id] : [c.id];
-}
+export { categoryPath } from './CategoryField.tsx';
 
 interface TableListProps {
   items: DragTable[];
@@ -197,9 +184,7 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
         <Form.Item name="cubeName" label={em.name}>
           <Input placeholder={em.namePlaceholder} maxLength={100} />
         </Form.Item>
-        <Form.Item name="category" label={em.category}>
-          <Cascader options={categoryOptions(categories.data ?? [])} placeholder={em.categoryPlaceholder} changeOnSelect />
-        </Form.Item>
+        <CategoryField form={form} categories={categories.data ?? []} />
         <Form.Item name="remark" label={em.description}>
           <Input.TextArea rows={2} maxLength={500} />
         </Form.Item>
