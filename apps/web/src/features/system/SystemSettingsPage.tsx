@@ -13,6 +13,7 @@ import { NotifySettingsCard } from './NotifySettingsCard.tsx';
 import { EmbedSettingsCard } from './EmbedSettingsCard.tsx';
 import { PublicUrlCard } from './PublicUrlCard.tsx';
 import { TimeZoneCard } from './TimeZoneCard.tsx';
+import { AiSettingsCard } from './AiSettingsCard.tsx';
 
 export function SystemSettingsPage() {
   const [form] = Form.useForm<SystemConfig>();
@@ -55,6 +56,7 @@ export function SystemSettingsPage() {
       <PublicUrlCard />
       <NotifySettingsCard />
       <EmbedSettingsCard />
+      <AiSettingsCard />
     </PageContainer>
   );
 }
