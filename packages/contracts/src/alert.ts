@@ -397,6 +397,7 @@ export const smsTemplateSchema = z.object({
   category: z.enum(SMS_CATEGORIES).default('aliyun'),
 });
 export type SmsTemplate = z.output<typeof smsTemplateSchema> & { id: number };
+export type SmsTemplateSave = z.input<typeof smsTemplateSchema>;
 
 /** Third-party push: where alerts are POSTed as signed JSON (docs/alerts.md). */
 export const alertPushSettingsSchema = z.object({

@@ -15,6 +15,7 @@ export type PageKey =
   | 'warning'
   | 'warningEdit'
   | 'warningLog'
+  | 'warningSettings'
   | 'dataset'
   | 'visual'
   | 'report'
@@ -76,6 +77,7 @@ export const PAGES: readonly PageDef[] = [
   { key: 'warning', path: '/newbi/warning', label: alertLabels.page, section: 'data', access: 'user', notHome: true },
   { key: 'warningEdit', path: '/newbi/warning/edit', label: alertLabels.pageEdit, section: 'data', access: 'user', hidden: true, parent: 'warning' },
   { key: 'warningLog', path: '/newbi/warning/log', label: alertLabels.pageLog, section: 'data', access: 'user', hidden: true, parent: 'warning' },
+  { key: 'warningSettings', path: '/newbi/warning/settings', label: alertLabels.settings, section: 'data', access: 'admin', hidden: true, parent: 'warning' },
   // 营销任务统计 (issue 20; route not in the spec): the permission code market_view.
   { key: 'market', path: '/cdp/market', label: marketLabels.page, section: 'data', access: { permission: 'market_view' }, notHome: true },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },

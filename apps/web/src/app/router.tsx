@@ -28,7 +28,7 @@ import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
 import { HomePage } from '../features/home/HomePage.tsx';
 import { HeatmapPage } from '../features/heatmap/HeatmapPage.tsx';
 import { SitesPage as HeatmapSitesPage } from '../features/heatmap/SitesPage.tsx';
-import { AlertListPage, AlertLogPage } from '../features/alert/index.ts';
+import { AlertListPage, AlertLogPage, AlertSettingsPage } from '../features/alert/index.ts';
 import { OrderExportPage } from '../features/orderexport/index.ts';
 import { MarketTasksPage } from '../features/market/index.ts';
 import { DataApiListPage } from '../features/dataapi/DataApiListPage.tsx';
@@ -89,6 +89,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   warning: <AlertListPage />,
   warningEdit: lazyPage(<AlertEditorPage />),
   warningLog: <AlertLogPage />,
+  warningSettings: <AlertSettingsPage />,
   market: <MarketTasksPage />,
 };
 

@@ -14,6 +14,7 @@ import type { Row } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { NotifyError, type NotifyMessage } from '../../platform/notify/message.ts';
 import { linkBaseUrl, serverTimeZoneOffsetMinutes } from '../system/index.ts';
+import { boardImage } from './board-image.ts';
 import { deliver, recipientsOf, type SmsContent } from './channels.ts';
 import { loadSmsProvider } from './sms/settings.ts';
 import { loadPushSettings, sendPush } from './push.ts';
@@ -172,6 +173,13 @@ export async function runCheck(
   if (decision.reason === 'started' || decision.reason === 'repeat' || decision.reason === 'recovered') {
     const base = await linkBaseUrl(ctx, ctx.selfUrl);
     const message = buildMessage(alert, decision, found!, base || undefined);
+    // The first attached board as an image for email and the robots, rendered once per notice as the owner.
+    const first = alert.visualDataJson[0];
+    if (first && decision.reason !== 'recovered' && alert.checkedWays.some((w) => w !== 'sms')) {
+      const image = await boardImage(ctx, row.createUserId ?? 0, first);
+      if (typeof image === 'string') message.lines.push(image);
+      else message.images.push(image);
+    }
     const sms = await smsContent(ctx, alert, found!);
     const users = alert.warnUserIds
       .split(',')

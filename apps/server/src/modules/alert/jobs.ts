@@ -3,6 +3,7 @@ import { ALERT_CHECK_JOB, ALERT_TICK_JOB } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import type { JobDefinition } from '../../platform/jobs/boss.ts';
 import { enqueueCheck, runCheck, type CheckJobData } from './check.ts';
+import { removeOldAlertImages } from './board-image.ts';
 import { advanceLastSlot } from './check-repo.ts';
 
 /**
@@ -42,6 +43,7 @@ export function alertJobs(ctx: AppContext, log: Logger): JobDefinition[] {
     runAtStart: true,
     handle: async () => {
       await runAlertTick(ctx, log);
+      await removeOldAlertImages(ctx);
     },
   };
   const check: JobDefinition<CheckJobData> = {

@@ -16,6 +16,7 @@ import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
+import { ALERT_IMAGE_ROUTE, readAlertImage } from './board-image.ts';
 import { registerSmsRoutes } from './sms/routes.ts';
 import { loadPushSettings, maskedPush, savePushSettings } from './push.ts';
 import { previewAlert, windowOf } from './query.ts';
@@ -105,6 +106,24 @@ export function registerAlertRoutes(app: App, ctx: AppContext): void {
     ALERT_API.logRows,
     { config: { access: 'user' }, schema: { tags, summary: '一次检查保留的数据行（按预警创建人的数据权限读取）', params: idParamSchema, response: anyData } },
     async (request) => ok(await getCheckRows(ctx, sessionOf(request), request.params.id)),
+  );
+  // Public: robots' platforms fetch the board image without our token; names carry 96 random bits.
+  app.get(
+    ALERT_IMAGE_ROUTE,
+    {
+      config: { access: 'public' },
+      schema: {
+        tags,
+        summary: '预警消息中的报表图片（随机文件名，无需登录）',
+        params: z.object({ file: z.string().max(64) }),
+        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: 'image/jpeg' }) },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .header('content-type', 'image/jpeg')
+        .header('cache-control', 'public, max-age=604800, immutable')
+        .send(await readAlertImage(ctx, request.params.file)),
   );
   app.get(ALERT_API.push, { config: { access: 'admin' }, schema: { tags, summary: '第三方推送设置（密钥以 ****** 显示）', response: anyData } }, async () =>
     ok(maskedPush(await loadPushSettings(ctx))),

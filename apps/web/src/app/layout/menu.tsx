@@ -54,6 +54,7 @@ const ICONS: Record<PageKey, ReactNode> = {
   warning: <AlertOutlined />,
   warningEdit: <AlertOutlined />,
   warningLog: <AlertOutlined />,
+  warningSettings: <AlertOutlined />,
   market: <RiseOutlined />,
 };
 

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { App, Button, Space, Switch, Table, Tag, type TableColumnsType } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ALERT_STATE_LABELS, alertCheckRoute, alertEditRoute, type AlertRecord } from '@shutu/contracts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { formatDateTime } from '../../shared/time.ts';
+import { useUserInfo } from '../../shared/session.ts';
 import { alertKeys, checkAlertNow, copyAlert, deleteAlert, fetchAlerts, setAlertEnabled } from './api.ts';
 import { alm } from './messages.ts';
 
@@ -18,6 +19,7 @@ export function AlertListPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const [paging, setPaging] = useState({ current: 1, size: 10 });
+  const isAdmin = useUserInfo().data?.isAdministrator === true;
   const list = useQuery({
     queryKey: alertKeys.list(paging.current, paging.size),
     queryFn: () => fetchAlerts(paging.current, paging.size),
@@ -75,9 +77,16 @@ export function AlertListPage() {
     <PageContainer
       title={alm.page}
       extra={
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/newbi/warning/edit')} data-testid="alert-add">
-          {alm.add}
-        </Button>
+        <Space>
+          {isAdmin && (
+            <Button icon={<SettingOutlined />} onClick={() => navigate('/newbi/warning/settings')} data-testid="alert-settings">
+              {alm.settings}
+            </Button>
+          )}
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate('/newbi/warning/edit')} data-testid="alert-add">
+            {alm.add}
+          </Button>
+        </Space>
       }
     >
       <Table<AlertRecord>

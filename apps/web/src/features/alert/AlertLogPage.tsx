@@ -7,6 +7,7 @@ import { PageContainer } from '../../shared/PageContainer.tsx';
 import { formatDateTime } from '../../shared/time.ts';
 import { alertKeys, fetchAlertLogs } from './api.ts';
 import { alm } from './messages.ts';
+import { CheckRows } from './CheckRows.tsx';
 
 const CHANNEL_LABELS: Record<string, string> = { ...NOTIFY_TYPE_LABELS, sms: '短信', push: '第三方推送' };
 
@@ -71,6 +72,7 @@ export function AlertLogPage() {
         loading={logs.isFetching}
         columns={columns}
         dataSource={logs.data?.records ?? []}
+        expandable={{ rowExpandable: (r) => (r.rowCount ?? 0) > 0, expandedRowRender: (r) => <CheckRows checkId={r.id} /> }}
         pagination={{ current: paging.current, pageSize: paging.size, total: logs.data?.total ?? 0, onChange: (current, size) => setPaging({ current, size }) }}
       />
     </PageContainer>

@@ -6,10 +6,16 @@ import {
   type AlertCheckLog,
   type AlertPreviewBody,
   type AlertRecord,
+  type AlertCheckRows,
+  type AlertPushSettings,
   type AlertTimeConfig,
+  type BoardListItem,
+  type DepartmentNode,
   type Page,
+  type SmsProvider,
   type ResultField,
   type SmsTemplate,
+  type SmsTemplateSave,
 } from '@shutu/contracts';
 import { http, request } from '../../shared/api.ts';
 
@@ -37,6 +43,7 @@ export interface UserOption {
   id: number;
   name: string;
   realName: string | null;
+  deptId: number | null;
 }
 
 export const fetchAlerts = (current: number, size: number) => http.get<Page<AlertRecord>>(ALERT_API.alerts, { current, size });
@@ -61,3 +68,14 @@ export const fetchCubes = () => http.get<Page<CubeOption>>(API.dataset.cubes, { 
 export const fetchFields = (cubeId: number) => http.get<FieldOption[]>(apiPath(API.dataset.fields, { id: cubeId }));
 export const fetchUsers = () => http.get<Page<UserOption>>(API.org.users, { current: 1, size: 1000 });
 export const fetchSmsTemplates = () => http.get<SmsTemplate[]>(ALERT_API.smsTemplates);
+export const fetchCheckRows = (checkId: number) => http.get<AlertCheckRows>(apiPath(ALERT_API.logRows, { id: checkId }));
+/** Boards (大屏) a message may attach: the caller's visible ones. */
+export const fetchAttachableBoards = () => http.get<Page<BoardListItem>>(API.board.boards, { kind: 'visual', current: 1, size: 1000 });
+export const fetchDepartments = () => http.get<DepartmentNode[]>(API.org.departments);
+
+export const saveSmsTemplate = (body: SmsTemplateSave) => request<SmsTemplate>(ALERT_API.smsTemplates, { method: 'POST', body });
+export const deleteSmsTemplate = (id: number) => request<null>(apiPath(ALERT_API.smsTemplate, { id }), { method: 'DELETE' });
+export const fetchSmsProviders = () => http.get<SmsProvider[]>(ALERT_API.smsProviders);
+export const saveSmsProvider = (body: SmsProvider) => request<SmsProvider>(ALERT_API.smsProviders, { method: 'PUT', body });
+export const fetchPushSettings = () => http.get<AlertPushSettings>(ALERT_API.push);
+export const savePushSettings = (body: AlertPushSettings) => request<AlertPushSettings>(ALERT_API.push, { method: 'PUT', body });

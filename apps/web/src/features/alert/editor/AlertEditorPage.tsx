@@ -1,16 +1,19 @@
 import { useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { Button, Card, Checkbox, Form, Input, InputNumber, Select, Space, Switch, Table } from 'antd';
+import { Button, Card, Checkbox, Form, Input, InputNumber, Space, Switch, Table } from 'antd';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { ALERT_REQUEST_FREQ_MIN, ALERT_WAYS, NOTIFY_TYPE_LABELS, alertBodySchema, alertEditRoute, alertSaveProblem, type AlertWay } from '@shutu/contracts';
 import { PageContainer } from '../../../shared/PageContainer.tsx';
 import { notifyError, notifySuccess, notifyWarning } from '../../../shared/notify.ts';
-import { fetchAlert, fetchUsers, previewAlert, saveAlert } from '../api.ts';
+import { fetchAlert, previewAlert, saveAlert } from '../api.ts';
 import { alm } from '../messages.ts';
 import { bodyOf, draftOf, emptyDraft, type AlertDraft } from './draft.ts';
 import { FieldsSection, useAlertFields } from './FieldsSection.tsx';
 import { TimeSection } from './TimeSection.tsx';
 import { SmsPushSection } from './SmsPushSection.tsx';
+import { FiltersSection } from './FiltersSection.tsx';
+import { NoticeSection } from './NoticeSection.tsx';
+import { RecipientsField } from './RecipientsField.tsx';
 
 const WAY_LABELS: Record<AlertWay, string> = { ...NOTIFY_TYPE_LABELS, sms: '短信' };
 
@@ -27,7 +30,6 @@ export default function AlertEditorPage() {
     setLoadedId(loaded.data.id);
     setDraft(draftOf(loaded.data));
   }
-  const users = useQuery({ queryKey: ['alert', 'users'], queryFn: fetchUsers, retry: false });
   const fields = useAlertFields(draft.cubeDataId);
 
   const save = useMutation({
@@ -85,16 +87,7 @@ export default function AlertEditorPage() {
             <Form.Item label={alm.requestFreq} required>
               <InputNumber min={ALERT_REQUEST_FREQ_MIN} value={draft.requestFreq} onChange={(v) => setDraft({ ...draft, requestFreq: v })} />
             </Form.Item>
-            <Form.Item label={alm.users} required>
-              <Select
-                mode="multiple"
-                optionFilterProp="label"
-                value={draft.warnUserIds}
-                options={(users.data?.records ?? []).map((u) => ({ label: u.realName || u.name, value: u.id }))}
-                onChange={(ids: number[]) => setDraft({ ...draft, warnUserIds: ids })}
-                data-testid="alert-users"
-              />
-            </Form.Item>
+            <RecipientsField draft={draft} onChange={setDraft} />
             <Form.Item label={alm.enabled}>
               <Switch checked={draft.enableStatus === 1} onChange={(on) => setDraft({ ...draft, enableStatus: on ? 1 : 0 })} />
             </Form.Item>
@@ -103,6 +96,7 @@ export default function AlertEditorPage() {
         <Card size="small" title={alm.fields}>
           <Form layout="horizontal" labelCol={{ flex: '140px' }}>
             <FieldsSection draft={draft} onChange={setDraft} fields={fields} />
+            <FiltersSection draft={draft} onChange={setDraft} fields={fields} />
             <TimeSection draft={draft} onChange={setDraft} fields={fields} />
           </Form>
         </Card>
@@ -124,16 +118,7 @@ export default function AlertEditorPage() {
                 data-testid="alert-content"
               />
             </Form.Item>
-            <Form.Item label={alm.repeat}>
-              <InputNumber
-                min={ALERT_REQUEST_FREQ_MIN}
-                value={draft.repeatIntervalSeconds}
-                onChange={(v) => setDraft({ ...draft, repeatIntervalSeconds: v ?? 86_400 })}
-              />
-            </Form.Item>
-            <Form.Item label={alm.recovery}>
-              <Switch checked={draft.notifyRecovery} onChange={(on) => setDraft({ ...draft, notifyRecovery: on })} />
-            </Form.Item>
+            <NoticeSection draft={draft} onChange={setDraft} />
           </Form>
         </Card>
         {result && (

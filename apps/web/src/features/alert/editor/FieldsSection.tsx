@@ -40,9 +40,10 @@ export function FieldsSection({ draft, onChange, fields }: Props) {
     });
     onChange({ ...draft, columnJson: [...others, ...picked] });
   };
-  const thresholds = draft.filterJson;
-  const setThreshold = (i: number, patch: Partial<AlertFilter>) =>
-    onChange({ ...draft, filterJson: thresholds.map((t, j) => (j === i ? { ...t, ...patch } : t)) });
+  // Thresholds are the having-filters; the where-filters are FiltersSection's. Indexes are into filterJson.
+  const all = draft.filterJson;
+  const thresholds = all.map((t, i) => [t, i] as const).filter(([t]) => t.connectTime === 'having');
+  const setThreshold = (i: number, patch: Partial<AlertFilter>) => onChange({ ...draft, filterJson: all.map((t, j) => (j === i ? { ...t, ...patch } : t)) });
   const measures = draft.columnJson.filter((c) => c.dimensionType === 'ZHIBIAO');
 
   return (
@@ -80,7 +81,7 @@ export function FieldsSection({ draft, onChange, fields }: Props) {
       </Form.Item>
       <Form.Item label={alm.thresholds}>
         <Space orientation="vertical" style={{ width: '100%' }}>
-          {thresholds.map((t, i) => (
+          {thresholds.map(([t, i]) => (
             <Space key={t.uniqId ?? i}>
               <Select
                 style={{ width: 160 }}
@@ -99,7 +100,7 @@ export function FieldsSection({ draft, onChange, fields }: Props) {
                 onChange={(v) => setThreshold(i, { conditions: [{ ...t.conditions[0], values: [v ?? 0] }] })}
                 data-testid={`alert-threshold-value-${i}`}
               />
-              <Button icon={<DeleteOutlined />} onClick={() => onChange({ ...draft, filterJson: thresholds.filter((_, j) => j !== i) })} />
+              <Button icon={<DeleteOutlined />} onClick={() => onChange({ ...draft, filterJson: all.filter((_, j) => j !== i) })} />
             </Space>
           ))}
           <Button
@@ -109,7 +110,7 @@ export function FieldsSection({ draft, onChange, fields }: Props) {
               onChange({
                 ...draft,
                 filterJson: [
-                  ...thresholds,
+                  ...all,
                   { uniqId: `t${Date.now()}`, cubeColumnId: measures[0]!.cubeColumnId, connectTime: 'having', conditions: [{ function: 'gt', values: [0] }] },
                 ],
               })

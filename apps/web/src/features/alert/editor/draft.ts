@@ -28,6 +28,9 @@ export interface AlertDraft {
   smsParams: Record<string, string>;
   pushEnabled: boolean;
   warningWays: { tenantId: string; warningWayEnum: string }[];
+  visualDataJson: { id: number; title: string }[];
+  quietStart: string | null;
+  quietEnd: string | null;
 }
 
 export const emptyDraft = (): AlertDraft => ({
@@ -55,6 +58,9 @@ export const emptyDraft = (): AlertDraft => ({
   smsParams: {},
   pushEnabled: false,
   warningWays: [],
+  visualDataJson: [],
+  quietStart: null,
+  quietEnd: null,
 });
 
 export function draftOf(record: AlertRecord): AlertDraft {
@@ -80,6 +86,9 @@ export function draftOf(record: AlertRecord): AlertDraft {
     smsParams: record.smsParams,
     pushEnabled: record.pushEnabled,
     warningWays: record.warningWays,
+    visualDataJson: record.visualDataJson,
+    quietStart: record.quietStart ?? null,
+    quietEnd: record.quietEnd ?? null,
   };
 }
 

@@ -1,0 +1,72 @@
+import { useState } from 'react';
+import { Form, Select, Space, TreeSelect } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import type { DepartmentNode } from '@shutu/contracts';
+import { fetchDepartments, fetchUsers } from '../api.ts';
+import { alm } from '../messages.ts';
+import type { AlertDraft } from './draft.ts';
+
+interface TreeOption {
+  title: string;
+  value: number;
+  children: TreeOption[];
+}
+const treeOf = (nodes: DepartmentNode[]): TreeOption[] => nodes.map((d) => ({ title: d.deptName, value: d.id, children: treeOf(d.children) }));
+
+/** The department and every department below it. */
+function subtree(nodes: DepartmentNode[], id: number): Set<number> {
+  for (const node of nodes) {
+    if (node.id === id) {
+      const ids = new Set<number>();
+      const walk = (n: DepartmentNode) => {
+        ids.add(n.id);
+        n.children.forEach(walk);
+      };
+      walk(node);
+      return ids;
+    }
+    const found = subtree(node.children, id);
+    if (found.size > 0) return found;
+  }
+  return new Set();
+}
+
+/**
+ * 预警人员: the user list, and the department tree that adds a department's users (its sub-departments
+ * included) to it. The alert keeps user ids (spec: warnUserIds), so who is in the department at save time.
+ */
+export function RecipientsField({ draft, onChange }: { draft: AlertDraft; onChange(d: AlertDraft): void }) {
+  const users = useQuery({ queryKey: ['alert', 'users'], queryFn: fetchUsers, retry: false });
+  const depts = useQuery({ queryKey: ['alert', 'departments'], queryFn: fetchDepartments, retry: false });
+  // Remounted after each pick so the picker is empty again: it adds, it does not hold a choice.
+  const [picks, setPicks] = useState(0);
+  const addDepartment = (deptId: number) => {
+    setPicks(picks + 1);
+    const ids = subtree(depts.data ?? [], deptId);
+    const members = (users.data?.records ?? []).filter((u) => u.deptId !== null && ids.has(u.deptId)).map((u) => u.id);
+    onChange({ ...draft, warnUserIds: [...new Set([...draft.warnUserIds, ...members])] });
+  };
+  return (
+    <Form.Item label={alm.users} required extra={alm.deptsHint}>
+      <Space.Compact style={{ width: '100%' }}>
+        <TreeSelect<number>
+          key={picks}
+          style={{ width: 220 }}
+          placeholder={alm.depts}
+          treeData={treeOf(depts.data ?? [])}
+          treeDefaultExpandAll
+          onChange={(id) => id && addDepartment(id)}
+          data-testid="alert-depts"
+        />
+        <Select
+          mode="multiple"
+          optionFilterProp="label"
+          value={draft.warnUserIds}
+          options={(users.data?.records ?? []).map((u) => ({ label: u.realName || u.name, value: u.id }))}
+          onChange={(ids: number[]) => onChange({ ...draft, warnUserIds: ids })}
+          data-testid="alert-users"
+        />
+      </Space.Compact>
+    </Form.Item>
+  );
+}
