@@ -163,6 +163,7 @@ describe('administration', () => {
     await viewer.waitForURL(/\/home$/);
     expect(await menuLabels(viewer)).toEqual([
       '首页',
+      '流程工作台',
       '数据集',
       '数据接口',
       '预警管理',

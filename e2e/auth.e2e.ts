@@ -67,6 +67,7 @@ describe('sign-in and personal settings', () => {
     await header.getByText('数图').waitFor();
     expect(await menuLabels(page)).toEqual([
       '首页',
+      '流程工作台',
       '数据集',
       '数据接口',
       '订购数据导出',

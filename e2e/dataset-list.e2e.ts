@@ -245,6 +245,7 @@ describe('dataset list and dataset grants', () => {
     await loginThroughPage(analyst, app, 'analyst', 'analyst1');
     expect(await menuLabels(analyst)).toEqual([
       '首页',
+      '流程工作台',
       '数据集',
       '数据接口',
       '预警管理',

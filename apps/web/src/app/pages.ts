@@ -9,6 +9,8 @@ import { hmt, smt } from '../features/heatmap/messages.ts';
 import { orderExportLabels } from '../features/orderexport/index.ts';
 import { alertLabels } from '../features/alert/index.ts';
 import { marketLabels } from '../features/market/index.ts';
+import { workflowLabels } from '../features/workflow/index.ts';
+import { LEAVE_HANDLE_PATH, LEAVE_START_PATH, WORK_START_PATH } from '@shutu/contracts';
 
 export type PageKey =
   | 'home'
@@ -38,7 +40,10 @@ export type PageKey =
   | 'heatmap'
   | 'heatmapSites'
   | 'orderExport'
-  | 'market';
+  | 'market'
+  | 'workStart'
+  | 'leaveStart'
+  | 'leaveHandle';
 export type Section = 'home' | 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
@@ -58,6 +63,28 @@ export interface PageDef {
 export const PAGES: readonly PageDef[] = [
   // 首页 (issue 16): where everyone lands after login and `/` (docs/home.md).
   { key: 'home', path: HOME_PATH, label: hm.page, section: 'home', access: 'user' },
+  // 流程工作台 /work/start (issue 23; spec 3 §2, docs/workflow.md): every signed-in user starts and approves; the forms return here.
+  { key: 'workStart', path: WORK_START_PATH, label: workflowLabels.page, section: 'home', access: 'user', notHome: true },
+  {
+    key: 'leaveStart',
+    path: LEAVE_START_PATH,
+    label: workflowLabels.pageLeaveStart,
+    section: 'home',
+    access: 'user',
+    hidden: true,
+    parent: 'workStart',
+    notHome: true,
+  },
+  {
+    key: 'leaveHandle',
+    path: LEAVE_HANDLE_PATH,
+    label: workflowLabels.pageLeaveHandle,
+    section: 'home',
+    access: 'user',
+    hidden: true,
+    parent: 'workStart',
+    notHome: true,
+  },
   // Open to every signed-in user: the server lists only the datasets each may see.
   { key: 'dataset', path: '/newbi/dataset', label: t.pageDataset, section: 'data', access: 'user', notHome: true },
   // Data APIs (issue 17; route not in the spec, docs/dataapi.md): every user defines their own; the server lists only theirs.

@@ -31,6 +31,7 @@ import { SitesPage as HeatmapSitesPage } from '../features/heatmap/SitesPage.tsx
 import { AlertListPage, AlertLogPage, AlertSettingsPage } from '../features/alert/index.ts';
 import { OrderExportPage } from '../features/orderexport/index.ts';
 import { MarketTasksPage } from '../features/market/index.ts';
+import { LeaveHandlePage, LeaveStartPage, WorkStartPage } from '../features/workflow/index.ts';
 import { DataApiListPage } from '../features/dataapi/DataApiListPage.tsx';
 import { OpenApiPage } from '../features/dataapi/OpenApiPage.tsx';
 import { DataApiAdminPage } from '../features/dataapi/admin/DataApiAdminPage.tsx';
@@ -91,6 +92,9 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   warningLog: <AlertLogPage />,
   warningSettings: <AlertSettingsPage />,
   market: <MarketTasksPage />,
+  workStart: <WorkStartPage />,
+  leaveStart: <LeaveStartPage />,
+  leaveHandle: <LeaveHandlePage />,
 };
 
 function RouteError() {

@@ -15,6 +15,7 @@ describe('menu filtering', () => {
   it('administrators see every page', () => {
     expect(labels(admin)).toEqual([
       '首页',
+      '流程工作台',
       '数据集',
       '数据接口',
       '订购数据导出',
@@ -57,6 +58,7 @@ describe('menu filtering', () => {
   it('a user with dict_view sees only 数据集, 字典管理 and 个人设置', () => {
     expect(labels(dictViewer)).toEqual([
       '首页',
+      '流程工作台',
       '数据集',
       '数据接口',
       '预警管理',
@@ -75,6 +77,7 @@ describe('menu filtering', () => {
   it('other dict permissions alone do not open the dictionary manager', () => {
     expect(labels({ isAdministrator: false, permissions: ['dict_add', 'dict_edit', 'dict_delete'] })).toEqual([
       '首页',
+      '流程工作台',
       '数据集',
       '数据接口',
       '预警管理',
@@ -91,14 +94,15 @@ describe('menu filtering', () => {
 
   it('drops a section left without pages', () => {
     const groups = buildMenuItems(plain) as Group[];
-    expect(groups.map((g) => g.label)).toEqual(['首页', '数据准备', '数据可视化', '个人中心']);
-    expect(groups[3]!.children!.map((c) => c.key)).toEqual(['/info/index', '/newbi/mine/export', '/newbi/mine/share', '/newbi/mine/subscription-log']);
+    expect(groups.map((g) => g.label)).toEqual(['首页', '流程工作台', '数据准备', '数据可视化', '个人中心']);
+    expect(groups[4]!.children!.map((c) => c.key)).toEqual(['/info/index', '/newbi/mine/export', '/newbi/mine/share', '/newbi/mine/subscription-log']);
   });
 
   it('collapsed, keeps the same pages with dividers instead of group titles', () => {
     const items = buildMenuItems(dictViewer, true) as { type?: string; key: string }[];
     expect(items.map((i) => i.type ?? i.key)).toEqual([
       '/home',
+      '/work/start',
       'divider',
       '/newbi/dataset',
       '/newbi/dataapi',
@@ -124,7 +128,7 @@ describe('menu filtering', () => {
   });
 
   it('puts 数据集 in 数据准备 before 系统管理, open to every user', () => {
-    expect((buildMenuItems(admin) as Group[]).map((g) => g.label)).toEqual(['首页', '数据准备', '数据可视化', '系统管理', '个人中心']);
+    expect((buildMenuItems(admin) as Group[]).map((g) => g.label)).toEqual(['首页', '流程工作台', '数据准备', '数据可视化', '系统管理', '个人中心']);
     expect(pageByPath('/newbi/dataset')?.label).toBe('数据集');
     expect(visiblePages(plain).map((p) => p.path)).toContain('/newbi/dataset');
   });

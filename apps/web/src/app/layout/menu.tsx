@@ -23,9 +23,11 @@ import {
   HeatMapOutlined,
   ApiOutlined,
   CloudServerOutlined,
+  AuditOutlined,
 } from '@ant-design/icons';
 import type { UserInfo } from '@shutu/contracts';
 import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
+import { TodoBadge } from '../../features/workflow/index.ts';
 
 const ICONS: Record<PageKey, ReactNode> = {
   home: <HomeOutlined />,
@@ -56,9 +58,15 @@ const ICONS: Record<PageKey, ReactNode> = {
   warningLog: <AlertOutlined />,
   warningSettings: <AlertOutlined />,
   market: <RiseOutlined />,
+  workStart: <AuditOutlined />,
+  leaveStart: <AuditOutlined />,
+  leaveHandle: <AuditOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];
+
+/** Shown at the right of a menu entry: the to-do count of 流程工作台 (issue 23). */
+const EXTRAS: Partial<Record<PageKey, ReactNode>> = { workStart: <TodoBadge /> };
 
 /**
  * The side menu: one group per section, holding only the pages the user may open; empty
@@ -68,7 +76,9 @@ export function buildMenuItems(user: Pick<UserInfo, 'isAdministrator' | 'permiss
   const pages = visiblePages(user);
   const items: MenuItem[] = [];
   for (const section of SECTIONS) {
-    const children = pages.filter((p) => p.section === section.key).map((p) => ({ key: p.path, icon: ICONS[p.key], label: p.label }));
+    const children = pages
+      .filter((p) => p.section === section.key)
+      .map((p) => ({ key: p.path, icon: ICONS[p.key], label: p.label, ...(EXTRAS[p.key] ? { extra: EXTRAS[p.key] } : {}) }));
     if (children.length === 0) continue;
     // A section without a title (首页) is its entries alone, above the groups.
     if (!section.label) items.push(...children);

@@ -1,0 +1,6 @@
+/** The public face of the workflow feature. */
+export { WorkStartPage } from './WorkStartPage.tsx';
+export { LeaveStartPage } from './LeaveStartPage.tsx';
+export { LeaveHandlePage } from './LeaveHandlePage.tsx';
+export { TodoBadge } from './TodoBadge.tsx';
+export { wk as workflowLabels } from './messages.ts';
