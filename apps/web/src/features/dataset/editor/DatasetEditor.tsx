@@ -14,6 +14,7 @@ import type { FilterTree } from '../filter/types.ts';
 import { FieldList } from './FieldList.tsx';
 import { JoinCanvas } from './JoinCanvas.tsx';
 import { JoinDrawer } from './JoinDrawer.tsx';
+import { FieldSelectDrawer, type FieldSelection } from './FieldSelectDrawer.tsx';
 import { LEFT_PANEL_WIDTH, LeftPanel, categoryPath, type DragTable, type EditorFormValues } from './LeftPanel.tsx';
 import type { EditorField, EditorModel } from './model-state.ts';
 import { isSavedId, moveField, renumber, titleTaken, toggleDimension } from './model-state.ts';
@@ -55,6 +56,8 @@ export function DatasetEditor({ id, backPath, datasourceId, dsName, saved, preDr
   const [computed, setComputed] = useState<EditorField | 'new' | null>(null);
   /** A new computed field opened from a canvas node belongs to that node's table. */
   const [computedAlias, setComputedAlias] = useState<string | null>(null);
+  /** The table node whose fields the 选择字段 drawer chooses. */
+  const [fieldSelection, setFieldSelection] = useState<FieldSelection | null>(null);
   const addComputedOn = useCallback((alias: string | null) => {
     setComputedAlias(alias);
     setComputed('new');
@@ -229,6 +232,10 @@ export function DatasetEditor({ id, backPath, datasourceId, dsName, saved, preDr
           onEditJoin={joins.editJoin}
           onDelete={deleteNode}
           onAddComputed={addComputedOn}
+          onSelectFields={(alias) => {
+            const table = model.tables.find((t) => t.tableAliasName === alias);
+            setFieldSelection({ alias, label: table?.tableComment || table?.tableName || alias });
+          }}
         />
         <div className="ds-body">
           <FieldList
@@ -275,6 +282,15 @@ export function DatasetEditor({ id, backPath, datasourceId, dsName, saved, preDr
         fixedAlias={computedAlias}
         onOk={saveComputed}
         onCancel={() => setComputed(null)}
+      />
+      <FieldSelectDrawer
+        selection={fieldSelection}
+        fields={model.fields}
+        onClose={() => setFieldSelection(null)}
+        onConfirm={(alias, shown) => {
+          setFields((fs) => fs.map((f) => (f.columnAttr === 'NORMAL' && f.tableAliasName === alias ? { ...f, hiddenStatus: shown.has(f.id) ? 0 : 1 } : f)));
+          setFieldSelection(null);
+        }}
       />
       <SaveDialog open={permOpen} saving={saving} onOk={(perm) => void doSave(perm)} onCancel={() => setPermOpen(false)} />
     </div>

@@ -2,11 +2,12 @@ import { useMemo, useRef, useState, type DragEvent } from 'react';
 import { Background, Controls, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { Button, Tooltip } from 'antd';
-import { CloseOutlined, DownOutlined, FunctionOutlined, LinkOutlined, UpOutlined } from '@ant-design/icons';
+import { CloseOutlined, DownOutlined, FunctionOutlined, LinkOutlined, UnorderedListOutlined, UpOutlined } from '@ant-design/icons';
 import type { EditorJoin, EditorTable } from './model-state.ts';
 import { layoutTree, NODE_HEIGHT, NODE_WIDTH } from './layout.ts';
 import { DRAG_MIME, type DragTable } from './LeftPanel.tsx';
 import { em } from './messages.ts';
+import { fpm } from './field-messages.ts';
 
 export const CANVAS_MIN_HEIGHT = 240;
 
@@ -16,6 +17,7 @@ interface TableData extends Record<string, unknown> {
   joinType: string | null;
   onEditJoin: (alias: string) => void;
   onDelete: (alias: string) => void;
+  onSelectFields: (alias: string) => void;
   onAddComputed: (alias: string) => void;
 }
 interface SlotData extends Record<string, unknown> {
@@ -54,6 +56,17 @@ function TableNodeView({ data }: NodeProps<TableNode>) {
       <span className="ds-node-label" title={data.label}>
         {data.label}
       </span>
+      <Tooltip title={fpm.selectFields}>
+        <Button
+          size="small"
+          type="text"
+          className="nodrag"
+          icon={<UnorderedListOutlined />}
+          aria-label={fpm.selectFields}
+          onClick={() => data.onSelectFields(data.alias)}
+          data-testid={`ds-select-fields-${data.alias}`}
+        />
+      </Tooltip>
       <Tooltip title={em.computedFromNode}>
         <Button
           size="small"
@@ -107,12 +120,14 @@ interface Props {
   onDropOn: (sourceAlias: string, table: DragTable) => void;
   onEditJoin: (alias: string) => void;
   onDelete: (alias: string) => void;
+  /** A node's 选择字段: the field-selection drawer of that table. */
+  onSelectFields: (alias: string) => void;
   /** A node's 新建计算字段: a computed field of that table. */
   onAddComputed: (alias: string) => void;
 }
 
 /** The join tree: drop a first table to start, then drop tables on the slots beside nodes. */
-export function JoinCanvas({ tables, joins, dragging, onDropFirst, onDropOn, onEditJoin, onDelete, onAddComputed }: Props) {
+export function JoinCanvas({ tables, joins, dragging, onDropFirst, onDropOn, onEditJoin, onDelete, onSelectFields, onAddComputed }: Props) {
   const [height, setHeight] = useState(300);
   const [collapsed, setCollapsed] = useState(false);
   const start = useRef<{ y: number; h: number } | null>(null);
@@ -128,7 +143,7 @@ export function JoinCanvas({ tables, joins, dragging, onDropFirst, onDropOn, onE
         id: n.id,
         type: 'table',
         position: { x: n.x, y: n.y },
-        data: { alias: n.alias, label: t.tableComment || t.tableName, joinType: join?.joinType ?? null, onEditJoin, onDelete, onAddComputed },
+        data: { alias: n.alias, label: t.tableComment || t.tableName, joinType: join?.joinType ?? null, onEditJoin, onDelete, onSelectFields, onAddComputed },
         draggable: false,
       };
     });
@@ -136,7 +151,7 @@ export function JoinCanvas({ tables, joins, dragging, onDropFirst, onDropOn, onE
       .filter((n) => n.parent)
       .map((n) => ({ id: `e:${n.parent}->${n.id}`, source: n.parent!, target: n.id, type: 'smoothstep', animated: n.placeholder }));
     return { nodes, edges };
-  }, [tables, joins, dragging, onDropOn, onEditJoin, onDelete, onAddComputed]);
+  }, [tables, joins, dragging, onDropOn, onEditJoin, onDelete, onSelectFields, onAddComputed]);
 
   const onResizeStart = (e: React.MouseEvent) => {
     start.current = { y: e.clientY, h: height };

@@ -10,6 +10,7 @@ import { sm } from './source-messages.ts';
 import { FileUploadDrawer } from './FileUploadDrawer.tsx';
 import { SqlViewDrawer } from './SqlViewDrawer.tsx';
 import { CategoryField } from './CategoryField.tsx';
+import { FieldPreviewDialog } from './FieldPreviewDialog.tsx';
 
 export const LEFT_PANEL_WIDTH = 240;
 
@@ -45,11 +46,13 @@ interface TableListProps {
   items: DragTable[];
   loading: boolean;
   onDragTable: Props['onDragTable'];
+  /** A click on a row: the field preview. */
+  onPreview: (table: DragTable) => void;
   /** An action shown at the end of a row (the SQL view's edit icon). */
   action?: (table: DragTable) => ReactNode;
 }
 
-function TableList({ items, loading, onDragTable, action }: TableListProps) {
+function TableList({ items, loading, onDragTable, onPreview, action }: TableListProps) {
   if (loading) return <Spin />;
   if (items.length === 0) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={em.noTables} />;
   return (
@@ -66,6 +69,7 @@ function TableList({ items, loading, onDragTable, action }: TableListProps) {
             onDragTable(t);
           }}
           onDragEnd={() => onDragTable(null)}
+          onClick={() => onPreview(t)}
         >
           {t.type === 'FILE' ? <FileExcelOutlined /> : t.type === 'VIEW' ? <DatabaseOutlined /> : <TableOutlined />}
           <span className="ds-table-name">{t.tableComment || t.tableName}</span>
@@ -80,6 +84,7 @@ function TableList({ items, loading, onDragTable, action }: TableListProps) {
 export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, onSave, onDragTable }: Props) {
   const [keyword, setKeyword] = useState('');
   const [uploading, setUploading] = useState(false);
+  const [previewing, setPreviewing] = useState<DragTable | null>(null);
   /** The SQL view drawer: closed, adding (null) or editing a view. */
   const [sqlView, setSqlView] = useState<{ view: SqlView | null } | null>(null);
   const tables = useQuery({ queryKey: editorKeys.tables(datasourceId), queryFn: () => fetchSourceTables(datasourceId), enabled: datasourceId > 0 });
@@ -112,7 +117,11 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
         size="small"
         className="ds-left-tabs"
         items={[
-          { key: 'tables', label: em.tabTables, children: <TableList items={lists.tables} loading={tables.isLoading} onDragTable={onDragTable} /> },
+          {
+            key: 'tables',
+            label: em.tabTables,
+            children: <TableList items={lists.tables} loading={tables.isLoading} onDragTable={onDragTable} onPreview={setPreviewing} />,
+          },
           {
             key: 'files',
             label: em.tabFiles,
@@ -130,7 +139,7 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
                     />
                   </Tooltip>
                 </div>
-                <TableList items={lists.files} loading={files.isLoading} onDragTable={onDragTable} />
+                <TableList items={lists.files} loading={files.isLoading} onDragTable={onDragTable} onPreview={setPreviewing} />
               </>
             ),
           },
@@ -155,6 +164,7 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
                   items={lists.views}
                   loading={views.isLoading}
                   onDragTable={onDragTable}
+                  onPreview={setPreviewing}
                   action={(t) => (
                     <Button
                       size="small"
@@ -166,7 +176,8 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
                       data-testid={`ds-edit-view-${t.tableName}`}
                       draggable={false}
                       onMouseDown={(e) => e.stopPropagation()}
-                      onClick={() => {
+                      onClick={(e) => {
+                        e.stopPropagation();
                         const view = views.data?.find((v) => v.viewName === t.tableName);
                         if (view) setSqlView({ view });
                       }}
@@ -178,6 +189,7 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
           },
         ]}
       />
+      <FieldPreviewDialog datasourceId={datasourceId} table={previewing} onClose={() => setPreviewing(null)} />
       <FileUploadDrawer open={uploading} datasourceId={datasourceId} onClose={() => setUploading(false)} />
       <SqlViewDrawer open={sqlView !== null} datasourceId={datasourceId} view={sqlView?.view ?? null} onClose={() => setSqlView(null)} />
       <Form form={form} initialValues={initialValues} layout="vertical" size="small" className="ds-left-form" data-testid="ds-form">
