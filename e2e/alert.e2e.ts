@@ -11,6 +11,15 @@ import { apiCall, apiLogin, eventually, launchBrowser, loginThroughPage, newPage
  * preview it, save it (the address gets its id), run 立即检查 from the list and see the mail arrive
  * and the check in 预警日志.
  */
+/** The first image/jpeg part of a raw MIME mail, decoded. */
+function jpegPartOf(raw: string): Buffer {
+  const at = raw.search(/Content-Type: image\/jpeg/i);
+  if (at < 0) throw new Error('no image/jpeg part in the mail');
+  const part = raw.slice(at);
+  const body = part.slice(part.search(/\r?\n\r?\n/)).trimStart();
+  return Buffer.from(body.slice(0, body.search(/\r?\n--/)).replace(/\s+/g, ''), 'base64');
+}
+
 describe('alerts', () => {
   let app: E2EApp;
   let browser: Browser;
@@ -80,6 +89,9 @@ describe('alerts', () => {
     await choose('alert-time-column', '订购时间');
     await page.getByText('月', { exact: true }).click();
     await expect.poll(() => page.getByTestId('alert-range').textContent()).toMatch(/时间范围：\d{4}-\d{2}-01 至 \d{4}-\d{2}-\d{2}/);
+    // The demo board 销售概览 attached: its link in every notice, its image in the mail.
+    await choose('alert-reports', '销售概览');
+    await page.keyboard.press('Escape');
     await page.getByTestId('alert-preview').click();
     await page.getByTestId('alert-preview-table').locator('tbody tr').first().waitFor();
     await screenshot(page, 'alert-editor');
@@ -97,10 +109,21 @@ describe('alerts', () => {
       'the alert mail',
     );
     expect(mail.to).toEqual(['boss@example.com']);
+    // The board rendered by Chromium as the alert's owner, inline in the mail as a real JPEG.
+    const jpeg = jpegPartOf(mail.data);
+    expect(jpeg.subarray(0, 2).toString('hex')).toBe('ffd8');
+    expect(jpeg.length).toBeGreaterThan(20_000);
 
     await page.goto(`${app.url}/newbi/warning/log?alertId=${id}`);
     await page.getByText('开始预警').waitFor();
     await page.getByText('邮件 已发送').waitFor();
+    // The rows the check kept, as the owner read them.
+    await page.locator('.ant-table-row-expand-icon').first().click();
+    await page
+      .getByTestId('alert-check-rows')
+      .getByText(/触发数据（\d+ \/ \d+ 行）/)
+      .waitFor();
+    await page.getByTestId('alert-check-rows').getByRole('columnheader', { name: '省份' }).waitFor();
     await screenshot(page, 'alert-log');
     await page.goto(`${app.url}/newbi/warning`);
     await page.getByText('预警中').first().waitFor();
