@@ -333,12 +333,20 @@ const logRetentionDaysSchema = z
   .int('日志保留天数须为 1 到 3650 的整数')
   .min(1, '日志保留天数须为 1 到 3650 的整数')
   .max(3650, '日志保留天数须为 1 到 3650 的整数');
+const cacheMessage = '缓存时间须为 0 到 3600 的整数秒（0 为不缓存）';
+/** Seconds a published type-1 or type-3 answer is shared by identical calls (0: every call reads the source). */
+const cacheSecondsSchema = z.number({ error: cacheMessage }).int(cacheMessage).min(0, cacheMessage).max(3600, cacheMessage);
 export const dataApiSettingsSchema = z.object({
   allowedHosts: allowedHostsSchema,
   logRetentionDays: logRetentionDaysSchema.default(DATA_API_LOG_RETENTION_DAYS),
+  cacheSeconds: cacheSecondsSchema.default(0),
 });
 /** A save changes what it names and keeps the rest. */
-export const dataApiSettingsSaveSchema = z.object({ allowedHosts: allowedHostsSchema.optional(), logRetentionDays: logRetentionDaysSchema.optional() });
+export const dataApiSettingsSaveSchema = z.object({
+  allowedHosts: allowedHostsSchema.optional(),
+  logRetentionDays: logRetentionDaysSchema.optional(),
+  cacheSeconds: cacheSecondsSchema.optional(),
+});
 export type DataApiSettingsSave = z.infer<typeof dataApiSettingsSaveSchema>;
 export type DataApiSettings = z.infer<typeof dataApiSettingsSchema>;
 

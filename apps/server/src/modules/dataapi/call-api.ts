@@ -8,6 +8,7 @@ import { identifyCaller, type CallIdentity } from './keys.ts';
 import { findApiByKey, recordFailure, recordSuccess, recoverFromPreview } from './repo.ts';
 import { countCall, insertCallLog, keyMayCall, touchKey } from './runtime-repo.ts';
 import { getDataApi } from './service.ts';
+import { cacheSeconds } from './settings.ts';
 
 /**
  * The published runtime: GET or POST /open/api/{apiKey} (docs/dataapi.md). In order: the API
@@ -56,7 +57,7 @@ export async function callPublishedApi(ctx: AppContext, request: FastifyRequest,
     identity = await identifyCaller(ctx, request);
     await authorise(ctx, api, identity);
     checkStatus(api);
-    const run = prepareCall(ctx, api, await subjectOf(ctx, api, identity), given);
+    const run = prepareCall(ctx, api, await subjectOf(ctx, api, identity), given, { cacheTtlMs: (await cacheSeconds(ctx)) * 1000 });
     executing = true;
     result = await run();
     if (api.failCount > 0) await recordSuccess(ctx.db, api.id);

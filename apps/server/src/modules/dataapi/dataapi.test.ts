@@ -275,9 +275,43 @@ describe.each(kinds)('data APIs on %s', (kind) => {
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toBe('日志保留天数须为 1 到 3650 的整数');
     const saved = await call(w.server, 'PUT', '/api/dataapi/settings', { headers: w.admin, payload: { logRetentionDays: 30 } });
-    expect(saved.body.data).toEqual({ allowedHosts: before.allowedHosts, logRetentionDays: 30 });
+    expect(saved.body.data).toEqual({ allowedHosts: before.allowedHosts, logRetentionDays: 30, cacheSeconds: before.cacheSeconds });
     expect(await count()).toBe(1);
     await call(w.server, 'PUT', '/api/dataapi/settings', { headers: w.admin, payload: { logRetentionDays: 90 } });
+  });
+
+  it('shares answers of identical calls for the cache time, re-checking the caller on every call', async () => {
+    const author = await w.member();
+    const group = await w.group([author.id], ['orders']);
+    const api = await createdApi(
+      {
+        apiKey: uniqueKey('cache'),
+        apiName: '缓存',
+        querySql: 'SELECT random() AS r, COUNT(*) AS n FROM orders WHERE province = ${p}',
+        note: JSON.stringify({ params: [{ name: '省份', key: 'p', datatype: 'string' }] }),
+      },
+      author.headers,
+    );
+    const key = await createdKey([api.id]);
+    const r = async (p: string) => {
+      const res = await open(api.apiKey, { headers: bearer(key.secret), query: { p } });
+      expect(res.status).toBe(200);
+      return res.body.data[0].r as number;
+    };
+    expect(await r('广东')).not.toBe(await r('广东'));
+    const bad = await call(w.server, 'PUT', '/api/dataapi/settings', { headers: w.admin, payload: { cacheSeconds: -1 } });
+    expect(bad.body.msg).toBe('缓存时间须为 0 到 3600 的整数秒（0 为不缓存）');
+    await call(w.server, 'PUT', '/api/dataapi/settings', { headers: w.admin, payload: { cacheSeconds: 60 } });
+    try {
+      const first = await r('广东');
+      expect(await r('广东')).toBe(first);
+      expect(await r('浙江')).not.toBe(first);
+      // The author loses the grant: the kept answer is not handed out any more.
+      await call(w.server, 'PUT', `/api/perm/groups/${group}/datasources/${w.warehouseId}`, { headers: w.admin, payload: { tableNames: [] } });
+      expect((await open(api.apiKey, { headers: bearer(key.secret), query: { p: '广东' } })).status).toBe(403);
+    } finally {
+      await call(w.server, 'PUT', '/api/dataapi/settings', { headers: w.admin, payload: { cacheSeconds: 0 } });
+    }
   });
 
   it('serves type-3 APIs: a condition per parameter given, required ones enforced', async () => {

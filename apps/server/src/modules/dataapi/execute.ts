@@ -48,7 +48,15 @@ export function type3Statement(api: DataApi, conditions: ReturnType<typeof parse
 }
 
 /** Parses the call's values and returns what runs it (the caller times, logs and counts failures). */
-export function prepareCall(ctx: AppContext, api: DataApi, subject: Caller, given: Record<string, unknown>, max = DATA_API_MAX_ROWS): PreparedCall {
+export function prepareCall(
+  ctx: AppContext,
+  api: DataApi,
+  subject: Caller,
+  given: Record<string, unknown>,
+  options: { max?: number; cacheTtlMs?: number } = {},
+): PreparedCall {
+  const max = options.max ?? DATA_API_MAX_ROWS;
+  const cacheTtlMs = options.cacheTtlMs ?? 0;
   if (api.apiType === 1) {
     const values = parseParams(declaredParams(parseNote(api.note)), given);
     return async () => {
@@ -57,11 +65,7 @@ export function prepareCall(ctx: AppContext, api: DataApi, subject: Caller, give
         subject,
         api.datasourceId!,
         (dialect, engine) => bindSql(api.querySql ?? '', engine as GuardDialect, dialect, values),
-        {
-          max,
-          timeoutMs: DATA_API_TIMEOUT_MS,
-          field: 'querySql',
-        },
+        { max, timeoutMs: DATA_API_TIMEOUT_MS, field: 'querySql', cacheTtlMs },
       );
       return { data: read.rows, rows: read.rows.length, elapsedMs: read.elapsedMs, truncated: read.truncated };
     };
@@ -73,6 +77,7 @@ export function prepareCall(ctx: AppContext, api: DataApi, subject: Caller, give
         max,
         timeoutMs: DATA_API_TIMEOUT_MS,
         field: 'queryTable',
+        cacheTtlMs,
       });
       return { data: read.rows, rows: read.rows.length, elapsedMs: read.elapsedMs, truncated: read.truncated };
     };

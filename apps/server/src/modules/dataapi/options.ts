@@ -5,6 +5,7 @@ import type { Caller } from '../perm/index.ts';
 import { prepareCall } from './execute.ts';
 import { parseNote } from './params.ts';
 import { findApi } from './repo.ts';
+import { cacheSeconds } from './settings.ts';
 
 /**
  * A published API's answer as a filter pick-list (enumSource 2 in the dataset and board filter
@@ -65,6 +66,6 @@ export async function apiOptions(ctx: AppContext, caller: Caller, id: number, q:
   if (!api) throw notFound(dataApiMessages.apiNotFound);
   if (api.apiStatus === 0) throw forbidden(dataApiMessages.apiOffline);
   if (api.apiStatus === 2) throw new AppError(503, dataApiMessages.apiFaulty);
-  const result = await prepareCall(ctx, api, caller, {})();
+  const result = await prepareCall(ctx, api, caller, {}, { cacheTtlMs: (await cacheSeconds(ctx)) * 1000 })();
   return { options: optionsOf(api, result.data, q) };
 }

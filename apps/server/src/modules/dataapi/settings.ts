@@ -5,12 +5,26 @@ import { readSetting, writeSetting } from './runtime-repo.ts';
 
 /**
  * The module's settings (administrators, `/system/dataapi`): the outgoing-host allow-list and
- * how many days the call log keeps (docs/dataapi.md "Call log"). The log grows by one row per
+ * how many days the call log keeps, how long identical published calls share an answer (docs/dataapi.md "Call log"). The log grows by one row per
  * published call, so older rows are deleted at start and hourly, in batches that never hold a
  * long lock on a busy log.
  */
 
 const LOG_RETENTION_DAYS = 'logRetentionDays';
+const CACHE_SECONDS = 'cacheSeconds';
+/** Another process's change of the cache time is seen within this long (this process's at once). */
+const CACHE_SETTING_MEMO_MS = 5_000;
+const cacheSecondsMemo = new WeakMap<AppContext, { value: number; until: number }>();
+
+/** Seconds identical published calls share an answer (0: none); read on every call, so kept briefly in memory. */
+export async function cacheSeconds(ctx: AppContext): Promise<number> {
+  const memo = cacheSecondsMemo.get(ctx);
+  if (memo && memo.until > Date.now()) return memo.value;
+  const parsed = dataApiSettingsSchema.shape.cacheSeconds.safeParse(Number((await readSetting(ctx.db, CACHE_SECONDS)) ?? 0));
+  const value = parsed.success ? parsed.data : 0;
+  cacheSecondsMemo.set(ctx, { value, until: Date.now() + CACHE_SETTING_MEMO_MS });
+  return value;
+}
 const PRUNE_EVERY_MS = 60 * 60_000;
 const PRUNE_BATCH = 10_000;
 
@@ -20,12 +34,16 @@ export async function logRetentionDays(ctx: AppContext): Promise<number> {
 }
 
 export async function dataApiSettings(ctx: AppContext): Promise<DataApiSettings> {
-  return { allowedHosts: await allowedHosts(ctx), logRetentionDays: await logRetentionDays(ctx) };
+  return { allowedHosts: await allowedHosts(ctx), logRetentionDays: await logRetentionDays(ctx), cacheSeconds: await cacheSeconds(ctx) };
 }
 
 /** Changes what the body names and keeps the rest. */
 export async function saveDataApiSettings(ctx: AppContext, body: DataApiSettingsSave): Promise<DataApiSettings> {
   if (body.allowedHosts !== undefined) await saveAllowedHosts(ctx, body.allowedHosts);
+  if (body.cacheSeconds !== undefined) {
+    await writeSetting(ctx.db, CACHE_SECONDS, String(body.cacheSeconds));
+    cacheSecondsMemo.delete(ctx);
+  }
   if (body.logRetentionDays !== undefined) {
     await writeSetting(ctx.db, LOG_RETENTION_DAYS, String(body.logRetentionDays));
     await pruneCallLogs(ctx);

@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
 import type { DataSourceType } from '@shutu/contracts';
 import type { ParamValue, Row } from '@shutu/connectors';
-import type { Dialect } from '@shutu/query';
+import { checkInspection, guardSelectSql, referencedTables, SqlGuardError, type Dialect } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
-import { assertSourceUsable } from '../datasource/index.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { SingleFlightCache } from '../../platform/cache/single-flight.ts';
+import { assertSourceUsable, assertTablesUsable } from '../datasource/index.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import type { Caller } from '../perm/index.ts';
 import { checkUserSql } from './user-sql.ts';
@@ -42,15 +45,8 @@ export async function checkBoundSql(
   return { sql: await checkUserSql(ctx, caller, datasourceId, bound.sql, field), params: bound.params };
 }
 
-/** Checks and runs a bound statement as `caller`: the first `max` rows. */
-export async function readBoundSql(
-  ctx: AppContext,
-  caller: Caller,
-  datasourceId: number,
-  bind: (dialect: Dialect, engine: DataSourceType) => BoundStatement,
-  options: { max: number; timeoutMs: number; field: string },
-): Promise<BoundRead> {
-  const statement = await checkBoundSql(ctx, caller, datasourceId, bind, options.field);
+/** Runs a checked statement: the first `max` rows. */
+async function execute(ctx: AppContext, datasourceId: number, statement: BoundStatement, options: { max: number; timeoutMs: number }): Promise<BoundRead> {
   const driver = await getDataSourceDriver(ctx, datasourceId);
   const started = performance.now();
   const stream = driver.query(statement.sql, statement.params, { timeoutMs: options.timeoutMs });
@@ -64,4 +60,94 @@ export async function readBoundSql(
     rows.push(row);
   }
   return { rows, columns: (stream.columns ?? []).map((c) => c.name), truncated, elapsedMs: Math.round(performance.now() - started) };
+}
+
+/** Checks and runs a bound statement as `caller`: the first `max` rows. With `cacheTtlMs`, see readBoundSqlCached. */
+export async function readBoundSql(
+  ctx: AppContext,
+  caller: Caller,
+  datasourceId: number,
+  bind: (dialect: Dialect, engine: DataSourceType) => BoundStatement,
+  options: { max: number; timeoutMs: number; field: string; cacheTtlMs?: number },
+): Promise<BoundRead> {
+  if (options.cacheTtlMs !== undefined && options.cacheTtlMs > 0)
+    return readBoundSqlCached(ctx, caller, datasourceId, bind, { ...options, cacheTtlMs: options.cacheTtlMs });
+  const statement = await checkBoundSql(ctx, caller, datasourceId, bind, options.field);
+  return execute(ctx, datasourceId, statement, options);
+}
+
+// Cached reads (published data APIs with a cache time, docs/dataapi.md "Caching").
+
+/** Most answers and rows kept per server and cache time. */
+const CACHE_MAX_ENTRIES = 1000;
+const CACHE_MAX_ROWS = 500_000;
+
+interface Parsed {
+  statement: string;
+  tables: ReturnType<typeof referencedTables>;
+}
+
+interface BoundCaches {
+  /** What the guard and the engine's parser made of a statement text: it depends on the text alone. */
+  parsed: SingleFlightCache<Parsed>;
+  answers: SingleFlightCache<BoundRead>;
+}
+
+const boundCaches = new WeakMap<AppContext, Map<number, BoundCaches>>();
+
+function cachesFor(ctx: AppContext, ttlMs: number): BoundCaches {
+  let byTtl = boundCaches.get(ctx);
+  if (!byTtl) boundCaches.set(ctx, (byTtl = new Map()));
+  let caches = byTtl.get(ttlMs);
+  if (!caches) {
+    caches = {
+      parsed: new SingleFlightCache<Parsed>({ ttlMs, maxEntries: CACHE_MAX_ENTRIES }),
+      answers: new SingleFlightCache<BoundRead>({ ttlMs, maxEntries: CACHE_MAX_ENTRIES, maxWeight: CACHE_MAX_ROWS, weigh: (read) => read.rows.length + 1 }),
+    };
+    byTtl.set(ttlMs, caches);
+  }
+  return caches;
+}
+
+const hashOf = (value: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)))
+    .digest('hex');
+
+/**
+ * The same check and read as readBoundSql, sharing work for `cacheTtlMs`: the source and, for a
+ * non-administrator, the grant of every table are checked for this caller on every call (a
+ * grant taken away refuses at once); what the guard and the engine's parser make of the text,
+ * and the answer of the same statement with the same values, are kept for the cache time and
+ * shared by every caller allowed to read them (a table grant is the whole table: raw reads have
+ * no per-reader row filters). Failures are never kept.
+ */
+export async function readBoundSqlCached(
+  ctx: AppContext,
+  caller: Caller,
+  datasourceId: number,
+  bind: (dialect: Dialect, engine: DataSourceType) => BoundStatement,
+  options: { max: number; timeoutMs: number; field: string; cacheTtlMs: number },
+): Promise<BoundRead & { cached: boolean }> {
+  const source = await assertSourceUsable(ctx, caller, datasourceId);
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  const bound = bind(await driver.dialect(), source.type);
+  const caches = cachesFor(ctx, options.cacheTtlMs);
+  const { value: parsed } = await caches.parsed.run(hashOf([datasourceId, source.type, bound.sql]), async () => {
+    try {
+      const { statement, offset } = guardSelectSql(bound.sql, source.type);
+      if (driver.inspectSql) checkInspection(await driver.inspectSql(statement), offset);
+      return { statement, tables: referencedTables(statement, source.type) };
+    } catch (error) {
+      if (error instanceof SqlGuardError)
+        throw new AppError(400, error.message, { fields: [{ field: options.field, message: error.message }], position: error.position });
+      throw error;
+    }
+  });
+  if (!caller.isAdministrator) await assertTablesUsable(ctx, caller, datasourceId, parsed.tables);
+  const statement = { sql: parsed.statement, params: bound.params };
+  const answer = await caches.answers.run(hashOf([datasourceId, statement.sql, statement.params, options.max]), () =>
+    execute(ctx, datasourceId, statement, options),
+  );
+  return { ...answer.value, cached: answer.shared };
 }
