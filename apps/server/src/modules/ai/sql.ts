@@ -24,13 +24,14 @@ const SYSTEM = [
   '只回答一个 JSON 对象，不要其他文字：{"sql": "<一条 SELECT 语句>", "explanation": "<用中文简要说明查询逻辑>"}',
 ].join('\n');
 
+/** The message with the engine's own text when it adds something (ConnectorError messages often quote it already). */
+const withDetail = (message: string, detail: unknown) =>
+  typeof detail === 'string' && detail.trim() !== '' && !message.includes(detail.trim().slice(0, 60)) ? `${message}（${detail.slice(0, 500)}）` : message;
+
 /** Why the product refused a statement, as the model should read it. */
 function refusalOf(error: unknown): string | null {
-  if (error instanceof ConnectorError) return error.detail ? `${error.message}（${error.detail.slice(0, 500)}）` : error.message;
-  if (error instanceof AppError && error.status < 500) {
-    const detail = (error.data as { detail?: unknown } | null)?.detail;
-    return typeof detail === 'string' && detail !== '' ? `${error.message}（${detail.slice(0, 500)}）` : error.message;
-  }
+  if (error instanceof ConnectorError) return withDetail(error.message, error.detail);
+  if (error instanceof AppError && error.status < 500) return withDetail(error.message, (error.data as { detail?: unknown } | null)?.detail);
   return null;
 }
 
