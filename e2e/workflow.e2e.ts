@@ -134,6 +134,9 @@ describe('approval workflow', () => {
 
   it("a second request is withdrawn by 张三 and leaves 李四's to-dos", async () => {
     await startLeave('第二次请假');
+    // 首页 lists the approver's to-dos too.
+    await approver.goto(`${app.url}/home`);
+    await approver.getByTestId('home-todos').getByText('张三的请假流程').waitFor();
     await applicant.goto(`${app.url}/work/start`);
     await applicant.getByRole('tab', { name: '我的申请' }).click();
     const row = applicant.locator('.ant-table-row').filter({ hasText: '审批中' }).first();

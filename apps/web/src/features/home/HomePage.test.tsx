@@ -94,4 +94,35 @@ describe('首页', () => {
     expect(screen.queryByTestId('home-new-dataset')).toBeNull();
     expect(screen.queryByTestId('dataset-upload-file')).toBeNull();
   });
+
+  it('lists the to-dos of the approval workflow, each opening its approval page (issue 23)', async () => {
+    mockFetch((c) => {
+      if (c.url === '/api/home') return ok(fresh);
+      if (c.url === '/api/datasource/usable') return ok([warehouse]);
+      if (c.url === '/api/blade-flow/work/todo-list')
+        return ok([
+          {
+            taskId: 't1',
+            processInstanceId: 'p1',
+            processDefinitionId: 'leave:1:abc',
+            processDefinitionName: '请假流程',
+            businessId: 'b1',
+            starterName: '张三',
+            activityName: '审批人审批',
+            assigneeName: '管理员',
+            status: 'running',
+            createTime: '2026-12-01T01:00:00.000Z',
+            endTime: null,
+            comment: null,
+          },
+        ]);
+      return undefined;
+    });
+    renderWithApp(<HomePage />, { path: '/home' });
+    const todos = within(await screen.findByTestId('home-todos'));
+    expect(todos.getByText('我的待办（1）')).toBeTruthy();
+    expect(todos.getByText('张三的请假流程').closest('a')?.getAttribute('href')).toBe(
+      '/work/process/leave/handle?taskId=t1&processInstanceId=p1&businessId=b1',
+    );
+  });
 });

@@ -8,6 +8,7 @@ import { GuidePath } from './GuidePath.tsx';
 import { ItemSection } from './ItemSection.tsx';
 import { QuickActions } from './QuickActions.tsx';
 import { hm } from './messages.ts';
+import { HomeTodos } from '../workflow/index.ts';
 import './home.css';
 
 /**
@@ -41,6 +42,7 @@ export function HomePage() {
       ) : (
         <div className="home-layout" data-testid="home-page">
           {home.data.guide && <GuidePath guide={home.data.guide} />}
+          <HomeTodos />
           <ItemSection title={hm.recent} items={home.data.recent} empty={hm.recentEmpty} testId="home-recent" />
           <div className="home-columns">
             <ItemSection title={hm.favouriteBoards} items={home.data.favouriteBoards} empty={hm.favouriteBoardsEmpty} testId="home-favourite-boards" />

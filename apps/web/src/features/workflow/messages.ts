@@ -15,6 +15,7 @@ export const wk = {
   send: '我的申请',
   done: '我的已办',
   todoEmpty: '没有待办任务',
+  todoItem: '{starter}的{process}',
   sendEmpty: '还没有发起过申请',
   doneEmpty: '还没有处理过任务',
   colProcess: '流程',
