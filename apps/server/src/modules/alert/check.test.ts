@@ -5,6 +5,7 @@ import { call } from '../../../test/fixtures.ts';
 import { storeKinds } from '../../../test/harness.ts';
 import { decodeMimeHeader, mailHeader, startRobotReceiver, startSmtpServer, type LocalSmtpServer, type RobotReceiver } from '../../../test/notify-servers.ts';
 import { openStore } from '../../platform/db/store.ts';
+import { setAlertBoardRenderer } from './board-image.ts';
 import { runCheck } from './check.ts';
 import { claimCheck } from './check-repo.ts';
 import { decide, inQuietHours, type AlertPolicy } from './decide.ts';
@@ -140,6 +141,41 @@ describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
     const detail = await call(a.w.server, 'GET', `/api/alert/alerts/${alertId}`, { headers: a.w.admin });
     expect(detail.body.data).toMatchObject({ state: 'ok' });
     expect(detail.body.data.lastFiredTime).toBe(t0.toISOString());
+  });
+
+  it("attaches the first board's image, rendered as the alert's owner, inline in the mail and by public address for the robot", async () => {
+    // Chromium itself is exercised by e2e/alert.e2e.ts; here a renderer that records whom it renders for.
+    const jpeg = Buffer.concat([Buffer.from('ffd8ffe0', 'hex'), Buffer.alloc(2048, 7), Buffer.from('ffd9', 'hex')]);
+    const renders: [number, number][] = [];
+    setAlertBoardRenderer(a.w.server.ctx, async (_ctx, userId, boardId) => {
+      renders.push([userId, boardId]);
+      if (boardId === 404) throw new Error('报表不存在');
+      return { title: '销售概览', image: jpeg };
+    });
+    const fire = async (name: string, boardId: number) => {
+      const saved = await a.save(
+        a.w.admin,
+        a.body({ name, checkedWays: ['email', 'dingtalk'], filterJson: threshold(0), visualDataJson: [{ id: boardId, title: '销售概览' }] }),
+      );
+      const now = new Date();
+      expect(await runCheck(a.w.server.ctx, log, { alertId: saved.body.data.id, slot: now.toISOString() }, null, now)).toBe('checked');
+      const mail = smtp.mails.find((m) => decodeMimeHeader(mailHeader(m.data, 'subject') ?? '').includes(name))!;
+      const ding = robots.requests.find((r) => r.path === '/dingtalk' && JSON.stringify(r.body).includes(name))!;
+      return { mail: mail.data, ding: JSON.stringify(ding.body) };
+    };
+    const shown = await fire(`带图预警-${kind}`, 7);
+    expect(renders).toEqual([[1, 7]]);
+    expect(shown.mail).toMatch(/Content-Type: image\/jpeg/i);
+    const url = /!\[[^\]]*\]\((http:\/\/[^)]+\/api\/alert\/images\/[a-f0-9]{24}\.jpg)\)/.exec(shown.ding)?.[1];
+    expect(url).toBeDefined();
+    const image = await a.w.server.app.inject({ method: 'GET', url: new URL(url!).pathname });
+    expect([image.statusCode, image.headers['content-type']]).toEqual([200, 'image/jpeg']);
+    expect(image.rawPayload.equals(jpeg)).toBe(true);
+    expect((await a.w.server.app.inject({ method: 'GET', url: '/api/alert/images/..%2Fsecret.jpg' })).statusCode).toBe(404);
+    // A board that cannot be rendered: the notice still goes, saying why there is no image.
+    const missing = await fire(`无图预警-${kind}`, 404);
+    expect(missing.ding).toContain('报表【销售概览】图片生成失败：报表不存在');
+    expect(missing.mail).not.toMatch(/Content-Type: image\/jpeg/i);
   });
 
   it("reads as the alert's owner: a member's alert sees only the member's rows", async () => {
