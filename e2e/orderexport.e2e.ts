@@ -192,7 +192,7 @@ describe('订购数据导出', () => {
       await slowPage.context().close();
       await slow.stop();
     }
-  });
+  }, 300_000);
   it('shows the statistics of the three kinds of marketing task with their tables', async () => {
     await page.goto(`${app.url}/cdp/market`);
     await page.getByRole('heading', { name: '营销任务统计' }).waitFor();

@@ -92,10 +92,11 @@ const TIME_COLUMNS: ReadonlySet<string> = new Set(['ordertime', 'canceltime']);
 
 /** A field's text (NULL stays NULL): times as yyyy-MM-dd HH:mm:ss. */
 const textSql = (column: string) => (TIME_COLUMNS.has(column) ? `strftime(s.${column}, '%Y-%m-%d %H:%M:%S')` : `CAST(s.${column} AS VARCHAR)`);
-/** A text starting like a formula gets a leading apostrophe (csv-lines.ts). */
-const guardSql = (f: string) => `CASE WHEN regexp_matches(${f}, '^[=+\\-@\\t\\r]') THEN '''' || ${f} ELSE ${f} END`;
+/** A text starting like a formula gets a leading apostrophe (csv-lines.ts). Plain string tests: far cheaper than a regular expression per field. */
+const guardSql = (f: string) => `CASE WHEN left(${f}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${f} ELSE ${f} END`;
 /** '' for NULL; quoted when it holds a quote, comma or line break (quotes doubled). */
-const quoteSql = (g: string) => `COALESCE(CASE WHEN regexp_matches(${g}, '[",\\r\\n]') THEN '"' || replace(${g}, '"', '""') || '"' ELSE ${g} END, '')`;
+const quoteSql = (g: string) =>
+  `COALESCE(CASE WHEN contains(${g}, '"') OR contains(${g}, ',') OR contains(${g}, chr(10)) OR contains(${g}, chr(13)) THEN '"' || replace(${g}, '"', '""') || '"' ELSE ${g} END, '')`;
 
 /**
  * The extraction as blocks of finished CSV text (docs/order-export.md "Speed"): the engine
