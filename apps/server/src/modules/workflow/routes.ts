@@ -25,6 +25,7 @@ import { completeTask, startLeave, transferTask, withdraw } from './service.ts';
 
 const tags = ['workflow'];
 const user = { access: 'user' as const };
+const done = { 200: envelopeSchema(z.null()) };
 
 /** Approval workflow (issue 23; docs/workflow.md): the spec's GET paths exactly, the rest in BladeX's naming. */
 export function registerWorkflowRoutes(app: App, ctx: AppContext): void {
@@ -80,23 +81,43 @@ export function registerWorkflowRoutes(app: App, ctx: AppContext): void {
   );
   app.post(
     WORKFLOW_PATHS.completeTask,
-    { config: user, schema: { tags, summary: '同意（flag ok）或驳回；只有当前审批人可以处理，已处理的任务不能再次提交', body: completeTaskSchema } },
+    {
+      config: user,
+      schema: { tags, summary: '同意（flag ok）或驳回；只有当前审批人可以处理，已处理的任务不能再次提交', body: completeTaskSchema, response: done },
+    },
     async (request) => {
       await completeTask(ctx, sessionOf(request), request.body);
       return ok(null, workflowMessages.done);
     },
   );
-  app.post(WORKFLOW_PATHS.transferTask, { config: user, schema: { tags, summary: '转交任务给另一位用户', body: transferTaskSchema } }, async (request) => {
-    await transferTask(ctx, sessionOf(request), request.body, (m) => request.log.warn(m));
-    return ok(null, workflowMessages.transferred);
-  });
-  app.post(WORKFLOW_PATHS.withdraw, { config: user, schema: { tags, summary: '申请人撤回尚未审批的申请', body: withdrawSchema } }, async (request) => {
-    await withdraw(ctx, sessionOf(request), request.body.processInstanceId, request.body.comment);
-    return ok(null, workflowMessages.withdrawn);
-  });
+  app.post(
+    WORKFLOW_PATHS.transferTask,
+    { config: user, schema: { tags, summary: '转交任务给另一位用户', body: transferTaskSchema, response: done } },
+    async (request) => {
+      await transferTask(ctx, sessionOf(request), request.body, (m) => request.log.warn(m));
+      return ok(null, workflowMessages.transferred);
+    },
+  );
+  app.post(
+    WORKFLOW_PATHS.withdraw,
+    { config: user, schema: { tags, summary: '申请人撤回尚未审批的申请', body: withdrawSchema, response: done } },
+    async (request) => {
+      await withdraw(ctx, sessionOf(request), request.body.processInstanceId, request.body.comment);
+      return ok(null, workflowMessages.withdrawn);
+    },
+  );
   app.get(
     WORKFLOW_PATHS.diagramView,
-    { config: user, schema: { tags, summary: '流程图（PNG）：已完成的步骤与当前步骤标出', querystring: processInstanceQuerySchema } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '流程图（PNG）：已完成的步骤与当前步骤标出',
+        querystring: processInstanceQuerySchema,
+        // The body is the image's bytes (sent as a Buffer, not serialised); the schema documents it.
+        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: 'image/png' }) },
+      },
+    },
     async (request, reply) => {
       const { png, etag } = await diagramImage(ctx, sessionOf(request), request.query.processInstanceId);
       return reply.type('image/png').header('cache-control', 'private, no-cache').header('etag', etag).send(png);
