@@ -95,7 +95,7 @@ describe('alert settings and the editor', () => {
     await screenshot(page, 'alert-push-settings');
   });
 
-  it('the editor: recipients by department tree, conditions with 或, quiet hours and an attached report', async () => {
+  it("the editor: recipients by department tree, the field picker's active area, conditions with 或, quiet hours and an attached report", async () => {
     await page.goto(`${app.url}/newbi/warning/edit`);
     await page.getByTestId('alert-name').fill('南方订单预警');
     // The department adds its users and those of its sub-departments.
@@ -106,16 +106,22 @@ describe('alert settings and the editor', () => {
     expect(await page.getByTestId('alert-users').getByText('北区经理').count()).toBe(0);
 
     await choose('alert-dataset', '订单预警数据（');
-    await choose('alert-dimensions', '省份');
-    await page.keyboard.press('Escape');
-    await choose('alert-measures', '订单数');
-    await page.keyboard.press('Escape');
-    await page.getByTestId('alert-add-condition').click();
+    // The field picker: the active area chooses where a clicked field goes (spec 3 §2).
+    const area = (name: string) => page.getByTestId('alert-picker-area').getByText(name, { exact: true }).click();
+    await page.getByTestId('alert-pick-省份').click();
+    await area('指标');
+    await page.getByTestId('alert-pick-订单数').click();
+    await area('时间');
+    await page.getByTestId('alert-pick-订购时间').click();
+    await area('筛选');
+    await page.getByTestId('alert-pick-省份').click();
+    await page.getByTestId('alert-pick-省份').click();
+    await page.getByTestId('alert-dimensions').getByText('省份').waitFor();
+    await page.getByTestId('alert-measures').getByText('订单数').waitFor();
+    await page.getByTestId('alert-time-column').getByText('订购时间').waitFor();
     await page.getByTestId('alert-condition-value-0').fill('广东');
-    await page.getByTestId('alert-add-condition').click();
     await page.getByTestId('alert-condition-value-1').fill('浙江');
     await page.getByTestId('alert-relation').getByText('或（任一满足）').click();
-    await choose('alert-time-column', '订购时间');
     await page.getByText('月', { exact: true }).click();
     await page.getByTestId('alert-preview').click();
     const table = page.getByTestId('alert-preview-table');

@@ -5,6 +5,7 @@ import { ALERT_MAX_DIMENSIONS, ALERT_MAX_MEASURES, type AlertFilter } from '@shu
 import { fetchCubes, fetchFields, type FieldOption } from '../api.ts';
 import { alm } from '../messages.ts';
 import { withDataset, type AlertDraft } from './draft.ts';
+import { FieldPicker } from './FieldPicker.tsx';
 
 interface Props {
   draft: AlertDraft;
@@ -59,6 +60,7 @@ export function FieldsSection({ draft, onChange, fields }: Props) {
           data-testid="alert-dataset"
         />
       </Form.Item>
+      <FieldPicker draft={draft} onChange={onChange} fields={fields} />
       <Form.Item label={alm.dimensions}>
         <Select
           mode="multiple"
