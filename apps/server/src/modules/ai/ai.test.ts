@@ -5,6 +5,7 @@ import { datasetWorld, threeTableDataset, type DatasetWorld, type Headers } from
 import { formulaAnswer, sqlAnswer, startFakeOpenAi, type FakeChatRequest, type FakeOpenAi, type FakeReply } from './testing/fake-openai.ts';
 import { pickTables } from './grounding.ts';
 import { parseAnswer } from './answer.ts';
+import { chatComplete } from './client.ts';
 
 const KEY = 'sk-test-0123456789abcdef';
 const RIGHT_SQL = "SELECT province, count(*) AS n FROM orders WHERE status = '订购成功' GROUP BY province ORDER BY n DESC";
@@ -130,6 +131,30 @@ describe('AI assistance against a local OpenAI-compatible server', () => {
     const res = await post(AI_PATHS.sql, { datasourceId: w.warehouseId, question: '服务出错了吗' });
     expect(res.status).toBe(502);
     expect(res.body.msg).toBe('AI 服务调用失败：HTTP 500 model overloaded');
+  });
+
+  it('gives up on a slow endpoint at the timeout with a Chinese message', async () => {
+    const slow = await startFakeOpenAi({ apiKey: KEY, reply: () => ({ delayMs: 2_000, content: sqlAnswer('SELECT 1') }) });
+    try {
+      const endpoint = { baseUrl: slow.baseUrl, apiKey: KEY, model: 'm', temperature: 0.1, maxTokens: 2048, timeoutMs: 1_000 };
+      await expect(chatComplete(endpoint, [{ role: 'user', content: '慢' }])).rejects.toMatchObject({
+        status: 504,
+        message: 'AI 服务在 1 秒内没有响应，请稍后重试或请管理员调大超时时间',
+      });
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('shows a call whose process died as failed, not running forever', async () => {
+    const member = await w.member();
+    const row = await w.server.ctx.db
+      .insertInto('aiCallLog')
+      .values({ userId: member.id, purpose: 'sql', datasourceId: w.warehouseId, createTime: new Date(Date.now() - 3_600_000) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const logs = await call(w.server, 'GET', AI_PATHS.logs, { headers: w.admin });
+    expect(logs.body.data.find((l: { id: number }) => l.id === row.id)).toMatchObject({ outcome: 'error', error: '调用未完成：服务进程在调用过程中退出' });
   });
 
   it('refuses a wrong key with the endpoint message', async () => {

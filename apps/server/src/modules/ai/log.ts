@@ -10,6 +10,10 @@ import { AppError, notFound } from '../../platform/http/errors.ts';
  * outcome. No prompt, answer or key is kept.
  */
 
+/** A call still `running` this long after it started died with its process (the endpoint timeout is at most 10 minutes). */
+const STALE_AFTER_MS = 15 * 60_000;
+const INTERRUPTED = '调用未完成：服务进程在调用过程中退出';
+
 export interface CallTotals {
   promptTokens: number;
   completionTokens: number;
@@ -78,5 +82,14 @@ export async function latestCalls(ctx: AppContext, limit = 200): Promise<AiLog[]
     .orderBy('l.id', 'desc')
     .limit(limit)
     .execute();
-  return rows.map((r) => ({ ...r, userName: r.userName ?? null, createTime: new Date(r.createTime).toISOString() }));
+  const stale = Date.now() - STALE_AFTER_MS;
+  return rows.map((r) => {
+    const interrupted = r.outcome === 'running' && new Date(r.createTime).getTime() < stale;
+    return {
+      ...r,
+      userName: r.userName ?? null,
+      createTime: new Date(r.createTime).toISOString(),
+      ...(interrupted ? { outcome: 'error' as const, error: INTERRUPTED } : {}),
+    };
+  });
 }
