@@ -4,6 +4,7 @@ import { AppError, badRequest, forbidden, tooManyRequests } from '../../platform
 import { SiteGuard } from './site-guard.ts';
 import { addSiteCounts } from './sites.ts';
 import { findSiteByKey, insertTrackRows, type TrackRow } from './track-repo.ts';
+import { CopySink } from './track-copy.ts';
 import { TrackWriter } from './track-writer.ts';
 
 /**
@@ -29,6 +30,7 @@ interface SiteInfo {
 }
 
 interface IngestState {
+  copy: CopySink | null;
   writer: TrackWriter<TrackRow>;
   guard: SiteGuard;
   sites: Map<string, { site: SiteInfo | null; at: number }>;
@@ -40,8 +42,11 @@ const states = new WeakMap<AppContext, IngestState>();
 function stateOf(ctx: AppContext): IngestState {
   let state = states.get(ctx);
   if (!state) {
+    // PostgreSQL: COPY on a connection of its own; the embedded PGlite: one INSERT … unnest.
+    const copy = ctx.store.kind === 'postgres' && ctx.store.connectionString ? new CopySink(ctx.store.connectionString) : null;
     state = {
-      writer: new TrackWriter<TrackRow>((rows) => insertTrackRows(ctx.db, rows), { maxRows: 5000, maxDelayMs: 1000 }),
+      copy,
+      writer: new TrackWriter<TrackRow>((rows) => (copy ? copy.write(rows) : insertTrackRows(ctx.db, rows)), { maxRows: 5000, maxDelayMs: 1000 }),
       guard: new SiteGuard(),
       sites: new Map(),
       countsTimer: null,
@@ -82,6 +87,7 @@ export function startIngestion(ctx: AppContext): () => Promise<void> {
     if (state.countsTimer) clearInterval(state.countsTimer);
     state.countsTimer = null;
     await state.writer.close();
+    await state.copy?.close();
     await flushSiteCounts(ctx).catch(() => undefined);
   };
 }

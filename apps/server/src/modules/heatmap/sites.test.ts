@@ -10,6 +10,7 @@ import { imageSize } from '../../platform/render/test-pages.ts';
 import { frameDecision, refusingHeader } from './frame.ts';
 import { flushSiteCounts, trackWriterOf } from './ingest.ts';
 import { SiteGuard } from './site-guard.ts';
+import { copyLine } from './track-copy.ts';
 import { purgeExpiredClicks } from './sites.ts';
 
 /**
@@ -28,6 +29,26 @@ describe('rate limit per write key', () => {
     now += 500;
     expect(guard.take(1, 10, 6)).toBe(false);
     expect(guard.take(1, 10, 5)).toBe(true);
+  });
+});
+
+describe('COPY text of a tracked click', () => {
+  it('escapes what would break a line or a column, and writes a missing phone as null', () => {
+    const line = copyLine({
+      siteId: 3,
+      event: 'clickScreen',
+      eventTime: new Date('2026-01-02T03:04:05Z'),
+      distinctId: 'v\\1',
+      phone: null,
+      pageTitle: '标题\t含制表符\n换行',
+      url: 'https://a.example/x\ry',
+      platformType: 'PC',
+      project: 'production',
+      x: 1,
+      y: 2,
+      pageWidth: 1280,
+    });
+    expect(line).toBe('3\tclickScreen\t2026-01-02T03:04:05.000Z\tv\\\\1\t\\N\t标题\\t含制表符\\n换行\thttps://a.example/x\\ry\tPC\tproduction\t1\t2\t1280\n');
   });
 });
 
