@@ -80,7 +80,11 @@ export async function historyFlowList(ctx: AppContext, session: Session, process
     assigneeName: row.assigneeName ?? '',
     createTime: iso(row.createTime)!,
     historyActivityName: row.activityName,
-    historyActivityDurationTime: row.endTime ? formatDuration(new Date(row.endTime).getTime() - new Date(row.createTime).getTime()) : '',
+    // Start, withdraw and end rows are instants: no duration.
+    historyActivityDurationTime:
+      row.endTime && row.action !== 'start' && row.action !== 'end' && row.action !== 'withdraw'
+        ? formatDuration(new Date(row.endTime).getTime() - new Date(row.createTime).getTime())
+        : '',
     comment: row.comment,
     endTime: iso(row.endTime),
   }));
