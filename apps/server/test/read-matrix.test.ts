@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './fixtures.ts';
-import { alertCheckRead, alertPreviewRead } from './alert-matrix.ts';
+import { alertCheckOwnedRead, alertCheckRead, alertPreviewRead } from './alert-matrix.ts';
 import { multipart } from './multipart.ts';
 import {
   CHART,
@@ -454,6 +454,13 @@ const PATHS: ReadPath[] = [
     expected: async (m, view) =>
       unordered(await direct(m, `SELECT province, COUNT(order_id) FROM orders ${where(view)} GROUP BY province`, ['省份', '订单编号'])),
     cells: cells(ALL, GD, NO_GRANT, NO_GRANT, SCOPED, GD),
+  },
+  {
+    // An alert handed to the subject after it was saved: its check applies the owner's hidden columns then, not at save.
+    name: '预警检查：各省金额（管理员建、归属读者的预警，检查时按创建人读取）',
+    read: async (m, s) => ifShown(await alertCheckOwnedRead(m, s), unordered),
+    expected: amountSql,
+    cells: cells(ALL, HIDDEN, NO_GRANT, NO_GRANT, SCOPED, HIDDEN),
   },
 ];
 
