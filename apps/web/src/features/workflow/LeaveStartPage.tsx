@@ -7,6 +7,7 @@ import { WORK_START_PATH } from '@shutu/contracts';
 import { ApiError } from '../../shared/api.ts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
+import { useUserInfo } from '../../shared/session.ts';
 import { fetchUsers, startLeave, workflowKeys } from './api.ts';
 import { wk } from './messages.ts';
 import { leaveFinished } from './leave-finished.ts';
@@ -31,6 +32,7 @@ export function LeaveStartPage() {
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const users = useQuery({ queryKey: workflowKeys.users, queryFn: fetchUsers });
+  const { data: me } = useUserInfo();
   if (!processDefinitionId) return <Result status="warning" title={wk.missingParams} />;
 
   const submit = async (values: Values) => {
@@ -62,7 +64,8 @@ export function LeaveStartPage() {
               showSearch={{ optionFilterProp: 'label' }}
               placeholder={wk.approverPlaceholder}
               loading={users.isLoading}
-              options={(users.data ?? []).map((u) => ({ value: u.id, label: u.account }))}
+              // The applicant cannot approve their own request (the server refuses it too).
+              options={(users.data ?? []).filter((u) => u.account !== me?.account).map((u) => ({ value: u.id, label: u.account }))}
             />
           </Form.Item>
           <Space size="large" wrap>
