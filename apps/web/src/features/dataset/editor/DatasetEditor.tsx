@@ -14,6 +14,8 @@ import type { FilterTree } from '../filter/types.ts';
 import { FieldList } from './FieldList.tsx';
 import { JoinCanvas } from './JoinCanvas.tsx';
 import { JoinDrawer } from './JoinDrawer.tsx';
+import { DistinctValuesContext } from '../filter/pick-list.ts';
+import { useEditorDistinctValues } from './distinct-values.ts';
 import { FieldSelectDrawer, type FieldSelection } from './FieldSelectDrawer.tsx';
 import { LEFT_PANEL_WIDTH, LeftPanel, categoryPath, type DragTable, type EditorFormValues } from './LeftPanel.tsx';
 import type { EditorField, EditorModel } from './model-state.ts';
@@ -56,6 +58,7 @@ export function DatasetEditor({ id, backPath, datasourceId, dsName, saved, preDr
   const [computed, setComputed] = useState<EditorField | 'new' | null>(null);
   /** A new computed field opened from a canvas node belongs to that node's table. */
   const [computedAlias, setComputedAlias] = useState<string | null>(null);
+  const distinctValues = useEditorDistinctValues(model, datasourceId, id);
   /** The table node whose fields the 选择字段 drawer chooses. */
   const [fieldSelection, setFieldSelection] = useState<FieldSelection | null>(null);
   const addComputedOn = useCallback((alias: string | null) => {
@@ -174,125 +177,127 @@ export function DatasetEditor({ id, backPath, datasourceId, dsName, saved, preDr
   };
 
   return (
-    <div className="ds-editor" data-testid="dataset-editor">
-      <aside className="ds-editor-left" style={{ width: leftOpen ? LEFT_PANEL_WIDTH : 0 }}>
-        <LeftPanel
-          datasourceId={datasourceId}
-          dsName={dsName}
-          form={form}
-          initialValues={{ cubeName: initial.cubeName, remark: initial.remark, category: undefined }}
-          saving={saving}
-          onSave={save}
-          onDragTable={setDragging}
-        />
-      </aside>
-      <main className="ds-editor-main">
-        <div className="ds-toolbar">
-          <Button size="small" icon={<ArrowLeftOutlined />} onClick={() => void navigate(backPath)} data-testid="ds-back">
-            {em.back}
-          </Button>
-          <Button
-            size="small"
-            type="text"
-            icon={leftOpen ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
-            aria-label={leftOpen ? em.hidePanel : em.showPanel}
-            onClick={() => setLeftOpen((o) => !o)}
-            data-testid="ds-left-toggle"
+    <DistinctValuesContext.Provider value={distinctValues}>
+      <div className="ds-editor" data-testid="dataset-editor">
+        <aside className="ds-editor-left" style={{ width: leftOpen ? LEFT_PANEL_WIDTH : 0 }}>
+          <LeftPanel
+            datasourceId={datasourceId}
+            dsName={dsName}
+            form={form}
+            initialValues={{ cubeName: initial.cubeName, remark: initial.remark, category: undefined }}
+            saving={saving}
+            onSave={save}
+            onDragTable={setDragging}
           />
-          <Checkbox checked={onlyAvailable} onChange={(e) => setOnlyAvailable(e.target.checked)} data-testid="ds-only-available">
-            {em.onlyAvailable}
-          </Checkbox>
-          <Button
-            size="small"
-            icon={<FunctionOutlined />}
-            disabled={model.tables.length === 0}
-            onClick={() => addComputedOn(null)}
-            data-testid="ds-new-computed"
-          >
-            {em.newComputed}
-          </Button>
-          <FilterButtons id={id} fields={model.fields} globalFilter={globalFilter} onGlobalFilter={setGlobalFilter} />
-          <FieldCheckButton datasourceId={datasourceId} tables={model.tables} fields={model.fields} onChange={setFields} />
-          <span className="ds-toolbar-spacer" />
-          <Button size="small" icon={<ReloadOutlined />} onClick={() => setRefreshKey((k) => k + 1)} data-testid="ds-refresh">
-            {em.refresh}
-          </Button>
-          {id !== null && (
-            <Button size="small" onClick={() => window.open(`/newbi/visual/bigdataEdit?ds=${id}`, '_blank')} data-testid="ds-template">
-              {em.createTemplate}
+        </aside>
+        <main className="ds-editor-main">
+          <div className="ds-toolbar">
+            <Button size="small" icon={<ArrowLeftOutlined />} onClick={() => void navigate(backPath)} data-testid="ds-back">
+              {em.back}
             </Button>
-          )}
-        </div>
-        <JoinCanvas
+            <Button
+              size="small"
+              type="text"
+              icon={leftOpen ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+              aria-label={leftOpen ? em.hidePanel : em.showPanel}
+              onClick={() => setLeftOpen((o) => !o)}
+              data-testid="ds-left-toggle"
+            />
+            <Checkbox checked={onlyAvailable} onChange={(e) => setOnlyAvailable(e.target.checked)} data-testid="ds-only-available">
+              {em.onlyAvailable}
+            </Checkbox>
+            <Button
+              size="small"
+              icon={<FunctionOutlined />}
+              disabled={model.tables.length === 0}
+              onClick={() => addComputedOn(null)}
+              data-testid="ds-new-computed"
+            >
+              {em.newComputed}
+            </Button>
+            <FilterButtons id={id} fields={model.fields} globalFilter={globalFilter} onGlobalFilter={setGlobalFilter} />
+            <FieldCheckButton datasourceId={datasourceId} tables={model.tables} fields={model.fields} onChange={setFields} />
+            <span className="ds-toolbar-spacer" />
+            <Button size="small" icon={<ReloadOutlined />} onClick={() => setRefreshKey((k) => k + 1)} data-testid="ds-refresh">
+              {em.refresh}
+            </Button>
+            {id !== null && (
+              <Button size="small" onClick={() => window.open(`/newbi/visual/bigdataEdit?ds=${id}`, '_blank')} data-testid="ds-template">
+                {em.createTemplate}
+              </Button>
+            )}
+          </div>
+          <JoinCanvas
+            tables={model.tables}
+            joins={model.joins}
+            dragging={dragging !== null}
+            onDropFirst={(t) => void joins.dropFirst(t)}
+            onDropOn={(alias, t) => void joins.dropOn(alias, t)}
+            onEditJoin={joins.editJoin}
+            onDelete={deleteNode}
+            onAddComputed={addComputedOn}
+            onSelectFields={(alias) => {
+              const table = model.tables.find((t) => t.tableAliasName === alias);
+              setFieldSelection({ alias, label: table?.tableComment || table?.tableName || alias });
+            }}
+          />
+          <div className="ds-body">
+            <FieldList
+              fields={model.fields}
+              onlyAvailable={onlyAvailable}
+              onToggleKind={(fid) => setFields((fs) => toggleDimension(fs, fid))}
+              onToggleHidden={(fid) => setFields((fs) => fs.map((f) => (f.id === fid ? { ...f, hiddenStatus: f.hiddenStatus ? 0 : 1 } : f)))}
+              onRename={rename}
+              onMove={(fid, to) => setFields((fs) => moveField(fs, fid, to))}
+              onDelete={deleteField}
+              onEditComputed={setComputed}
+            />
+            <Tabs
+              className="ds-tabs"
+              items={[
+                {
+                  key: 'preview',
+                  label: em.preview,
+                  children: <PreviewTab model={model} datasourceId={datasourceId} cubeDataId={id} globalFilter={globalFilter} refreshKey={refreshKey} />,
+                },
+                { key: 'batch', label: em.batch, children: <BatchConfigTab fields={model.fields} onChange={setFields} /> },
+              ]}
+            />
+          </div>
+        </main>
+        <JoinDrawer
+          open={joins.drawer !== null}
+          sourceName={joins.drawer?.sourceName ?? ''}
+          targetName={joins.drawer?.targetName ?? ''}
+          sourceFields={joins.drawer?.sourceFields ?? []}
+          targetFields={joins.drawer?.targetFields ?? []}
+          initialType={joins.drawer?.initialType}
+          initialKeys={joins.drawer?.initialKeys}
+          onOk={(type, keys) => joins.drawer?.onOk(type, keys)}
+          onClose={joins.closeDrawer}
+        />
+        <ComputedFieldDialog
+          open={computed !== null}
+          field={computed === 'new' ? null : computed}
+          fields={model.fields}
           tables={model.tables}
-          joins={model.joins}
-          dragging={dragging !== null}
-          onDropFirst={(t) => void joins.dropFirst(t)}
-          onDropOn={(alias, t) => void joins.dropOn(alias, t)}
-          onEditJoin={joins.editJoin}
-          onDelete={deleteNode}
-          onAddComputed={addComputedOn}
-          onSelectFields={(alias) => {
-            const table = model.tables.find((t) => t.tableAliasName === alias);
-            setFieldSelection({ alias, label: table?.tableComment || table?.tableName || alias });
+          datasourceId={datasourceId}
+          dsType={dsType}
+          fixedAlias={computedAlias}
+          onOk={saveComputed}
+          onCancel={() => setComputed(null)}
+        />
+        <FieldSelectDrawer
+          selection={fieldSelection}
+          fields={model.fields}
+          onClose={() => setFieldSelection(null)}
+          onConfirm={(alias, shown) => {
+            setFields((fs) => fs.map((f) => (f.columnAttr === 'NORMAL' && f.tableAliasName === alias ? { ...f, hiddenStatus: shown.has(f.id) ? 0 : 1 } : f)));
+            setFieldSelection(null);
           }}
         />
-        <div className="ds-body">
-          <FieldList
-            fields={model.fields}
-            onlyAvailable={onlyAvailable}
-            onToggleKind={(fid) => setFields((fs) => toggleDimension(fs, fid))}
-            onToggleHidden={(fid) => setFields((fs) => fs.map((f) => (f.id === fid ? { ...f, hiddenStatus: f.hiddenStatus ? 0 : 1 } : f)))}
-            onRename={rename}
-            onMove={(fid, to) => setFields((fs) => moveField(fs, fid, to))}
-            onDelete={deleteField}
-            onEditComputed={setComputed}
-          />
-          <Tabs
-            className="ds-tabs"
-            items={[
-              {
-                key: 'preview',
-                label: em.preview,
-                children: <PreviewTab model={model} datasourceId={datasourceId} cubeDataId={id} globalFilter={globalFilter} refreshKey={refreshKey} />,
-              },
-              { key: 'batch', label: em.batch, children: <BatchConfigTab fields={model.fields} onChange={setFields} /> },
-            ]}
-          />
-        </div>
-      </main>
-      <JoinDrawer
-        open={joins.drawer !== null}
-        sourceName={joins.drawer?.sourceName ?? ''}
-        targetName={joins.drawer?.targetName ?? ''}
-        sourceFields={joins.drawer?.sourceFields ?? []}
-        targetFields={joins.drawer?.targetFields ?? []}
-        initialType={joins.drawer?.initialType}
-        initialKeys={joins.drawer?.initialKeys}
-        onOk={(type, keys) => joins.drawer?.onOk(type, keys)}
-        onClose={joins.closeDrawer}
-      />
-      <ComputedFieldDialog
-        open={computed !== null}
-        field={computed === 'new' ? null : computed}
-        fields={model.fields}
-        tables={model.tables}
-        datasourceId={datasourceId}
-        dsType={dsType}
-        fixedAlias={computedAlias}
-        onOk={saveComputed}
-        onCancel={() => setComputed(null)}
-      />
-      <FieldSelectDrawer
-        selection={fieldSelection}
-        fields={model.fields}
-        onClose={() => setFieldSelection(null)}
-        onConfirm={(alias, shown) => {
-          setFields((fs) => fs.map((f) => (f.columnAttr === 'NORMAL' && f.tableAliasName === alias ? { ...f, hiddenStatus: shown.has(f.id) ? 0 : 1 } : f)));
-          setFieldSelection(null);
-        }}
-      />
-      <SaveDialog open={permOpen} saving={saving} onOk={(perm) => void doSave(perm)} onCancel={() => setPermOpen(false)} />
-    </div>
+        <SaveDialog open={permOpen} saving={saving} onOk={(perm) => void doSave(perm)} onCancel={() => setPermOpen(false)} />
+      </div>
+    </DistinctValuesContext.Provider>
   );
 }

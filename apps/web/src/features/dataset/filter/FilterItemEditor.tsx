@@ -4,6 +4,8 @@ import { DeleteOutlined, GroupOutlined, HolderOutlined, MinusCircleOutlined, Plu
 import type { FilterFunction } from '@shutu/contracts';
 import { FUNCTION_LABELS } from '../filter-text.ts';
 import { ConditionValue } from './ConditionValue.tsx';
+import { PickListValue, hasPickList } from './PickListValue.tsx';
+import { ValueSourceControl } from './ValueSource.tsx';
 import { fm } from './messages.ts';
 import {
   RELATIVE_FUNCTIONS,
@@ -23,6 +25,9 @@ import {
   unitOf,
   wrapItem,
   type ItemRef,
+  isListFunction,
+  needsNoValue,
+  patchItem,
 } from './tree-ops.ts';
 import type { FilterField, FilterItem, FilterParam, FilterTree } from './types.ts';
 
@@ -114,6 +119,9 @@ export function FilterItemEditor({ item, at, flatIndex, fields, params, disabled
           data-testid={`${id}-field`}
           aria-label={fm.fieldPlaceholder}
         />
+        {field && type !== 'DATETIME' && (
+          <ValueSourceControl item={item} disabled={disabled} testId={`${id}-source`} onChange={(next) => update((t) => patchItem(t, at, () => next))} />
+        )}
         {multi && (
           <RelationToggle
             value={item.connectType === 'or' ? 'OR' : 'AND'}
@@ -195,7 +203,17 @@ export function FilterItemEditor({ item, at, flatIndex, fields, params, disabled
                   aria-label={fm.paramPlaceholder}
                 />
               ) : (
-                field && (
+                field &&
+                (type !== 'DATETIME' && hasPickList(item) && !needsNoValue(c.function) ? (
+                  <PickListValue
+                    item={item}
+                    multiple={isListFunction(c.function)}
+                    values={c.values}
+                    disabled={disabled}
+                    testId={`${id}-value${s}`}
+                    onChange={(values) => update((t) => patchCondition(t, at, ci, { values }))}
+                  />
+                ) : (
                   <ConditionValue
                     condition={c}
                     type={type}
@@ -204,7 +222,7 @@ export function FilterItemEditor({ item, at, flatIndex, fields, params, disabled
                     testId={`${id}-value${s}`}
                     onChange={(patch) => update((t) => patchCondition(t, at, ci, patch))}
                   />
-                )
+                ))
               )}
               {params !== undefined && (
                 <Checkbox

@@ -193,6 +193,11 @@ export function setItemField(tree: FilterTree, ref: ItemRef, field: FilterField,
   });
 }
 
+/** Replaces one item (its value source: pick-list.ts). */
+export function patchItem(tree: FilterTree, ref: ItemRef, fn: (item: FilterItem) => FilterItem): FilterTree {
+  return updateItem(tree, ref, fn);
+}
+
 /** How an item's conditions combine. */
 export function setConnectType(tree: FilterTree, ref: ItemRef, connectType: 'and' | 'or'): FilterTree {
   return updateItem(tree, ref, (item) => (item.connectType === connectType ? item : { ...item, connectType }));
