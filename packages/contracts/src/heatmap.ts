@@ -152,5 +152,13 @@ export const trackBatchSchema = z.object({
   writeKey: z.string().min(1).max(64),
   events: z.array(trackEventSchema).min(1).max(TRACK_BATCH_MAX),
 });
+/** The batch's frame, checked before its events: a batch that fails it is refused whole. */
+export const trackBatchEnvelopeSchema = z.object({
+  writeKey: z.string().min(1).max(64),
+  events: z.array(z.unknown()).min(1).max(TRACK_BATCH_MAX),
+});
+/** The answer to a batch: events stored, events dropped as invalid, and what was wrong with the first of them. */
+export const trackBatchResultSchema = z.object({ accepted: z.number(), dropped: z.number(), error: z.string().nullable() });
+export type TrackBatchResult = z.infer<typeof trackBatchResultSchema>;
 export type TrackEvent = z.infer<typeof trackEventSchema>;
 export type TrackBatch = z.infer<typeof trackBatchSchema>;

@@ -1,4 +1,12 @@
-import { formatMessage, heatmapMessages, trackBatchSchema, trackMessages, type TrackBatch } from '@shutu/contracts';
+import {
+  formatMessage,
+  heatmapMessages,
+  trackBatchEnvelopeSchema,
+  trackEventSchema,
+  trackMessages,
+  type TrackBatchResult,
+  type TrackEvent,
+} from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, forbidden, tooManyRequests } from '../../platform/http/errors.ts';
 import { SiteGuard } from './site-guard.ts';
@@ -92,11 +100,6 @@ export function startIngestion(ctx: AppContext): () => Promise<void> {
   };
 }
 
-/** The batch as sent (text/plain or JSON), checked; the first problem is the message. */
-export function parseBatch(body: unknown): TrackBatch {
-  return checkBatch(readJson(body));
-}
-
 function readJson(body: unknown): unknown {
   if (typeof body !== 'string') return body;
   try {
@@ -106,15 +109,27 @@ function readJson(body: unknown): unknown {
   }
 }
 
-function checkBatch(value: unknown): TrackBatch {
-  const parsed = trackBatchSchema.safeParse(value);
+/** The batch's frame (write key, a list of 1…1000 events): anything else refuses it whole. */
+function checkEnvelope(value: unknown): { writeKey: string; events: unknown[] } {
+  const parsed = trackBatchEnvelopeSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const [top, index, field] = issue.path;
-  if (top === 'events' && typeof index === 'number' && field !== undefined) {
-    throw badRequest(formatMessage(heatmapMessages.batchEventInvalid, { index: index + 1, field: String(field) }));
-  }
   throw badRequest(formatMessage(heatmapMessages.batchInvalid, { detail: issue.path.length ? issue.path.join('.') : issue.message }));
+}
+
+/** The valid events of a batch, how many were dropped and what was wrong with the first dropped one. */
+export function checkEvents(events: readonly unknown[]): { valid: TrackEvent[]; dropped: number; error: string | null } {
+  const valid: TrackEvent[] = [];
+  let error: string | null = null;
+  events.forEach((event, index) => {
+    const parsed = trackEventSchema.safeParse(event);
+    if (parsed.success) valid.push(parsed.data);
+    else if (error === null) {
+      const field = parsed.error.issues[0]!.path[0];
+      error = formatMessage(heatmapMessages.batchEventInvalid, { index: index + 1, field: field === undefined ? 'event' : String(field) });
+    }
+  });
+  return { valid, dropped: events.length - valid.length, error };
 }
 
 async function siteOf(ctx: AppContext, writeKey: string, now: number): Promise<SiteInfo | null> {
@@ -129,13 +144,18 @@ async function siteOf(ctx: AppContext, writeKey: string, now: number): Promise<S
   return site;
 }
 
-/** Checks a batch and buffers its events; returns how many were accepted. */
-export async function ingestBatch(ctx: AppContext, body: unknown, now: Date = new Date()): Promise<number> {
+/**
+ * Checks a batch and buffers its valid events. A batch that is not JSON, has no frame, names an
+ * unknown or disabled site, has no valid event or exceeds the site's rate limit is refused whole;
+ * otherwise its invalid events are dropped (counted against the site, the first one's problem in
+ * the answer) and the valid ones stored — a bad click never costs the good ones beside it.
+ */
+export async function ingestBatch(ctx: AppContext, body: unknown, now: Date = new Date()): Promise<TrackBatchResult> {
   const { guard, writer } = stateOf(ctx);
   const value = readJson(body);
-  let batch: TrackBatch;
+  let batch: { writeKey: string; events: unknown[] };
   try {
-    batch = checkBatch(value);
+    batch = checkEnvelope(value);
   } catch (error) {
     // A refused batch that names a known site counts against that site (its events too).
     const raw = value as { writeKey?: unknown; events?: unknown } | null;
@@ -148,11 +168,16 @@ export async function ingestBatch(ctx: AppContext, body: unknown, now: Date = ne
   const site = await siteOf(ctx, batch.writeKey, now.getTime());
   if (!site) throw forbidden(heatmapMessages.writeKeyUnknown);
   if (!site.enabled) throw forbidden(trackMessages.siteDisabled);
-  if (!guard.take(site.id, site.rateLimit, batch.events.length)) {
+  const { valid, dropped, error } = checkEvents(batch.events);
+  if (valid.length === 0) {
+    guard.invalid(site.id, dropped);
+    throw badRequest(error!);
+  }
+  if (!guard.take(site.id, site.rateLimit, valid.length)) {
     guard.limited(site.id);
     throw tooManyRequests(formatMessage(trackMessages.rateLimited, { limit: site.rateLimit }));
   }
-  const rows: TrackRow[] = batch.events.map((e) => ({
+  const rows: TrackRow[] = valid.map((e) => ({
     siteId: site.id,
     event: e.event,
     eventTime: now,
@@ -168,5 +193,6 @@ export async function ingestBatch(ctx: AppContext, body: unknown, now: Date = ne
   }));
   if (!writer.add(rows)) throw new AppError(503, heatmapMessages.stopping);
   guard.accepted(site.id, rows.length, now);
-  return rows.length;
+  if (dropped > 0) guard.dropped(site.id, dropped);
+  return { accepted: rows.length, dropped, error };
 }

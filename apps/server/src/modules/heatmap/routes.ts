@@ -145,8 +145,8 @@ function registerTracking(app: App, ctx: AppContext): void {
     scope.removeContentTypeParser('text/plain');
     scope.addContentTypeParser('text/plain', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.post(HEATMAP_PATHS.track, { config: { access: 'public' }, schema: { hide: true } }, async (request, reply) => {
-      const accepted = await ingestBatch(ctx, request.body);
-      return reply.header('cross-origin-resource-policy', 'cross-origin').send(ok({ accepted }));
+      const result = await ingestBatch(ctx, request.body);
+      return reply.header('cross-origin-resource-policy', 'cross-origin').send(ok(result));
     });
   });
 }

@@ -61,6 +61,11 @@ export class SiteGuard {
     c.invalidEvents += events;
   }
 
+  /** Events of an accepted batch dropped as invalid. */
+  dropped(siteId: number, events: number): void {
+    this.countsOf(siteId).invalidEvents += events;
+  }
+
   limited(siteId: number): void {
     this.countsOf(siteId).limitedBatches += 1;
   }

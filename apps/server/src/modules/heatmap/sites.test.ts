@@ -138,14 +138,17 @@ describe.each(kinds)('sites and write keys on %s', (kind) => {
     expect((await call(w.server, 'GET', '/api/heatmap/sites', { headers: member.headers })).status).toBe(403);
 
     expect((await send({ writeKey: site.writeKey, events: [click('s1'), click('s1')] })).statusCode).toBe(200);
-    // A bad batch with the site's key counts against the site (and its three events); nothing is stored.
-    const bad = await send({ writeKey: site.writeKey, events: [click('s1'), click('s1'), { ...click('s1'), x: -1 }] });
+    // A bad event is dropped and counted; the good ones beside it are stored.
+    const mixed = await send({ writeKey: site.writeKey, events: [click('s1'), click('s1'), { ...click('s1'), x: -1 }] });
+    expect(mixed.json().data).toMatchObject({ accepted: 2, dropped: 1 });
+    // A batch with nothing valid is refused and counts as an invalid batch of the site.
+    const bad = await send({ writeKey: site.writeKey, events: [{ ...click('s1'), x: -1 }] });
     expect(bad.statusCode).toBe(400);
-    // The bucket holds two seconds at 5 events/s: 10, two are taken, nine more are too many.
+    // The bucket holds two seconds at 5 events/s: 10, four are taken, nine more are too many.
     const limited = await send({ writeKey: site.writeKey, events: Array.from({ length: 9 }, () => click('s1')) });
     expect([limited.statusCode, limited.json().msg]).toEqual([429, '写入过于频繁（每秒最多 5 条事件），请稍后重试']);
     const listed = (await sites()).find((s) => s.id === site.id)!;
-    expect(listed).toMatchObject({ acceptedEvents: 2, invalidBatches: 1, invalidEvents: 3, limitedBatches: 1 });
+    expect(listed).toMatchObject({ acceptedEvents: 4, invalidBatches: 1, invalidEvents: 2, limitedBatches: 1 });
     expect(listed.lastEventTime).toBeTruthy();
 
     const off = await call(w.server, 'PUT', `/api/heatmap/sites/${site.id}`, { headers: w.admin, payload: { enabled: false } });
@@ -166,7 +169,7 @@ describe.each(kinds)('sites and write keys on %s', (kind) => {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    expect(await count()).toBe(2);
+    expect(await count()).toBe(4);
     expect((await call(w.server, 'DELETE', `/api/heatmap/sites/${site.id}`, { headers: w.admin })).status).toBe(200);
     expect(await count()).toBe(0);
     expect((await sites()).some((s) => s.id === site.id)).toBe(false);

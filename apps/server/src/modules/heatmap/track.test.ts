@@ -107,7 +107,7 @@ describe.each(kinds)('tracked clicks on %s', (kind) => {
   it("shows tracked clicks made at two widths on one spot of their visitor's heat map, found by the phone they identified with", async () => {
     const res = await send({ writeKey: 'demo-site', events: [click(750, 1000), click(960, 1280)] });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ accepted: 2 });
+    expect(res.json().data).toEqual({ accepted: 2, dropped: 0, error: null });
     await trackWriterOf(w.server.ctx).flush();
     const phone = await call(w.server, 'GET', '/api/heatmap/phone', { headers: w.admin, query: { phone: '10000000001' } });
     expect(phone.body.data).toEqual({ tel: '10000000001', shenceId: visitor });
@@ -129,17 +129,13 @@ describe.each(kinds)('tracked clicks on %s', (kind) => {
     const cases: [unknown, number, string][] = [
       ['{"writeKey":', 400, '事件批次不是合法的 JSON'],
       [{ writeKey: 'demo-site', events: [] }, 400, '事件批次格式不正确：events'],
+      [{ writeKey: 'demo-site', events: 'click' }, 400, '事件批次格式不正确：events'],
+      // Nothing valid in it: refused, with the first event's problem.
       [
-        { writeKey: 'demo-site', events: [click(10, 1000, { distinctId: bad }), click(10, 0, { distinctId: bad })] },
+        { writeKey: 'demo-site', events: [click(10, 1000, { distinctId: bad, event: 'pageView' }), click(10, 0, { distinctId: bad })] },
         400,
-        '事件批次格式不正确：第 2 条事件的 pageWidth 不合法',
+        '事件批次格式不正确：第 1 条事件的 event 不合法',
       ],
-      [
-        { writeKey: 'demo-site', events: [click(10, 1000, { distinctId: bad }), click(1200, 1000, { distinctId: bad })] },
-        400,
-        '事件批次格式不正确：第 2 条事件的 x 不合法',
-      ],
-      [{ writeKey: 'demo-site', events: [click(10, 1000, { distinctId: bad, event: 'pageView' })] }, 400, '事件批次格式不正确：第 1 条事件的 event 不合法'],
       [{ writeKey: 'no-such-site', events: [click(10, 1000, { distinctId: bad })] }, 403, '写入密钥无效'],
     ];
     for (const [body, status, msg] of cases) {
@@ -147,8 +143,20 @@ describe.each(kinds)('tracked clicks on %s', (kind) => {
       expect(res.statusCode, msg).toBe(status);
       expect(res.json().msg).toBe(msg);
     }
-    await w.server.app.close().catch(() => undefined);
+    await trackWriterOf(w.server.ctx).flush();
     expect(await stored(bad)).toBe(0);
+  });
+
+  it('drops the invalid events of a batch, counting them, and stores its valid ones', async () => {
+    const mixed = `mixed-${visitor}`;
+    const res = await send({
+      writeKey: 'demo-site',
+      events: [click(10, 1000, { distinctId: mixed }), click(10, 0, { distinctId: mixed }), click(1200, 1000, { distinctId: mixed })],
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ accepted: 1, dropped: 2, error: '事件批次格式不正确：第 2 条事件的 pageWidth 不合法' });
+    await w.server.app.close().catch(() => undefined);
+    expect(await stored(mixed)).toBe(1);
   });
 });
 
