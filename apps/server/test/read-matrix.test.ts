@@ -73,6 +73,7 @@ const NO_MATRIX_VIEW = (n: number) => forbidden(`没有数据表【V_SQL_MATRIX$
 const NO_PERMISSION = forbidden('没有权限执行此操作');
 const NO_USERS_TABLE = forbidden('没有数据表【users】的使用权限，请联系管理员授权');
 const NO_CLICKS_TABLE = forbidden('没有数据表【click_events】的使用权限，请联系管理员授权');
+const NO_PAGES_TABLE = forbidden('没有数据表【web_pages】的使用权限，请联系管理员授权');
 
 /** One row of cells, in the order of SUBJECTS. */
 function cells(...row: Cell[]): Record<SubjectName, Cell> {
@@ -402,6 +403,17 @@ const PATHS: ReadPath[] = [
       return unordered({ titles: ['x', 'y'], rows: rows.map(([x, y, width]) => [Math.round((x! / width!) * 10_000) / 10_000, y]) });
     },
     cells: cells(ALL, NO_CLICKS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_CLICKS_TABLE),
+  },
+  {
+    // The heat map's frame check and screenshot (issue 22) take only titles of web_pages the caller may read.
+    name: '热力图：页面嵌入或截图的判断（网站标题来自 web_pages）',
+    read: async (m, s) => {
+      const res = await call(m.w.server, 'GET', '/api/heatmap/frame', { headers: s.headers, query: { title: '网上营业厅-首页' } });
+      if (res.status !== 200) return refusal(res);
+      return unordered({ titles: ['mode'], rows: [[res.body.data.mode as string]] });
+    },
+    expected: async () => unordered({ titles: ['mode'], rows: [['frame']] }),
+    cells: cells(ALL, NO_PAGES_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_PAGES_TABLE),
   },
   {
     // The permission code order_export (none of the members holds it); a grant of v_order_data and products is the whole table.
