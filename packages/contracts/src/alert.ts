@@ -235,6 +235,12 @@ export interface AlertCheckLog {
   checkTime: string;
 }
 
+/** The editor's recipient choice: active users (no contact details) and the department tree. */
+export interface AlertRecipients {
+  users: { id: number; name: string; realName: string | null; deptId: number | null }[];
+  departments: { id: number; parentId: number; deptName: string; sort: number; children: AlertRecipients['departments'] }[];
+}
+
 /** The rows a check kept: column titles, then each row's values in that order (as the alert's owner read them). */
 export interface AlertCheckRows {
   titles: string[];
@@ -424,6 +430,8 @@ export const ALERT_API = {
   /** POST the time config: the computed absolute range (timeValue) for the editor. */
   window: '/api/alert/window',
   logs: '/api/alert/logs',
+  /** GET (any user): active users and the department tree, for the editor's recipients. */
+  recipients: '/api/alert/recipients',
   /** GET one check's kept rows (ALERT_LOG_ROWS) with their column titles, as the alert's owner read them. */
   logRows: '/api/alert/logs/:id/rows',
   /** GET list (size up to 10000, spec 3 §7), POST save. */

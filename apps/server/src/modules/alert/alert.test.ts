@@ -90,6 +90,20 @@ describe('alerts (issue 19)', () => {
     expect((await call(a.w.server, 'GET', `/api/alert/alerts/${alert.id}`, { headers: a.w.admin })).status).toBe(404);
   });
 
+  it('lets a member choose recipients: active users without contact details, and the department tree', async () => {
+    const admin = a.w.admin;
+    const dept = await call(a.w.server, 'POST', '/api/org/departments', { headers: admin, payload: { deptName: '华南区', parentId: 0 } });
+    await call(a.w.server, 'POST', '/api/org/departments', { headers: admin, payload: { deptName: '广州组', parentId: dept.body.data.id } });
+    const res = await call(a.w.server, 'GET', '/api/alert/recipients', { headers: a.member.headers });
+    expect(res.status).toBe(200);
+    const { users, departments } = res.body.data as { users: Record<string, unknown>[]; departments: { deptName: string; children: { deptName: string }[] }[] };
+    expect(users.map((u) => u.id)).toEqual(expect.arrayContaining([1, a.member.id]));
+    expect(Object.keys(users[0]!).sort()).toEqual(['deptId', 'id', 'name', 'realName']);
+    expect(departments.find((d) => d.deptName === '华南区')?.children.map((c) => c.deptName)).toEqual(['广州组']);
+    // The organisation screens stay the administrators'.
+    expect((await call(a.w.server, 'GET', '/api/org/users', { headers: a.member.headers })).status).toBe(403);
+  });
+
   it('answers the editor the computed range of a time configuration', async () => {
     const res = await call(a.w.server, 'POST', '/api/alert/window', { headers: a.w.admin, payload: { timeType: 'MONTH' } });
     const now = new Date();

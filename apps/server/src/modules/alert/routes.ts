@@ -20,6 +20,7 @@ import { ALERT_IMAGE_ROUTE, readAlertImage } from './board-image.ts';
 import { registerSmsRoutes } from './sms/routes.ts';
 import { loadPushSettings, maskedPush, savePushSettings } from './push.ts';
 import { previewAlert, windowOf } from './query.ts';
+import { alertRecipients } from './recipients.ts';
 import { checkNow, copyAlert, getAlert, getCheckRows, listAlerts, listChecks, removeAlert, saveAlert, setAlertEnabled } from './service.ts';
 
 const tags = ['alert'];
@@ -101,6 +102,11 @@ export function registerAlertRoutes(app: App, ctx: AppContext): void {
     ALERT_API.logs,
     { config: { access: 'user' }, schema: { tags, summary: '预警检查日志（管理员看全部）', querystring: alertLogQuerySchema, response: anyData } },
     async (request) => ok(await listChecks(ctx, sessionOf(request), request.query)),
+  );
+  app.get(
+    ALERT_API.recipients,
+    { config: { access: 'user' }, schema: { tags, summary: '可选的预警人员（在职用户与部门树，不含联系方式）', response: anyData } },
+    async () => ok(await alertRecipients(ctx)),
   );
   app.get(
     ALERT_API.logRows,

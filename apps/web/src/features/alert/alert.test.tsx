@@ -77,7 +77,7 @@ describe('alert pages (issue 19)', () => {
 
   it('the editor refuses an incomplete alert with the spec message and saves nothing', async () => {
     const calls = mockFetch((c) => {
-      if (path(c) === '/api/org/users') return ok({ records: [], total: 0, current: 1, size: 1000 });
+      if (path(c) === '/api/alert/recipients') return ok({ users: [], departments: [] });
       if (path(c) === '/api/dataset/cubes') return ok({ records: [], total: 0, current: 1, size: 1000 });
       if (path(c) === '/api/alert/window') return ok(['2026-11-23', '2026-11-24']);
       return undefined;

@@ -7,10 +7,10 @@ import {
   type AlertPreviewBody,
   type AlertRecord,
   type AlertCheckRows,
+  type AlertRecipients,
   type AlertPushSettings,
   type AlertTimeConfig,
   type BoardListItem,
-  type DepartmentNode,
   type Page,
   type SmsProvider,
   type ResultField,
@@ -39,13 +39,6 @@ export interface FieldOption {
   viewDataType: 'STRING' | 'NUMBER' | 'DATETIME';
   aggregationType: string;
 }
-export interface UserOption {
-  id: number;
-  name: string;
-  realName: string | null;
-  deptId: number | null;
-}
-
 export const fetchAlerts = (current: number, size: number) => http.get<Page<AlertRecord>>(ALERT_API.alerts, { current, size });
 export const fetchAlert = (id: number) => http.get<AlertRecord>(apiPath(ALERT_API.alert, { id }));
 /** spec 3 §7: the save payload is Base64 of the JSON alert. */
@@ -66,12 +59,11 @@ export const fetchWindow = (config: AlertTimeConfig) => request<string[]>(ALERT_
 
 export const fetchCubes = () => http.get<Page<CubeOption>>(API.dataset.cubes, { current: 1, size: 1000 });
 export const fetchFields = (cubeId: number) => http.get<FieldOption[]>(apiPath(API.dataset.fields, { id: cubeId }));
-export const fetchUsers = () => http.get<Page<UserOption>>(API.org.users, { current: 1, size: 1000 });
 export const fetchSmsTemplates = () => http.get<SmsTemplate[]>(ALERT_API.smsTemplates);
 export const fetchCheckRows = (checkId: number) => http.get<AlertCheckRows>(apiPath(ALERT_API.logRows, { id: checkId }));
 /** Boards (大屏) a message may attach: the caller's visible ones. */
 export const fetchAttachableBoards = () => http.get<Page<BoardListItem>>(API.board.boards, { kind: 'visual', current: 1, size: 1000 });
-export const fetchDepartments = () => http.get<DepartmentNode[]>(API.org.departments);
+export const fetchRecipients = () => http.get<AlertRecipients>(ALERT_API.recipients);
 
 export const saveSmsTemplate = (body: SmsTemplateSave) => request<SmsTemplate>(ALERT_API.smsTemplates, { method: 'POST', body });
 export const deleteSmsTemplate = (id: number) => request<null>(apiPath(ALERT_API.smsTemplate, { id }), { method: 'DELETE' });

@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { Form, Select, Space, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import type { DepartmentNode } from '@shutu/contracts';
-import { fetchDepartments, fetchUsers } from '../api.ts';
+import type { AlertRecipients } from '@shutu/contracts';
+
+type Department = AlertRecipients['departments'][number];
+import { fetchRecipients } from '../api.ts';
 import { alm } from '../messages.ts';
 import type { AlertDraft } from './draft.ts';
 
@@ -11,14 +13,14 @@ interface TreeOption {
   value: number;
   children: TreeOption[];
 }
-const treeOf = (nodes: DepartmentNode[]): TreeOption[] => nodes.map((d) => ({ title: d.deptName, value: d.id, children: treeOf(d.children) }));
+const treeOf = (nodes: Department[]): TreeOption[] => nodes.map((d) => ({ title: d.deptName, value: d.id, children: treeOf(d.children) }));
 
 /** The department and every department below it. */
-function subtree(nodes: DepartmentNode[], id: number): Set<number> {
+function subtree(nodes: Department[], id: number): Set<number> {
   for (const node of nodes) {
     if (node.id === id) {
       const ids = new Set<number>();
-      const walk = (n: DepartmentNode) => {
+      const walk = (n: Department) => {
         ids.add(n.id);
         n.children.forEach(walk);
       };
@@ -36,14 +38,15 @@ function subtree(nodes: DepartmentNode[], id: number): Set<number> {
  * included) to it. The alert keeps user ids (spec: warnUserIds), so who is in the department at save time.
  */
 export function RecipientsField({ draft, onChange }: { draft: AlertDraft; onChange(d: AlertDraft): void }) {
-  const users = useQuery({ queryKey: ['alert', 'users'], queryFn: fetchUsers, retry: false });
-  const depts = useQuery({ queryKey: ['alert', 'departments'], queryFn: fetchDepartments, retry: false });
+  const recipients = useQuery({ queryKey: ['alert', 'recipients'], queryFn: fetchRecipients });
+  const users = recipients.data?.users ?? [];
+  const departments = recipients.data?.departments ?? [];
   // Remounted after each pick so the picker is empty again: it adds, it does not hold a choice.
   const [picks, setPicks] = useState(0);
   const addDepartment = (deptId: number) => {
     setPicks(picks + 1);
-    const ids = subtree(depts.data ?? [], deptId);
-    const members = (users.data?.records ?? []).filter((u) => u.deptId !== null && ids.has(u.deptId)).map((u) => u.id);
+    const ids = subtree(departments, deptId);
+    const members = users.filter((u) => u.deptId !== null && ids.has(u.deptId)).map((u) => u.id);
     onChange({ ...draft, warnUserIds: [...new Set([...draft.warnUserIds, ...members])] });
   };
   return (
@@ -53,7 +56,7 @@ export function RecipientsField({ draft, onChange }: { draft: AlertDraft; onChan
           key={picks}
           style={{ width: 220 }}
           placeholder={alm.depts}
-          treeData={treeOf(depts.data ?? [])}
+          treeData={treeOf(departments)}
           treeDefaultExpandAll
           onChange={(id) => id && addDepartment(id)}
           data-testid="alert-depts"
@@ -62,7 +65,7 @@ export function RecipientsField({ draft, onChange }: { draft: AlertDraft; onChan
           mode="multiple"
           optionFilterProp="label"
           value={draft.warnUserIds}
-          options={(users.data?.records ?? []).map((u) => ({ label: u.realName || u.name, value: u.id }))}
+          options={users.map((u) => ({ label: u.realName || u.name, value: u.id }))}
           onChange={(ids: number[]) => onChange({ ...draft, warnUserIds: ids })}
           data-testid="alert-users"
         />
