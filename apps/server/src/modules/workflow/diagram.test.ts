@@ -41,7 +41,7 @@ describe('process diagram image', () => {
     expect(diagramCacheSize(server.ctx)).toBe(1);
 
     const headers = await server.login(approver.account, approver.password);
-    const taskId = (await call(server, 'GET', P.todoList, { headers })).body.data[0].taskId;
+    const taskId = (await call(server, 'GET', P.todoList, { headers })).body.data.records[0].taskId;
     await call(server, 'POST', P.completeTask, { headers, payload: { taskId, processInstanceId, comment: '同意', flag: 'ok' } });
     const after = await server.app.inject({ method: 'GET', url, headers: admin });
     expect(after.statusCode).toBe(200);

@@ -1,4 +1,13 @@
-import { workflowMessages, type HistoryFlow, type LeaveDetail, type ProcessDefinition, type WorkflowUser, type WorkItem } from '@shutu/contracts';
+import {
+  workflowMessages,
+  type HistoryFlow,
+  type Page,
+  type PageQuery,
+  type LeaveDetail,
+  type ProcessDefinition,
+  type WorkflowUser,
+  type WorkItem,
+} from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Session } from '../../platform/auth/session.ts';
 import { forbidden, notFound } from '../../platform/http/errors.ts';
@@ -50,14 +59,19 @@ const toItem = (row: Row): WorkItem => ({
   endTime: iso(row.endTime),
 });
 
-export async function workLists(ctx: AppContext, session: Session, kind: 'todo' | 'done' | 'send'): Promise<WorkItem[]> {
-  const rows =
-    kind === 'todo'
-      ? await todoRows(ctx.db, session.userId)
-      : kind === 'done'
-        ? await doneRows(ctx.db, session.userId)
-        : await sendRows(ctx.db, session.userId);
-  return (rows as Row[]).map(toItem);
+export async function workLists(ctx: AppContext, session: Session, kind: 'todo' | 'done' | 'send', paging: PageQuery): Promise<Page<WorkItem>> {
+  const query = kind === 'todo' ? todoRows(ctx.db, session.userId) : kind === 'done' ? doneRows(ctx.db, session.userId) : sendRows(ctx.db, session.userId);
+  const [rows, count] = await Promise.all([
+    query
+      .limit(paging.size)
+      .offset((paging.current - 1) * paging.size)
+      .execute(),
+    ctx.db
+      .selectFrom(query.as('list'))
+      .select(({ fn }) => fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { records: (rows as Row[]).map(toItem), total: Number(count.n), current: paging.current, size: paging.size };
 }
 
 export const countTodo = (ctx: AppContext, session: Session) => todoCount(ctx.db, session.userId);

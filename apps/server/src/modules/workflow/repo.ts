@@ -82,7 +82,7 @@ export function historyOf(db: Db, instanceId: string) {
     .execute();
 }
 
-/** The workbench's lists: rows of one instance joined with its definition, starter and a task. */
+/** The workbench's lists (query builders; the caller pages them): rows of one instance joined with its definition, starter and a task. */
 function workRows(db: Db) {
   return db
     .selectFrom('workflowInstance as i')
@@ -108,7 +108,7 @@ export function todoRows(db: Db, userId: number) {
     .where('t.assigneeId', '=', userId)
     .where('i.status', '=', 'running')
     .orderBy('t.createTime', 'desc')
-    .execute();
+    .orderBy('t.id');
 }
 
 export async function todoCount(db: Db, userId: number): Promise<number> {
@@ -132,8 +132,7 @@ export function doneRows(db: Db, userId: number) {
     .where('t.action', 'in', ['approve', 'reject', 'transfer'])
     .where('t.assigneeId', '=', userId)
     .orderBy('t.endTime', 'desc')
-    .limit(200)
-    .execute();
+    .orderBy('t.id');
 }
 
 export function sendRows(db: Db, userId: number) {
@@ -142,8 +141,7 @@ export function sendRows(db: Db, userId: number) {
     .select(['i.currentActivityName as activityName', 'a.name as assigneeName', 'i.createTime', 'i.endTime'])
     .where('i.starterId', '=', userId)
     .orderBy('i.createTime', 'desc')
-    .limit(200)
-    .execute();
+    .orderBy('i.id');
 }
 
 export function leaveById(db: Db, id: string) {

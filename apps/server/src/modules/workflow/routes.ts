@@ -4,6 +4,8 @@ import {
   businessIdQuerySchema,
   completeTaskSchema,
   envelopeSchema,
+  pageQuerySchema,
+  pageSchema,
   historyFlowSchema,
   leaveDetailSchema,
   leaveStartResultSchema,
@@ -44,8 +46,10 @@ export function registerWorkflowRoutes(app: App, ctx: AppContext): void {
     [WORKFLOW_PATHS.doneList, 'done', '我的已办'],
     [WORKFLOW_PATHS.sendList, 'send', '我的申请'],
   ] as const) {
-    app.get(path, { config: user, schema: { tags, summary, response: { 200: envelopeSchema(z.array(workItemSchema)) } } }, async (request) =>
-      ok(await workLists(ctx, sessionOf(request), kind)),
+    app.get(
+      path,
+      { config: user, schema: { tags, summary, querystring: pageQuerySchema, response: { 200: envelopeSchema(pageSchema(workItemSchema)) } } },
+      async (request) => ok(await workLists(ctx, sessionOf(request), kind, request.query)),
     );
   }
   app.get(

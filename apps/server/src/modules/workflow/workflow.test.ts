@@ -65,7 +65,8 @@ describe.each(kinds)('approval workflow on %s', (kind) => {
     expect(res.body.msg).toBe(workflowMessages.started);
     return res.body.data as { processInstanceId: string; businessId: string };
   };
-  const todo = async (headers: Headers) => (await call(server, 'GET', P.todoList, { headers })).body.data as { taskId: string; processInstanceId: string }[];
+  const todo = async (headers: Headers) =>
+    (await call(server, 'GET', P.todoList, { headers })).body.data.records as { taskId: string; processInstanceId: string }[];
   const taskOf = async (headers: Headers, processInstanceId: string) => (await todo(headers)).find((t) => t.processInstanceId === processInstanceId)!.taskId;
   const complete = (headers: Headers, payload: Record<string, unknown>) => call(server, 'POST', P.completeTask, { headers, payload });
   const history = async (processInstanceId: string) =>
@@ -107,6 +108,9 @@ describe.each(kinds)('approval workflow on %s', (kind) => {
     const taskId = await taskOf(users.approver.headers, processInstanceId);
     expect((await call(server, 'GET', P.todoCount, { headers: users.approver.headers })).body.data).toBeGreaterThanOrEqual(1);
     expect(await todo(users.applicant.headers)).toEqual([]);
+    const paged = await call(server, 'GET', `${P.todoList}?current=1&size=1`, { headers: users.approver.headers });
+    expect(paged.body.data).toMatchObject({ current: 1, size: 1, total: expect.any(Number) });
+    expect(paged.body.data.records).toHaveLength(1);
 
     await expect.poll(() => smtp.mails.length, { timeout: 10_000 }).toBe(mailsBefore + 1);
     const mail = smtp.mails.at(-1)!;
@@ -143,9 +147,15 @@ describe.each(kinds)('approval workflow on %s', (kind) => {
       ['审批人审批', '李四', '同意，注意安全'],
       ['已同意', '', null],
     ]);
-    const mine = (await call(server, 'GET', P.sendList, { headers: users.applicant.headers })).body.data as { processInstanceId: string; status: string }[];
+    const mine = (await call(server, 'GET', P.sendList, { headers: users.applicant.headers })).body.data.records as {
+      processInstanceId: string;
+      status: string;
+    }[];
     expect(mine.find((r) => r.processInstanceId === processInstanceId)?.status).toBe('approved');
-    const done = (await call(server, 'GET', P.doneList, { headers: users.approver.headers })).body.data as { processInstanceId: string; comment: string }[];
+    const done = (await call(server, 'GET', P.doneList, { headers: users.approver.headers })).body.data.records as {
+      processInstanceId: string;
+      comment: string;
+    }[];
     expect(done.find((r) => r.processInstanceId === processInstanceId)?.comment).toBe('同意，注意安全');
   });
 
@@ -232,7 +242,7 @@ describe.each(kinds)('workflow across restarts and processes on %s', (kind) => {
       store = await data.open();
       served = await appOn(store, dataDir);
       const approverHeaders = await served.login(approver.account, approver.password);
-      const tasks = (await inject(served.app, 'GET', P.todoList, approverHeaders)).body.data as { taskId: string; processInstanceId: string }[];
+      const tasks = (await inject(served.app, 'GET', P.todoList, approverHeaders)).body.data.records as { taskId: string; processInstanceId: string }[];
       const taskOf = (id: string) => tasks.find((t) => t.processInstanceId === id)!.taskId;
       const done = await inject(served.app, 'POST', P.completeTask, approverHeaders, {
         taskId: taskOf(first),

@@ -99,23 +99,28 @@ describe('首页', () => {
     mockFetch((c) => {
       if (c.url === '/api/home') return ok(fresh);
       if (c.url === '/api/datasource/usable') return ok([warehouse]);
-      if (c.url === '/api/blade-flow/work/todo-list')
-        return ok([
-          {
-            taskId: 't1',
-            processInstanceId: 'p1',
-            processDefinitionId: 'leave:1:abc',
-            processDefinitionName: '请假流程',
-            businessId: 'b1',
-            starterName: '张三',
-            activityName: '审批人审批',
-            assigneeName: '管理员',
-            status: 'running',
-            createTime: '2026-12-01T01:00:00.000Z',
-            endTime: null,
-            comment: null,
-          },
-        ]);
+      if (c.url.startsWith('/api/blade-flow/work/todo-list'))
+        return ok({
+          records: [
+            {
+              taskId: 't1',
+              processInstanceId: 'p1',
+              processDefinitionId: 'leave:1:abc',
+              processDefinitionName: '请假流程',
+              businessId: 'b1',
+              starterName: '张三',
+              activityName: '审批人审批',
+              assigneeName: '管理员',
+              status: 'running',
+              createTime: '2026-12-01T01:00:00.000Z',
+              endTime: null,
+              comment: null,
+            },
+          ],
+          total: 1,
+          current: 1,
+          size: 5,
+        });
       return undefined;
     });
     renderWithApp(<HomePage />, { path: '/home' });

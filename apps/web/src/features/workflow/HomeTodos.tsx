@@ -12,15 +12,20 @@ const SHOWN = 5;
 
 /** 首页's 我的待办 (docs/home.md, docs/workflow.md): the newest to-dos, each opening its approval page. Silent when the list cannot be read. */
 export function HomeTodos() {
-  const todo = useQuery({ queryKey: workflowKeys.list('todo'), queryFn: () => fetchWorkList('todo'), staleTime: 0, refetchOnMount: 'always' });
+  const todo = useQuery({
+    queryKey: workflowKeys.list('todo', 1, SHOWN),
+    queryFn: () => fetchWorkList('todo', 1, SHOWN),
+    staleTime: 0,
+    refetchOnMount: 'always',
+  });
   if (!todo.data) return null;
-  const rows = todo.data.slice(0, SHOWN);
+  const rows = todo.data.records;
   return (
     <Card
       size="small"
       className="work-home-todos"
       data-testid="home-todos"
-      title={`${wk.todo}（${todo.data.length}）`}
+      title={`${wk.todo}（${todo.data.total}）`}
       extra={<Link to={WORK_START_PATH}>{wk.page}</Link>}
     >
       {rows.length === 0 ? (

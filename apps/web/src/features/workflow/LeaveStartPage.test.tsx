@@ -21,7 +21,7 @@ describe('请假申请', () => {
     fireEvent.blur(screen.getByLabelText('结束时间'));
     fireEvent.blur(screen.getByLabelText('请假理由'));
     const fieldError = (message: string) =>
-      waitFor(() => expect(screen.queryAllByText(message).some((el) => el.classList.contains('ant-form-item-explain-error'))).toBe(true));
+      waitFor(() => expect(screen.queryAllByText(message).some((el) => el.classList.contains('ant-form-item-explain-error'))).toBe(true), { timeout: 5000 });
     for (const message of ['请选择审批人员', '请选择开始时间', '请选择结束时间', '请输入请假理由']) await fieldError(message);
 
     const pick = (label: string, value: string) => {

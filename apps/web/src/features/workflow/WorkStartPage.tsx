@@ -1,6 +1,7 @@
+import { useState } from 'react';
 import { Badge, Button, Card, Empty, Tabs } from 'antd';
 import { FormOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { formatMessage, LEAVE_START_PATH } from '@shutu/contracts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
@@ -13,22 +14,36 @@ import './workflow.css';
 export function WorkStartPage() {
   const navigate = useNavigate();
   const startable = useQuery({ queryKey: workflowKeys.startable, queryFn: fetchStartable });
-  const lists = {
-    todo: useQuery({ queryKey: workflowKeys.list('todo'), queryFn: () => fetchWorkList('todo') }),
-    send: useQuery({ queryKey: workflowKeys.list('send'), queryFn: () => fetchWorkList('send') }),
-    done: useQuery({ queryKey: workflowKeys.list('done'), queryFn: () => fetchWorkList('done') }),
-  };
+  const [paging, setPaging] = useState<Record<WorkListKind, { current: number; size: number }>>({
+    todo: { current: 1, size: 10 },
+    send: { current: 1, size: 10 },
+    done: { current: 1, size: 10 },
+  });
+  const useList = (kind: WorkListKind) =>
+    useQuery({
+      queryKey: workflowKeys.list(kind, paging[kind].current, paging[kind].size),
+      queryFn: () => fetchWorkList(kind, paging[kind].current, paging[kind].size),
+      placeholderData: keepPreviousData,
+    });
+  const lists = { todo: useList('todo'), send: useList('send'), done: useList('done') };
   const tab = (kind: WorkListKind, label: string) => ({
     key: kind,
     label:
       kind === 'todo' ? (
-        <Badge count={lists.todo.data?.length ?? 0} size="small" offset={[8, -2]}>
+        <Badge count={lists.todo.data?.total ?? 0} size="small" offset={[8, -2]}>
           {label}
         </Badge>
       ) : (
         label
       ),
-    children: <WorkTable kind={kind} rows={lists[kind].data ?? []} loading={lists[kind].isLoading} />,
+    children: (
+      <WorkTable
+        kind={kind}
+        page={lists[kind].data}
+        loading={lists[kind].isLoading}
+        onPage={(current, size) => setPaging((p) => ({ ...p, [kind]: { current, size } }))}
+      />
+    ),
   });
   return (
     <PageContainer title={wk.page} description={wk.pageDesc}>

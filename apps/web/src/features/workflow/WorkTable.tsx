@@ -1,7 +1,7 @@
 import { App, Button, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { LEAVE_HANDLE_PATH, WORKFLOW_STATUS_LABELS, type WorkItem, type WorkflowStatus } from '@shutu/contracts';
+import { LEAVE_HANDLE_PATH, WORKFLOW_STATUS_LABELS, type Page, type WorkItem, type WorkflowStatus } from '@shutu/contracts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { formatDateTime } from '../../shared/time.ts';
 import { withdraw, workflowKeys, type WorkListKind } from './api.ts';
@@ -16,7 +16,17 @@ export function handlePath(row: Pick<WorkItem, 'taskId' | 'processInstanceId' | 
 }
 
 /** One workbench list: to-dos open the approval page, requests can be withdrawn while undecided. */
-export function WorkTable({ kind, rows, loading }: { kind: WorkListKind; rows: WorkItem[]; loading: boolean }) {
+export function WorkTable({
+  kind,
+  page,
+  loading,
+  onPage,
+}: {
+  kind: WorkListKind;
+  page: Page<WorkItem> | undefined;
+  loading: boolean;
+  onPage: (current: number, size: number) => void;
+}) {
   const navigate = useNavigate();
   const { modal } = App.useApp();
   const queryClient = useQueryClient();
@@ -66,9 +76,17 @@ export function WorkTable({ kind, rows, loading }: { kind: WorkListKind; rows: W
       rowKey={(r) => `${r.processInstanceId}:${r.taskId ?? ''}`}
       size="middle"
       columns={columns}
-      dataSource={rows}
+      dataSource={page?.records ?? []}
       loading={loading}
-      pagination={{ pageSize: 10, hideOnSinglePage: true }}
+      pagination={{
+        current: page?.current ?? 1,
+        pageSize: page?.size ?? 10,
+        total: page?.total ?? 0,
+        showSizeChanger: true,
+        pageSizeOptions: [10, 20, 50, 100],
+        hideOnSinglePage: (page?.total ?? 0) <= 10,
+        onChange: onPage,
+      }}
       locale={{ emptyText: EMPTY[kind] }}
     />
   );

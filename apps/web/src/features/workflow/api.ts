@@ -1,4 +1,4 @@
-import type { HistoryFlow, LeaveDetail, LeaveStart, ProcessDefinition, WorkflowUser, WorkItem } from '@shutu/contracts';
+import type { HistoryFlow, LeaveDetail, LeaveStart, Page, ProcessDefinition, WorkflowUser, WorkItem } from '@shutu/contracts';
 import { WORKFLOW_PATHS as P } from '@shutu/contracts';
 import { getToken, http, request } from '../../shared/api.ts';
 
@@ -6,7 +6,7 @@ export const workflowKeys = {
   all: ['workflow'] as const,
   users: ['workflow', 'users'] as const,
   startable: ['workflow', 'startable'] as const,
-  list: (kind: WorkListKind) => ['workflow', 'list', kind] as const,
+  list: (kind: WorkListKind, current = 1, size = 10) => ['workflow', 'list', kind, current, size] as const,
   todoCount: ['workflow', 'todoCount'] as const,
   detail: (businessId: string) => ['workflow', 'detail', businessId] as const,
   history: (processInstanceId: string) => ['workflow', 'history', processInstanceId] as const,
@@ -17,7 +17,7 @@ const LIST_PATHS: Record<WorkListKind, string> = { todo: P.todoList, send: P.sen
 
 export const fetchUsers = () => http.get<WorkflowUser[]>(P.userList);
 export const fetchStartable = () => http.get<ProcessDefinition[]>(P.startList);
-export const fetchWorkList = (kind: WorkListKind) => http.get<WorkItem[]>(LIST_PATHS[kind]);
+export const fetchWorkList = (kind: WorkListKind, current = 1, size = 10) => http.get<Page<WorkItem>>(LIST_PATHS[kind], { current, size });
 export const fetchTodoCount = () => http.get<number>(P.todoCount);
 export const fetchLeaveDetail = (businessId: string) => http.get<LeaveDetail>(P.leaveDetail, { businessId });
 export const fetchHistory = (processInstanceId: string) => http.get<HistoryFlow[]>(P.historyFlowList, { processInstanceId });
