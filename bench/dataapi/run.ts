@@ -5,7 +5,7 @@
  * bare Fastify route answering the same JSON, and the raw DuckDB statement timed on the same
  * instance, all in the same run.
  *
- *   npx tsx bench/dataapi/run.ts [--orders 200000] [--seconds 10] [--connections 10] [--dir d]
+ *   npx tsx bench/dataapi/run.ts [--orders 200000] [--seconds 10] [--connections 10] [--dir d] [--database-url postgres://…]
  *
  * The data generator is the demo warehouse's (`ensureDemoWarehouse`, `--orders` rows); `--dir`
  * keeps and reuses the generated file. Server, bare route and client share this process.
@@ -30,9 +30,13 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     dir: { type: 'string' },
+    /** A PostgreSQL database for the metadata store (create it first); without it the embedded PGlite. */
+    'database-url': { type: 'string' },
   },
 });
 const orders = Number(values.orders);
+/** Names of this run's records: a kept --dir keeps the metadata store of earlier runs too. */
+const runId = Date.now().toString(36);
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const PROVINCES = ['广东', '浙江', '江苏', '山东', '河南', '四川', '湖北', '湖南'];
@@ -83,7 +87,7 @@ try {
     LOG_LEVEL: 'warn',
     SHUTU_ADMIN_PASSWORD: 'admin123',
   };
-  server = await startServer({ ...loadConfig(env), databaseUrl: undefined, webDist: undefined }, pino({ level: 'warn' }), { jobs: false });
+  server = await startServer({ ...loadConfig(env), databaseUrl: values['database-url'], webDist: undefined }, pino({ level: 'warn' }), { jobs: false });
   const base = server.url.replace('localhost', '127.0.0.1');
   const api = async <T>(method: string, url: string, token: string | null, body?: unknown): Promise<T> => {
     const res = await fetch(`${base}${url}`, {
@@ -98,17 +102,17 @@ try {
   const token = (await api<{ token: string }>('POST', '/api/auth/login', null, { account: 'admin', password: md5Hex('admin123') })).token;
   const sources = await api<{ records: { id: number; isBuiltin: boolean; path: string | null }[] }>('GET', '/api/datasource?size=100', token);
   const datasourceId = sources.records.find((s) => s.isBuiltin && s.path === file)!.id;
-  const category = await api<{ id: number }>('POST', '/api/dataapi/categories', token, { categoryName: '压测' });
+  const category = await api<{ id: number }>('POST', '/api/dataapi/categories', token, { categoryName: `压测 ${runId}` });
   const published = await api<{ id: number; apiKey: string }>('POST', '/api/dataapi/apis', token, {
     categoryId: category.id,
-    apiKey: 'bench_orders',
+    apiKey: `bench_orders_${runId}`,
     apiName: '各渠道订单（压测）',
     apiType: 1,
     datasourceId,
     querySql: SQL_TEMPLATE,
     note: JSON.stringify({ params: [{ name: '省份', key: 'p', datatype: 'string' }] }),
   });
-  const key = await api<{ secret: string }>('POST', '/api/dataapi/keys', token, { keyName: '压测', apiIds: [published.id], rateLimit: 100_000 });
+  const key = await api<{ secret: string }>('POST', '/api/dataapi/keys', token, { keyName: `压测 ${runId}`, apiIds: [published.id], rateLimit: 100_000 });
   const headers = { authorization: `Bearer ${key.secret}` };
   const url = `${base}/open/api/${published.apiKey}`;
 

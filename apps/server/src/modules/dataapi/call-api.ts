@@ -6,7 +6,8 @@ import { ownerCaller, type Caller } from '../perm/index.ts';
 import { prepareCall } from './execute.ts';
 import { identifyCaller, type CallIdentity } from './keys.ts';
 import { findApiByKey, recordFailure, recordSuccess, recoverFromPreview } from './repo.ts';
-import { countCall, insertCallLog, keyMayCall, touchKey } from './runtime-repo.ts';
+import { logCall } from './call-log-writer.ts';
+import { countCall, keyMayCall, touchKey } from './runtime-repo.ts';
 import { getDataApi } from './service.ts';
 import { cacheSeconds } from './settings.ts';
 
@@ -69,17 +70,21 @@ export async function callPublishedApi(ctx: AppContext, request: FastifyRequest,
     if (api && executing && statusOf(error) !== 403) await recordFailure(ctx.db, api.id);
     throw error;
   } finally {
-    await insertCallLog(ctx.db, {
-      apiId: api?.id ?? null,
-      apiKey: apiKey.slice(0, 100),
-      accessKey: identity?.kind === 'key' ? identity.key.accessKey : null,
-      userId: identity?.kind === 'user' ? identity.session.userId : null,
-      params: JSON.stringify(given).slice(0, 4000),
-      status: failure === undefined ? 200 : statusOf(failure),
-      rowCount: result?.rows ?? 0,
-      durationMs: Math.round(performance.now() - started),
-      errorMsg: failure === undefined ? null : (failure instanceof Error ? failure.message : String(failure)).slice(0, 500),
-    }).catch((error: unknown) => request.log.error({ err: error }, 'data-API call log not written'));
+    logCall(
+      ctx,
+      {
+        apiId: api?.id ?? null,
+        apiKey: apiKey.slice(0, 100),
+        accessKey: identity?.kind === 'key' ? identity.key.accessKey : null,
+        userId: identity?.kind === 'user' ? identity.session.userId : null,
+        params: JSON.stringify(given).slice(0, 4000),
+        status: failure === undefined ? 200 : statusOf(failure),
+        rowCount: result?.rows ?? 0,
+        durationMs: Math.round(performance.now() - started),
+        errorMsg: failure === undefined ? null : (failure instanceof Error ? failure.message : String(failure)).slice(0, 500),
+      },
+      (error: unknown) => request.log.error({ err: error }, 'data-API call log not written'),
+    );
   }
 }
 

@@ -34,6 +34,7 @@ import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok, page } from '../../platform/http/envelope.ts';
 import { callPublishedApi, previewDataApi } from './call-api.ts';
+import { flushCallLog, flushCallLogOnClose } from './call-log-writer.ts';
 import { getDict, listDicts, saveDict } from './dicts.ts';
 import { changeKey, createKey, keys, removeKey } from './keys.ts';
 import { openApiFor } from './openapi.ts';
@@ -51,6 +52,7 @@ export function registerDataApiRoutes(app: App, ctx: AppContext): void {
   registerAdminRoutes(app, ctx);
   registerDictRoutes(app, ctx);
   scheduleCallLogPruning(app, ctx);
+  flushCallLogOnClose(app, ctx);
   void app.register(async (open) => registerOpenRoutes(open as App, ctx));
 }
 
@@ -261,6 +263,7 @@ function registerAdminRoutes(app: App, ctx: AppContext): void {
       schema: { tags, summary: '调用日志', querystring: dataApiCallLogQuerySchema, response: { 200: envelopeSchema(pageSchema(dataApiCallLogSchema)) } },
     },
     async (request) => {
+      await flushCallLog(ctx);
       const { records, total } = await listCallLogs(ctx.db, request.query);
       return ok(page(records, total, request.query.current, request.query.size));
     },
@@ -283,7 +286,10 @@ function registerAdminRoutes(app: App, ctx: AppContext): void {
         response: { 200: envelopeSchema(dataApiStatsSchema) },
       },
     },
-    async (request) => ok(await callStats(ctx.db, request.query.hours)),
+    async (request) => {
+      await flushCallLog(ctx);
+      return ok(await callStats(ctx.db, request.query.hours));
+    },
   );
   app.get(
     DATA_API_PATHS.settings,

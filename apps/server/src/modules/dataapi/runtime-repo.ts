@@ -121,8 +121,14 @@ export async function deleteKey(db: Db, id: number): Promise<boolean> {
   return Number(result.numDeletedRows) > 0;
 }
 
-/** Marks a key used, at most once a minute (keeps the hot path free of a write per call). */
+const touched = new WeakMap<Db, Map<number, number>>();
+
+/** Marks a key used, at most once a minute per process and in the store (keeps the hot path free of a write per call). */
 export async function touchKey(db: Db, id: number): Promise<void> {
+  let seen = touched.get(db);
+  if (!seen) touched.set(db, (seen = new Map()));
+  if (Date.now() - (seen.get(id) ?? 0) < 60_000) return;
+  seen.set(id, Date.now());
   await db
     .updateTable('dataApiKey')
     .set({ lastUsedTime: sql`now()` })
@@ -179,8 +185,8 @@ export interface CallLogValues {
   errorMsg: string | null;
 }
 
-export async function insertCallLog(db: Db, values: CallLogValues): Promise<void> {
-  await db.insertInto('dataApiCallLog').values(values).execute();
+export async function insertCallLogs(db: Db, rows: (CallLogValues & { createTime: Date })[]): Promise<void> {
+  if (rows.length > 0) await db.insertInto('dataApiCallLog').values(rows).execute();
 }
 
 export async function listCallLogs(
