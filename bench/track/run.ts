@@ -26,6 +26,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     connections: { type: 'string', default: '10' },
     batch: { type: 'string', default: '100' },
+    /** Load generator threads (autocannon workers): 0 runs it on the server's own thread. */
+    workers: { type: 'string', default: '0' },
     /** A PostgreSQL database for the metadata store: create it first (createdb), the run migrates it and leaves it. */
     'database-url': { type: 'string' },
   },
@@ -34,6 +36,13 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const batchSize = Number(values.batch);
 const bodies = generateBatches(64, batchSize);
+const workers = Number(values.workers);
+// Workers cannot take a function: they load setup-request.cjs, which reads the batches from this file.
+const bodiesFile = path.join(os.tmpdir(), `shutu-bench-track-${process.pid}.json`);
+if (workers > 0) {
+  fs.writeFileSync(bodiesFile, JSON.stringify(bodies));
+  process.env.TRACK_BENCH_BODIES = bodiesFile;
+}
 
 /** Runs autocannon against url with the batches in turn; the 2xx responses and events/s. */
 async function load(url: string): Promise<{ ok: number; eventsPerSecond: number; errors: number }> {
@@ -44,8 +53,10 @@ async function load(url: string): Promise<{ ok: number; eventsPerSecond: number;
     connections,
     duration: seconds,
     headers: { 'content-type': 'text/plain;charset=UTF-8' },
-    requests: [{ setupRequest: (req) => ({ ...req, body: bodies[next++ % bodies.length] }) }],
-  });
+    ...(workers > 0
+      ? { workers, requests: [{ setupRequest: path.join(import.meta.dirname, 'setup-request.cjs') }] }
+      : { requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: bodies[next++ % bodies.length] }) }] }),
+  } as autocannon.Options);
   const ok = result['2xx'];
   return { ok, eventsPerSecond: (ok * batchSize) / seconds, errors: result.non2xx + result.errors };
 }
@@ -72,7 +83,7 @@ try {
   await server.store.db.updateTable('trackSite').set({ rateLimit: 100_000 }).where('writeKey', '=', 'demo-site').execute();
   const raw = await bare();
   console.log(
-    `store: ${config.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}; batches of ${batchSize} events, ${connections} connections, ${seconds} s each, client and servers in this process on ${os.cpus().length} cores`,
+    `store: ${config.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}; batches of ${batchSize} events, ${connections} connections, ${seconds} s each, client ${workers > 0 ? `in ${workers} worker thread(s)` : "on the servers' thread"} on ${os.cpus().length} cores`,
   );
   const rawResult = await load(raw.url);
   const product = await load(`${server.url}/track/batch`);
@@ -93,4 +104,5 @@ try {
   );
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(bodiesFile, { force: true });
 }
