@@ -133,6 +133,14 @@ describe('alert settings and the editor', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('alert-quiet').locator('input').nth(1).fill('07:00');
     await page.keyboard.press('Enter');
+    // A date condition: 订购时间 介于 two days.
+    await area('筛选');
+    await page.getByTestId('alert-pick-订购时间').click();
+    await page.getByTestId('alert-condition-value-2').locator('input').first().click();
+    await page.getByTestId('alert-condition-value-2').locator('input').first().fill('2026-01-01');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('alert-condition-value-2').locator('input').nth(1).fill('2026-12-31');
+    await page.keyboard.press('Enter');
     await choose('alert-reports', '销售概览');
     await page.keyboard.press('Escape');
     await screenshot(page, 'alert-editor-conditions');
@@ -147,6 +155,7 @@ describe('alert settings and the editor', () => {
     ).toEqual([
       ['where', expect.objectContaining({ function: 'eq', values: ['广东'] })],
       ['where', expect.objectContaining({ function: 'eq', values: ['浙江'] })],
+      ['where', expect.objectContaining({ function: 'between', values: ['2026-01-01', '2026-12-31'] })],
     ]);
     expect(String(saved.warnUserIds).split(',')).toHaveLength(2);
   });

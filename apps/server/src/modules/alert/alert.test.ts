@@ -141,6 +141,17 @@ describe('alerts (issue 19)', () => {
       preview(a.member.headers, { filterList: [{ cubeColumnId: a.f['订单编号'], connectTime: 'having', conditions: [{ function: 'gt', values: [n] }] }] });
     expect((await over(count - 1)).body.data.dataList).toHaveLength(1);
     expect((await over(count)).body.data.dataList).toHaveLength(0);
+    // Where-conditions: 或 among them, and a date range on a date field (both days included).
+    const where = (cubeColumnId: number, fn: string, values: string[]) => ({ cubeColumnId, connectTime: 'where', conditions: [{ function: fn, values }] });
+    const either = await preview(a.w.admin, { filterRelation: 'OR', filterList: [where(a.f['省份']!, 'eq', ['广东']), where(a.f['省份']!, 'eq', ['浙江'])] });
+    expect(provinces(either)).toEqual(['广东', '浙江']);
+    const both = await preview(a.w.admin, { filterList: [where(a.f['省份']!, 'eq', ['广东']), where(a.f['省份']!, 'eq', ['浙江'])] });
+    expect(both.body.data.dataList).toHaveLength(0);
+    const [first] = await a.w.direct(`SELECT CAST(MIN(order_time) AS DATE) AS d FROM orders WHERE order_time >= TIMESTAMP '${admin.body.data.timeValue[0]}'`);
+    const day = String(first!.d instanceof Date ? first!.d.toISOString().slice(0, 10) : first!.d).slice(0, 10);
+    const oneDay = await preview(a.w.admin, { filterList: [where(a.f['下单时间']!, 'between', [day, day])] });
+    expect(oneDay.body.data.dataList.length).toBeGreaterThan(0);
+    expect((await preview(a.w.admin, { filterList: [where(a.f['下单时间']!, 'between', ['1990-01-01', '1990-12-31'])] })).body.data.dataList).toHaveLength(0);
     const incomplete = await preview(a.w.admin, { columnList: [{ cubeColumnId: a.f['省份'], dimensionType: 'WEIDU' }] });
     expect([incomplete.status, incomplete.body.msg]).toEqual([400, alertMessages.previewNeedsFields]);
   });

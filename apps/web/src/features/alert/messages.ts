@@ -87,6 +87,7 @@ export const alm = {
     isnull: '为空',
     notnull: '不为空',
   } as Record<string, string>,
+  dateFunctions: { between: '介于', ge: '不早于', le: '不晚于' } as Record<string, string | undefined>,
   reports: '附带报表',
   reportsHint: '消息附上报表链接；邮件和机器人消息另附第一个报表的截图（按预警创建人的权限生成）',
   quietHours: '免打扰时段',

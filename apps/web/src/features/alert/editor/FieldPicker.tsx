@@ -39,7 +39,8 @@ export function pickInto(draft: AlertDraft, area: PickerArea, f: FieldOption): A
         return { ...withMeasure, filterJson: [...withMeasure.filterJson, { ...threshold, conditions: [{ function: 'gt', values: [0] }] }] };
       }
       const condition = { uniqId: `w${Date.now()}`, cubeColumnId: f.id, columnTitle: f.columnTitle, connectTime: 'where' as const };
-      return { ...draft, filterJson: [...draft.filterJson, { ...condition, conditions: [{ function: 'eq', values: [''] }] }] };
+      const first = f.viewDataType === 'DATETIME' ? { function: 'between' as const, values: [] } : { function: 'eq' as const, values: [''] };
+      return { ...draft, filterJson: [...draft.filterJson, { ...condition, conditions: [first] }] };
     }
     case 'time':
       return { ...draft, filterTimeJson: { ...draft.filterTimeJson, timeColumn: f.id } };

@@ -1,8 +1,9 @@
-import { Button, Form, Input, Radio, Select, Space } from 'antd';
+import { Button, Form, Radio, Select, Space } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import type { AlertFilter } from '@shutu/contracts';
 import type { FieldOption } from '../api.ts';
 import { alm } from '../messages.ts';
+import { ConditionValue, DATE_FUNCTIONS, textOf, valuesOf } from './ConditionValue.tsx';
 import type { AlertDraft } from './draft.ts';
 
 interface Props {
@@ -11,22 +12,11 @@ interface Props {
   fields: FieldOption[];
 }
 
-/** Where-conditions a user writes: functions with no value, one value, or a list (comma separated). */
+/** Where-conditions on text and number fields: no value, one value, or a list (comma separated). */
 const WHERE_FUNCTIONS = ['eq', 'in', 'notIn', 'like', 'gt', 'ge', 'lt', 'le', 'isnull', 'notnull'] as const;
-type WhereFunction = (typeof WHERE_FUNCTIONS)[number];
-const NO_VALUE: readonly string[] = ['isnull', 'notnull'];
-const LIST: readonly string[] = ['in', 'notIn'];
-
-const valuesOf = (fn: string, text: string): (string | number)[] => {
-  if (NO_VALUE.includes(fn)) return [];
-  if (LIST.includes(fn))
-    return text
-      .split(/[,，]/)
-      .map((v) => v.trim())
-      .filter((v) => v !== '');
-  return [text];
-};
-const textOf = (f: AlertFilter) => (f.conditions[0]?.values ?? []).join('，');
+type WhereFunction = (typeof WHERE_FUNCTIONS)[number] | (typeof DATE_FUNCTIONS)[number];
+const firstCondition = (f: FieldOption | undefined) =>
+  f?.viewDataType === 'DATETIME' ? { function: 'between' as const, values: [] } : { function: 'eq' as const, values: [''] };
 
 /**
  * The filter builder's conditions on the dataset's fields (where-filters, before grouping) and the
@@ -45,7 +35,7 @@ export function FiltersSection({ draft, onChange, fields }: Props) {
       cubeColumnId: first.id,
       columnTitle: first.columnTitle,
       connectTime: 'where',
-      conditions: [{ function: 'eq', values: [''] }],
+      conditions: [firstCondition(first)],
     };
     onChange({ ...draft, filterJson: [...all, filter] });
   };
@@ -55,31 +45,37 @@ export function FiltersSection({ draft, onChange, fields }: Props) {
         <Space orientation="vertical" style={{ width: '100%' }}>
           {conditions.map(([f, i]) => {
             const fn = (f.conditions[0]?.function ?? 'eq') as WhereFunction;
+            const isDate = fields.find((x) => x.id === f.cubeColumnId)?.viewDataType === 'DATETIME';
+            const functions: readonly WhereFunction[] = isDate ? DATE_FUNCTIONS : WHERE_FUNCTIONS;
             return (
               <Space key={f.uniqId ?? i} data-testid={`alert-condition-${i}`}>
                 <Select
                   style={{ width: 160 }}
                   value={f.cubeColumnId}
                   options={options}
-                  onChange={(id: number) => set(i, { cubeColumnId: id, columnTitle: fields.find((x) => x.id === id)?.columnTitle ?? '' })}
+                  onChange={(id: number) => {
+                    const field = fields.find((x) => x.id === id);
+                    set(i, { cubeColumnId: id, columnTitle: field?.columnTitle ?? '', conditions: [firstCondition(field)] });
+                  }}
                   data-testid={`alert-condition-field-${i}`}
                 />
                 <Select
                   style={{ width: 110 }}
                   value={fn}
-                  options={WHERE_FUNCTIONS.map((w) => ({ label: alm.whereFunctions[w], value: w }))}
-                  onChange={(next: WhereFunction) => set(i, { conditions: [{ function: next, values: valuesOf(next, textOf(f)) }] })}
+                  options={functions.map((w) => ({ label: (isDate ? alm.dateFunctions[w] : undefined) ?? alm.whereFunctions[w], value: w }))}
+                  onChange={(next: WhereFunction) =>
+                    set(i, {
+                      conditions: [{ function: next, values: isDate ? (next === fn ? (f.conditions[0]?.values ?? []) : []) : valuesOf(next, textOf(f)) }],
+                    })
+                  }
                   data-testid={`alert-condition-fn-${i}`}
                 />
-                {!NO_VALUE.includes(fn) && (
-                  <Input
-                    style={{ width: 220 }}
-                    value={textOf(f)}
-                    placeholder={LIST.includes(fn) ? alm.listPlaceholder : alm.valuePlaceholder}
-                    onChange={(e) => set(i, { conditions: [{ function: fn, values: valuesOf(fn, e.target.value) }] })}
-                    data-testid={`alert-condition-value-${i}`}
-                  />
-                )}
+                <ConditionValue
+                  filter={f}
+                  isDate={isDate}
+                  testId={`alert-condition-value-${i}`}
+                  onValues={(values) => set(i, { conditions: [{ function: fn, values }] })}
+                />
                 <Button icon={<DeleteOutlined />} aria-label={alm.delete} onClick={() => onChange({ ...draft, filterJson: all.filter((_, j) => j !== i) })} />
               </Space>
             );
