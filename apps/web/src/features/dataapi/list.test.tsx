@@ -4,6 +4,7 @@ import { fail, mockFetch, ok, type Call } from '../../test/fetch-mock.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { DataApiListPage } from './DataApiListPage.tsx';
 import { AccessKeysTab } from './admin/AccessKeysTab.tsx';
+import { RuntimeSettings } from './admin/RuntimeSettings.tsx';
 
 const url = (c: Call) => new URL(c.url, 'http://x');
 const row = (id: number, apiKey: string, apiStatus: number, apiType = 1) => ({
@@ -56,6 +57,26 @@ describe('access keys', () => {
     cleanup();
     localStorage.clear();
     vi.unstubAllGlobals();
+  });
+
+  it('saves only the runtime settings changed: the cache time, and the server refuses a bad value', async () => {
+    let refuse = false;
+    const calls = mockFetch((c) => {
+      if (url(c).pathname !== '/api/dataapi/settings') return ok([]);
+      if (c.method === 'PUT' && refuse) return fail(400, '缓存时间须为 0 到 3600 的整数秒（0 为不缓存）');
+      return ok({ allowedHosts: ['api.example.com'], logRetentionDays: 90, cacheSeconds: 0 }, '保存成功');
+    });
+    renderWithApp(<RuntimeSettings />);
+    const cache = await screen.findByLabelText('接口缓存（0 为不缓存）');
+    await waitFor(() => expect((screen.getByLabelText('日志保留天数') as HTMLInputElement).value).toBe('90'));
+    fireEvent.change(cache, { target: { value: '30' } });
+    fireEvent.click(screen.getByTestId('dataapi-runtime-save'));
+    await screen.findByText('保存成功');
+    expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ cacheSeconds: 30 });
+    refuse = true;
+    fireEvent.change(cache, { target: { value: '60' } });
+    fireEvent.click(screen.getByTestId('dataapi-runtime-save'));
+    await screen.findByText('缓存时间须为 0 到 3600 的整数秒（0 为不缓存）');
   });
 
   it('shows the secret once after creating a key; a missing name is refused', async () => {

@@ -47,6 +47,7 @@ export const am = {
   preview: '预览',
   refresh: '刷新',
   retention: '日志保留天数',
+  cacheSeconds: '接口缓存（0 为不缓存）',
   saveAsDict: '保存为枚举字典',
   basicSettings: '接口设置',
   apiName: '接口名',

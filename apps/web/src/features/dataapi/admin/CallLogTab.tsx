@@ -6,7 +6,7 @@ import type { DataApiCallLog } from '@shutu/contracts';
 import { formatDateTime } from '../../../shared/time.ts';
 import { dataApiKeys, fetchCallLogs, fetchCallStats, fetchDataApis, type CallStat } from '../api.ts';
 import { am } from '../messages.ts';
-import { LogRetention } from './LogRetention.tsx';
+import { RuntimeSettings } from './RuntimeSettings.tsx';
 
 /** 调用日志: calls, failures and p95 per API over the last 24 hours, then every call (refusals included). */
 export function CallLogTab() {
@@ -45,7 +45,7 @@ export function CallLogTab() {
         <Button size="small" icon={<ReloadOutlined />} onClick={() => void queryClient.invalidateQueries({ queryKey: ['dataapi'] })}>
           {am.refresh}
         </Button>
-        <LogRetention />
+        <RuntimeSettings />
       </Space>
       <Table<CallStat>
         rowKey="apiId"
