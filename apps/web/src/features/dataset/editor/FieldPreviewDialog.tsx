@@ -3,15 +3,21 @@ import { Alert, Modal, Table, Tabs } from 'antd';
 import type { CubePreview, DataSourceColumn } from '@shutu/contracts';
 import { errorText } from '../../../shared/notify.ts';
 import { fetchColumns, previewModel } from './api.ts';
-import type { DragTable } from './LeftPanel.tsx';
 import { PreviewTable } from './PreviewTab.tsx';
 import { fpm } from './field-messages.ts';
+
+/** A table of the left panel (its PreviewedTable): what the preview needs of it. */
+interface PreviewedTable {
+  tableName: string;
+  tableComment: string;
+  schema: string | null;
+}
 
 /** Rows the field preview shows. */
 export const FIELD_PREVIEW_ROWS = 20;
 
 /** A detail read of every column of one table (or SQL view), through the editor's model preview and its grants. */
-function firstRowsBody(datasourceId: number, table: DragTable, columns: readonly DataSourceColumn[]): CubePreview {
+function firstRowsBody(datasourceId: number, table: PreviewedTable, columns: readonly DataSourceColumn[]): CubePreview {
   const fields = columns.map((c, i) => ({
     id: `c${i}`,
     columnName: c.name,
@@ -31,7 +37,7 @@ function firstRowsBody(datasourceId: number, table: DragTable, columns: readonly
  * 字段预览 (spec 2 §2 "Dialogs and drawers"): clicking a table, file table or SQL view in the left
  * panel shows its columns (name, type, comment) and first rows before it is dragged in.
  */
-export function FieldPreviewDialog({ datasourceId, table, onClose }: { datasourceId: number; table: DragTable | null; onClose: () => void }) {
+export function FieldPreviewDialog({ datasourceId, table, onClose }: { datasourceId: number; table: PreviewedTable | null; onClose: () => void }) {
   const columns = useQuery({
     queryKey: ['dataset', 'editor', 'field-preview', datasourceId, table?.schema ?? null, table?.tableName],
     queryFn: () => fetchColumns(datasourceId, table!.tableName, table!.schema),
