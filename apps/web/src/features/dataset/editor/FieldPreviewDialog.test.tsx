@@ -34,7 +34,7 @@ describe('field preview', () => {
     renderWithApp(
       <FieldPreviewDialog
         datasourceId={3}
-        table={{ tableName: 'V_SQL_202611250101', tableComment: '省份汇总', schema: null, type: 'VIEW' }}
+        table={{ tableName: 'V_SQL_202611250101', tableComment: '省份汇总', schema: null }}
         onClose={() => {}}
       />,
     );
