@@ -32,11 +32,7 @@ describe('field preview', () => {
       return undefined;
     });
     renderWithApp(
-      <FieldPreviewDialog
-        datasourceId={3}
-        table={{ tableName: 'V_SQL_202611250101', tableComment: '省份汇总', schema: null }}
-        onClose={() => {}}
-      />,
+      <FieldPreviewDialog datasourceId={3} table={{ tableName: 'V_SQL_202611250101', tableComment: '省份汇总', schema: null }} onClose={() => {}} />,
     );
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('字段预览：省份汇总（V_SQL_202611250101）')).toBeTruthy();
