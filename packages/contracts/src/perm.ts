@@ -103,12 +103,20 @@ export const dataSourceGrantSchema = z.object({
   dsName: z.string(),
   dsTypeSyl: z.string(),
   tableNames: z.array(tableRefSchema),
+  /** The group's members may upload file tables into this source (issue 28; the server always answers it). */
+  writable: z.boolean().optional(),
 });
 export type DataSourceGrant = z.infer<typeof dataSourceGrantSchema>;
 
-/** dsAuthSave: replaces the group's tables of one source; an empty list removes the source. */
-export const dataSourceGrantSaveSchema = z.object({ tableNames: z.array(tableRefSchema).max(100000) });
+/**
+ * dsAuthSave: replaces the group's tables of one source; an empty list removes the source (and
+ * its write permission). `writable` (absent: unchanged) allows uploading file tables there.
+ */
+export const dataSourceGrantSaveSchema = z.object({ tableNames: z.array(tableRefSchema).max(100000), writable: z.boolean().optional() });
 export type DataSourceGrantSave = z.input<typeof dataSourceGrantSaveSchema>;
+
+/** An upload into a source the caller's groups may not write. */
+export const sourceNotWritableMessage = '没有数据源【{name}】的上传权限，请联系管理员授权';
 
 export const permGrantParamsSchema = z.object({
   id: z.coerce.number().int().positive(),
@@ -139,5 +147,7 @@ export const usableDataSourceSchema = z.object({
   type: z.enum(DATA_SOURCE_TYPES),
   dsTypeSyl: z.string(),
   remark: z.string().nullable(),
+  /** The caller may upload file tables into it (administrators; the grant's write permission, issue 28; always answered). */
+  writable: z.boolean().optional(),
 });
 export type UsableDataSource = z.infer<typeof usableDataSourceSchema>;

@@ -185,6 +185,7 @@ export function registerDataSourceRoutes(app: App, ctx: AppContext): void {
         response: { 200: envelopeSchema(z.array(dataSourceGrantSchema)) },
       },
     },
-    async (request) => ok(await saveDataSourceGrant(ctx, request.params.id, request.params.datasourceId, request.body.tableNames), zhCN.saved),
+    async (request) =>
+      ok(await saveDataSourceGrant(ctx, request.params.id, request.params.datasourceId, request.body.tableNames, request.body.writable), zhCN.saved),
   );
 }

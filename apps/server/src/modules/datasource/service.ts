@@ -19,7 +19,7 @@ import {
 import { sourceColumns } from './views.ts';
 import type { AppContext } from '../../context.ts';
 import { page } from '../../platform/http/envelope.ts';
-import { invalidatePermissions, usableSources, type Caller } from '../perm/index.ts';
+import { invalidatePermissions, usableSources, writableSources, type Caller } from '../perm/index.ts';
 import { conflict, fieldError, isForeignKeyViolation, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import {
   datasetsOfSource,
@@ -52,9 +52,10 @@ export async function listUsableSources(ctx: AppContext, caller: Caller): Promis
   const usable = await usableSources(ctx, caller);
   if (!usable.all && usable.ids.size === 0) return [];
   const rows = await listUsableRows(ctx.db, usable.all ? undefined : [...usable.ids]);
+  const writable = await writableSources(ctx, caller);
   return rows.map((row) => {
     const { id, dsDb, type, dsTypeSyl, remark } = toDataSource(row);
-    return { id, dsDb, type, dsTypeSyl, remark };
+    return { id, dsDb, type, dsTypeSyl, remark, writable: writable.all || writable.ids.has(id) };
   });
 }
 

@@ -1,7 +1,7 @@
 import { DATA_SOURCE_TYPE_LABELS, formatMessage, permMessages, zhCN, type DataSourceGrant, type TableRef } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { fieldError, notFound } from '../../platform/http/errors.ts';
-import { requireGroup, invalidatePermissions, listTableGrants, replaceTableGrants } from '../perm/index.ts';
+import { requireGroup, invalidatePermissions, listTableGrants, listWritableSources, replaceTableGrants, setSourceWritable } from '../perm/index.ts';
 import { getDataSource, getDataSourceDriver } from './registry.ts';
 
 /**
@@ -17,10 +17,18 @@ const tableKey = (t: TableRef) => `${t.schema}\u0000${t.name}`;
 export async function listDataSourceGrants(ctx: AppContext, permId: number): Promise<DataSourceGrant[]> {
   await requireGroup(ctx, permId);
   const bySource = new Map<number, DataSourceGrant>();
+  const writable = await listWritableSources(ctx, permId);
   for (const row of await listTableGrants(ctx.db, permId)) {
     let grant = bySource.get(row.datasourceId);
     if (!grant) {
-      grant = { dataPermId: permId, datasourceId: row.datasourceId, dsName: row.dsName, dsTypeSyl: DATA_SOURCE_TYPE_LABELS[row.type], tableNames: [] };
+      grant = {
+        dataPermId: permId,
+        datasourceId: row.datasourceId,
+        dsName: row.dsName,
+        dsTypeSyl: DATA_SOURCE_TYPE_LABELS[row.type],
+        tableNames: [],
+        writable: writable.has(row.datasourceId),
+      };
       bySource.set(row.datasourceId, grant);
     }
     grant.tableNames.push({ schema: row.tableSchema, name: row.tableName });
@@ -33,7 +41,13 @@ export async function listDataSourceGrants(ctx: AppContext, permId: number): Pro
  * removes the source from the group. Every table must exist in the source now: it is asked
  * for its tables, and an unknown one is refused with 400. Returns the group's grants.
  */
-export async function saveDataSourceGrant(ctx: AppContext, permId: number, datasourceId: number, tables: readonly TableRef[]): Promise<DataSourceGrant[]> {
+export async function saveDataSourceGrant(
+  ctx: AppContext,
+  permId: number,
+  datasourceId: number,
+  tables: readonly TableRef[],
+  writable?: boolean,
+): Promise<DataSourceGrant[]> {
   await requireGroup(ctx, permId);
   await getDataSource(ctx, datasourceId);
   const unique = [...new Map(tables.map((t) => [tableKey(t), { schema: t.schema, name: t.name }] as const)).values()];
@@ -46,5 +60,8 @@ export async function saveDataSourceGrant(ctx: AppContext, permId: number, datas
   invalidatePermissions(ctx);
   if (outcome === 'noGroup') throw notFound(permMessages.groupNotFound);
   if (outcome === 'noSource') throw notFound(zhCN.dsNotFound);
+  // The write permission goes with the grant: no tables, no uploads.
+  if (unique.length === 0) await setSourceWritable(ctx, permId, datasourceId, false);
+  else if (writable !== undefined) await setSourceWritable(ctx, permId, datasourceId, writable);
   return listDataSourceGrants(ctx, permId);
 }

@@ -1,11 +1,11 @@
 import { ConnectorError, stagingTableName, type Driver, type LoadColumn, type LoadRow } from '@shutu/connectors';
-import { checkFileTableForm, formatMessage, zhCN, type FileStructure, type FileTable } from '@shutu/contracts';
+import { checkFileTableForm, formatMessage, sourceNotWritableMessage, zhCN, type FileStructure, type FileTable } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { ownerOf } from '../../platform/files/owner.ts';
 import type { Upload } from '../../platform/files/upload.ts';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation } from '../../platform/http/errors.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
-import { usableSources, type Caller } from '../perm/index.ts';
+import { writableSources, type Caller } from '../perm/index.ts';
 import { assertSourceUsable, tableCheckerFor } from '../datasource/index.ts';
 import { describeColumns, fileWidth, previewRows, rowConverter, SAMPLE_ROWS } from './columns.ts';
 import { openTableFile, type DataRow, type TableFile } from './readers.ts';
@@ -86,10 +86,10 @@ function loadError(error: unknown): unknown {
   return error;
 }
 
-/** Reading a file's structure is a step of uploading it: only for users who may build on some source. */
+/** Reading a file's structure is a step of uploading it: only for users who may upload into some source (the grant's write permission). */
 export async function assertMayUpload(ctx: AppContext, caller: Caller): Promise<void> {
-  const usable = await usableSources(ctx, caller);
-  if (!usable.all && usable.ids.size === 0) throw forbidden();
+  const writable = await writableSources(ctx, caller);
+  if (!writable.all && writable.ids.size === 0) throw forbidden();
 }
 
 /** A failed load's leftovers: its staging table and reservation; left to recovery when the source cannot be reached. */
@@ -107,7 +107,10 @@ export async function createFileTable(ctx: AppContext, caller: Caller, upload: U
   if (!form.ok) throw badRequest(form.errors[0]!.message, form.errors);
   const { tableName, tableComment, dsId, columns } = form.value;
   const userId = caller.userId;
-  await assertSourceUsable(ctx, caller, dsId);
+  const source = await assertSourceUsable(ctx, caller, dsId);
+  // Uploading writes a table into the source: the grant's write permission (issue 28).
+  const writable = await writableSources(ctx, caller);
+  if (!writable.all && !writable.ids.has(dsId)) throw forbidden(formatMessage(sourceNotWritableMessage, { name: source.dsDb }));
   const driver = await getDataSourceDriver(ctx, dsId);
 
   const table = await openTableFile(upload.file, { spreadsheetMaxBytes: ctx.config.spreadsheetMaxBytes });

@@ -19,6 +19,11 @@ describe.each(kinds)('table grants enforced on %s', (kind) => {
   let colleague: Headers;
   let outsider: Headers;
   let warehouseId: number;
+  let groupId: number;
+  const grantTables = [
+    { schema: 'main', name: 'provinces' },
+    { schema: 'main', name: 'areas' },
+  ];
 
   const tableNames = async (headers: Headers) =>
     ((await call(server, 'GET', `/api/datasource/${warehouseId}/tables`, { headers })).body.data as { name: string }[]).map((t) => t.name).sort();
@@ -61,6 +66,7 @@ describe.each(kinds)('table grants enforced on %s', (kind) => {
       },
     });
     expect(group.status).toBe(200);
+    groupId = group.body.data.id;
     const grant = await call(server, 'PUT', `/api/perm/groups/${group.body.data.id}/datasources/${warehouseId}`, {
       headers: admin,
       payload: {
@@ -170,6 +176,16 @@ describe.each(kinds)('table grants enforced on %s', (kind) => {
       );
       return server.app.inject({ method: 'POST', url: '/api/filetable/tables', headers: { ...headers, ...body.headers }, payload: body.payload });
     };
+    // A table grant is the right to read; uploading needs the grant's write permission (issue 28).
+    const refused = await upload(member, 'member_cities');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().msg).toBe('没有数据源【示例数据仓库】的上传权限，请联系管理员授权');
+    const write = await call(server, 'PUT', `/api/perm/groups/${groupId}/datasources/${warehouseId}`, {
+      headers: admin,
+      payload: { tableNames: grantTables, writable: true },
+    });
+    expect(write.status, write.raw.body).toBe(200);
+    expect(write.body.data.find((g: { datasourceId: number }) => g.datasourceId === warehouseId)).toMatchObject({ writable: true });
     const created = await upload(member, 'member_cities');
     expect(created.statusCode, created.body).toBe(200);
     expect((await upload(outsider, 'outsider_cities')).statusCode).toBe(403);

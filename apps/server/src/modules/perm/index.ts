@@ -12,3 +12,4 @@ export {
   type Caller,
 } from './permissions.ts';
 export { findGroup, listTableGrants, replaceTableGrants } from './repo.ts';
+export { listWritableSources, setSourceWritable, writableSources } from './write-grants.ts';

@@ -115,6 +115,7 @@ export interface Database {
   permType: PermTypeTable;
   permGroup: PermGroupTable;
   permGrantTable: PermGrantTableTable;
+  permGrantWrite: PermGrantWriteTable;
   permGrant: PermGrantTable;
   cubeCategory: CubeCategoryTable;
   cube: CubeTable;
@@ -209,6 +210,12 @@ export interface PermGroupTable {
   permJson: string;
   createTime: CreatedAt;
   updateTime: UpdatedAt;
+}
+
+/** The write permission of a data-source grant: its group's members may upload file tables there (issue 28). */
+export interface PermGrantWriteTable {
+  permId: number;
+  datasourceId: number;
 }
 
 /** A table of a data source granted to a group. */

@@ -41,7 +41,8 @@ export function UploadFileButton({ categoryId }: Props) {
   const [picking, setPicking] = useState(false);
   const [sourceId, setSourceId] = useState<number | null>(null);
   const sources = useQuery({ queryKey: datasetKeys.usableSources, queryFn: fetchUsableSources, staleTime: 0, meta: { silent: true } });
-  const list = sources.data ?? [];
+  // Only sources the caller may upload into (the grant's write permission, issue 28).
+  const list = (sources.data ?? []).filter((s) => s.writable !== false);
   if (list.length === 0) return null;
 
   const start = () => {

@@ -126,6 +126,8 @@ describe('data-source table authorisation', () => {
     await screen.findByText('provinces');
     expect([box('orders'), box('cancellations'), box('v_order_data'), box('provinces')].map((b) => b.checked)).toEqual([true, true, true, false]);
 
+    // 允许上传文件: the grant's write permission goes with the save (issue 28)
+    fireEvent.click(screen.getByTestId('grant-writable'));
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({
@@ -134,6 +136,7 @@ describe('data-source table authorisation', () => {
         { schema: 'main', name: 'cancellations' },
         { schema: 'main', name: 'v_order_data' },
       ],
+      writable: true,
     });
 
     fireEvent.click(screen.getByRole('button', { name: /清\s*空/ }));

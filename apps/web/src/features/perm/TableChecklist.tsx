@@ -21,9 +21,12 @@ export function tickAll(checked: ReadonlySet<string>, visible: readonly DataSour
   return next;
 }
 
+/** The write permission's label (issue 28). */
+const UPLOAD_ALLOWED = '允许上传文件';
+
 interface Props {
   groupId: number;
-  source: Pick<DataSourceGrant, 'datasourceId' | 'dsName' | 'tableNames'>;
+  source: Pick<DataSourceGrant, 'datasourceId' | 'dsName' | 'tableNames' | 'writable'>;
   onSaved: () => Promise<void> | void;
 }
 
@@ -32,6 +35,8 @@ export function TableChecklist({ groupId, source, onSaved }: Props) {
   const id = source.datasourceId;
   const [filter, setFilter] = useState('');
   const [checked, setChecked] = useState<Set<string>>(() => new Set(source.tableNames.map(tableKey)));
+  // The grant's write permission: the group's members may upload file tables into the source (issue 28).
+  const [writable, setWritable] = useState(source.writable === true);
   const tables = useQuery({ queryKey: dataSourceKeys.tables(id), queryFn: () => fetchTables(id), staleTime: 0, retry: false, meta: { silent: true } });
   const all = useMemo(() => tables.data ?? [], [tables.data]);
   const visible = useMemo(() => all.filter((table) => matchesTable(table, filter)), [all, filter]);
@@ -44,6 +49,7 @@ export function TableChecklist({ groupId, source, onSaved }: Props) {
         groupId,
         id,
         ticked.map(({ schema, name }) => ({ schema, name })),
+        writable,
       ),
     onSuccess: async (res) => {
       notifySuccess(res.msg || msg.saved);
@@ -97,6 +103,9 @@ export function TableChecklist({ groupId, source, onSaved }: Props) {
           aria-label={t.grantTableSearch}
         />
         <Space>
+          <Checkbox checked={writable} onChange={(e) => setWritable(e.target.checked)} data-testid="grant-writable">
+            {UPLOAD_ALLOWED}
+          </Checkbox>
           <Button onClick={() => setChecked((c) => tickAll(c, visible))} disabled={visible.length === 0}>
             {t.grantSelectAll}
           </Button>

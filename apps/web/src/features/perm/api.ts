@@ -37,8 +37,11 @@ export const fetchMyPermGroups = () => http.get<MyPermGroup[]>(API.perm.myGroups
 
 export const fetchDataSourceGrants = (groupId: number) => http.get<DataSourceGrant[]>(apiPath(API.perm.dataSourceGrants, { id: groupId }));
 /** Replaces the group's tables of one source; an empty list removes the source from the group. */
-export const saveDataSourceGrant = (groupId: number, datasourceId: number, tableNames: TableRef[]) =>
-  request<unknown>(apiPath(API.perm.dataSourceGrant, { id: groupId, datasourceId }), { method: 'PUT', body: { tableNames } });
+export const saveDataSourceGrant = (groupId: number, datasourceId: number, tableNames: TableRef[], writable?: boolean) =>
+  request<unknown>(apiPath(API.perm.dataSourceGrant, { id: groupId, datasourceId }), {
+    method: 'PUT',
+    body: writable === undefined ? { tableNames } : { tableNames, writable },
+  });
 
 /** Every data source (the spec's large list fetch: page 1, size 10000). */
 export const fetchAllDataSources = () => http.get<Page<DataSource>>(API.datasource.sources, { current: 1, size: MAX_PAGE_SIZE }).then((p) => p.records);

@@ -23,6 +23,7 @@ import * as orderExport from './0021_order_export.ts';
 import * as workflow from './0027_workflow.ts';
 import * as orderExportResume from './0025_order_export_resume.ts';
 import * as ai from './0029_ai.ts';
+import * as datasourceWrite from './0028_datasource_write.ts';
 import * as trackSites from './0026_track_sites.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0025_order_export_resume': orderExportResume,
   '0026_track_sites': trackSites,
   '0029_ai': ai,
+  '0028_datasource_write': datasourceWrite,
 };

@@ -4,7 +4,7 @@ import { Button, Empty, Form, Input, Spin, Tabs, Tooltip } from 'antd';
 import { DatabaseOutlined, EditOutlined, FileExcelOutlined, PlusOutlined, TableOutlined, UploadOutlined } from '@ant-design/icons';
 import type { FormInstance } from 'antd';
 import type { SqlView } from '@shutu/contracts';
-import { editorKeys, fetchCategories, fetchFileTables, fetchSourceTables, fetchSqlViews } from './api.ts';
+import { editorKeys, fetchCategories, fetchFileTables, fetchSourceTables, fetchSqlViews, fetchUsableSources } from './api.ts';
 import { em } from './messages.ts';
 import { sm } from './source-messages.ts';
 import { FileUploadDrawer } from './FileUploadDrawer.tsx';
@@ -91,6 +91,9 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
   const files = useQuery({ queryKey: editorKeys.files(datasourceId), queryFn: () => fetchFileTables(datasourceId), enabled: datasourceId > 0 });
   const views = useQuery({ queryKey: editorKeys.views(datasourceId), queryFn: () => fetchSqlViews(datasourceId), enabled: datasourceId > 0 });
   const categories = useQuery({ queryKey: editorKeys.categories, queryFn: fetchCategories });
+  // The upload icon is for sources the caller may write (issue 28); unknown yet: shown, the server decides.
+  const usable = useQuery({ queryKey: editorKeys.usable, queryFn: fetchUsableSources });
+  const writable = usable.data?.find((s) => s.id === datasourceId)?.writable !== false;
 
   const lists = useMemo(() => {
     const fileNames = new Set((files.data ?? []).map((f) => f.tableName));
@@ -128,16 +131,18 @@ export function LeftPanel({ datasourceId, dsName, form, initialValues, saving, o
             children: (
               <>
                 <div className="ds-tab-tools">
-                  <Tooltip title={sm.uploadFile}>
-                    <Button
-                      size="small"
-                      type="text"
-                      icon={<UploadOutlined />}
-                      aria-label={sm.uploadFile}
-                      onClick={() => setUploading(true)}
-                      data-testid="ds-upload-file"
-                    />
-                  </Tooltip>
+                  {writable && (
+                    <Tooltip title={sm.uploadFile}>
+                      <Button
+                        size="small"
+                        type="text"
+                        icon={<UploadOutlined />}
+                        aria-label={sm.uploadFile}
+                        onClick={() => setUploading(true)}
+                        data-testid="ds-upload-file"
+                      />
+                    </Tooltip>
+                  )}
                 </div>
                 <TableList items={lists.files} loading={files.isLoading} onDragTable={onDragTable} onPreview={setPreviewing} />
               </>
