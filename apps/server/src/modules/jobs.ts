@@ -7,6 +7,7 @@ import { pptPdfJobs } from './ppt/pdf-job.ts';
 import { subscriptionJobs } from './subscription/jobs.ts';
 import { alertJobs } from './alert/index.ts';
 import { orderExportJobs } from './orderexport/index.ts';
+import { workflowJobs } from './workflow/index.ts';
 
 /**
  * Every domain module's background jobs. The serving and worker processes start them on
@@ -20,5 +21,6 @@ export function moduleJobs(ctx: AppContext, log: Logger): JobDefinition[] {
     ...subscriptionJobs(ctx, log),
     ...alertJobs(ctx, log),
     ...orderExportJobs(ctx, log),
+    ...workflowJobs(ctx, log),
   ];
 }

@@ -5,7 +5,8 @@ import type { Session } from '../../platform/auth/session.ts';
 import { conflict, fieldError, forbidden, notFound } from '../../platform/http/errors.ts';
 import { ensureDeployed } from './deploy.ts';
 import { signalTask, startProcess, type EngineStep } from './engine.ts';
-import { notifyAssignee, type TaskNotice } from './notify.ts';
+import { recordNotice } from './notice-repo.ts';
+import { dispatchNotice } from './notify.ts';
 import { activeUser, findDefinition, findInstance, findTask } from './repo.ts';
 
 /**
@@ -23,12 +24,6 @@ function mergeFinished(stored: string, step: EngineStep): string {
   return JSON.stringify([...(JSON.parse(stored) as string[]), ...step.finished]);
 }
 
-const leaveLines = (input: { startTime: string; endTime: string; reason: string }) => [
-  `开始时间：${input.startTime}`,
-  `结束时间：${input.endTime}`,
-  `请假理由：${input.reason}`,
-];
-
 export async function startLeave(ctx: AppContext, session: Session, input: LeaveStart, log: Log) {
   await ensureDeployed(ctx);
   const definition = await findDefinition(ctx.db, input.processDefinitionId);
@@ -45,7 +40,7 @@ export async function startLeave(ctx: AppContext, session: Session, input: Leave
   const instanceId = randomUUID();
   const businessId = randomUUID();
   const taskId = randomUUID();
-  await ctx.db.transaction().execute(async (trx) => {
+  const noticeId = await ctx.db.transaction().execute(async (trx) => {
     await trx
       .insertInto('workflowLeave')
       .values({
@@ -100,20 +95,9 @@ export async function startLeave(ctx: AppContext, session: Session, input: Leave
         },
       ])
       .execute();
+    return recordNotice(trx, { instanceId, taskId, assigneeId: approver.id, kind: 'started' });
   });
-  void notifyAssignee(
-    ctx,
-    {
-      taskId,
-      processInstanceId: instanceId,
-      businessId,
-      processName: definition.name,
-      starterName: starter.name,
-      assigneeId: approver.id,
-      lines: leaveLines(input),
-    },
-    log,
-  );
+  await dispatchNotice(ctx, noticeId, log);
   return { success: true, msg: workflowMessages.started, processInstanceId: instanceId, businessId };
 }
 
@@ -186,7 +170,7 @@ export async function transferTask(ctx: AppContext, session: Session, input: Tra
   if (input.assigneeId === session.userId) throw fieldError('assigneeId', workflowMessages.transferToSelf);
   const target = await activeUser(ctx.db, input.assigneeId);
   if (!target) throw fieldError('assigneeId', workflowMessages.approverNotFound);
-  const notice = await ctx.db.transaction().execute(async (trx) => {
+  const noticeId = await ctx.db.transaction().execute(async (trx) => {
     const { task, instance } = await openTaskOf(trx, session, input.taskId);
     const now = new Date();
     const comment = `${WORKFLOW_ACTIVITY_NAMES.transfer}给 ${target.name}${input.comment ? `：${input.comment}` : ''}`;
@@ -211,20 +195,9 @@ export async function transferTask(ctx: AppContext, session: Session, input: Tra
       .set({ assigneeId: target.id, revision: instance.revision + 1, updateTime: now })
       .where('id', '=', instance.id)
       .execute();
-    const leave = await trx.selectFrom('workflowLeave').select(['startTime', 'endTime', 'reason']).where('id', '=', instance.businessId).executeTakeFirst();
-    const definition = await findDefinition(trx, instance.definitionId);
-    const starter = await trx.selectFrom('sysUser').select('name').where('id', '=', instance.starterId).executeTakeFirstOrThrow();
-    return {
-      taskId,
-      processInstanceId: instance.id,
-      businessId: instance.businessId,
-      processName: definition?.name ?? '',
-      starterName: starter.name,
-      assigneeId: target.id,
-      lines: leave ? leaveLines(leave) : [],
-    } satisfies TaskNotice;
+    return recordNotice(trx, { instanceId: instance.id, taskId, assigneeId: target.id, kind: 'transferred' });
   });
-  void notifyAssignee(ctx, notice, log);
+  await dispatchNotice(ctx, noticeId, log);
 }
 
 export async function withdraw(ctx: AppContext, session: Session, processInstanceId: string, comment: string | undefined): Promise<void> {

@@ -809,6 +809,7 @@ export interface Database {
   workflowInstance: WorkflowInstanceTable;
   workflowHistory: WorkflowHistoryTable;
   workflowLeave: WorkflowLeaveTable;
+  workflowNotice: WorkflowNoticeTable;
 }
 
 export interface WorkflowDefinitionTable {
@@ -861,4 +862,21 @@ export interface WorkflowLeaveTable {
   endTime: string;
   reason: string;
   createTime: CreatedAt;
+}
+
+/** The approver's email outbox (0030_workflow_notice; docs/workflow.md "Approver mail"). */
+export interface WorkflowNoticeTable {
+  id: string;
+  instanceId: string;
+  taskId: string;
+  assigneeId: number;
+  kind: 'started' | 'transferred';
+  status: ColumnType<'pending' | 'sending' | 'sent' | 'failed' | 'skipped', 'pending' | undefined, 'pending' | 'sending' | 'sent' | 'failed' | 'skipped'>;
+  attempts: ColumnType<number, number | undefined, number>;
+  /** The job run (platform/jobs/recovery.ts) or in-process send that claimed it. */
+  runId: string | null;
+  error: string | null;
+  createTime: CreatedAt;
+  claimTime: Date | null;
+  finishTime: Date | null;
 }

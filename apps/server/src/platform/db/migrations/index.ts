@@ -25,6 +25,7 @@ import * as orderExportResume from './0025_order_export_resume.ts';
 import * as ai from './0029_ai.ts';
 import * as datasourceWrite from './0028_datasource_write.ts';
 import * as trackSites from './0026_track_sites.ts';
+import * as workflowNotice from './0030_workflow_notice.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0026_track_sites': trackSites,
   '0029_ai': ai,
   '0028_datasource_write': datasourceWrite,
+  '0030_workflow_notice': workflowNotice,
 };
