@@ -8,6 +8,8 @@ import { useChartData } from '../../../../shared/charts/useChartData.ts';
 import { FilterTreeEditor } from '../../../dataset/filter/FilterTreeEditor.tsx';
 import { itemCount, normaliseTree, validateTree } from '../../../dataset/filter/tree-ops.ts';
 import { EMPTY_TREE, type FilterField, type FilterTree } from '../../../dataset/filter/types.ts';
+import { DistinctValuesContext, type DistinctValues } from '../../../dataset/filter/pick-list.ts';
+import { boardDistinctValues } from './filter-values.ts';
 import { fieldTitle } from './data.ts';
 import { AGGREGATION_LABELS, cm } from './messages.ts';
 import { parseLimit, sortChoices, sortValue, type DataConfig } from './rules.ts';
@@ -40,6 +42,7 @@ export function FilterSection({ config, fields, onChange }: ConfigProps) {
         {open && (
           <FilterDialogBody
             value={config.filter ?? null}
+            distinct={config.cubeId ? boardDistinctValues(config) : null}
             fields={filterFields(fields)}
             onCancel={() => setOpen(false)}
             onOk={(tree) => {
@@ -58,9 +61,12 @@ function FilterDialogBody({
   fields,
   onOk,
   onCancel,
+  distinct,
 }: {
   value: FilterTree | null;
   fields: FilterField[];
+  /** Reads a field's own values for the 字段的值 pick-list (null: not offered). */
+  distinct: DistinctValues | null;
   onOk: (t: FilterTree | null) => void;
   onCancel: () => void;
 }) {
@@ -76,15 +82,17 @@ function FilterDialogBody({
   return (
     <div data-testid="ccp-filter-dialog">
       <Alert type="info" showIcon title={cm.filterHint} style={{ marginBottom: 12 }} />
-      <FilterTreeEditor
-        value={tree}
-        fields={fields}
-        testIdPrefix="cf"
-        onChange={(t) => {
-          setTree(t);
-          setError(null);
-        }}
-      />
+      <DistinctValuesContext.Provider value={distinct}>
+        <FilterTreeEditor
+          value={tree}
+          fields={fields}
+          testIdPrefix="cf"
+          onChange={(t) => {
+            setTree(t);
+            setError(null);
+          }}
+        />
+      </DistinctValuesContext.Provider>
       {error && <Alert type="warning" showIcon title={error} style={{ marginTop: 12 }} data-testid="ccp-filter-error" />}
       <div className="ccp-dialog-foot">
         <Button onClick={() => setTree(EMPTY_TREE)}>{cm.clear}</Button>
