@@ -5,8 +5,8 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORKFLOW_PATHS as P } from '@shutu/contracts';
-import { reopenableTestStore, storeKinds, type TestServer } from '../../../test/harness.ts';
-import { createUser } from '../../../test/fixtures.ts';
+import { createTestServer, reopenableTestStore, storeKinds, type TestServer } from '../../../test/harness.ts';
+import { call, createUser } from '../../../test/fixtures.ts';
 import { decodeMimeHeader, startSmtpServer, type LocalSmtpServer } from '../../../test/notify-servers.ts';
 import { buildApp } from '../../app.ts';
 import type { App, AppContext, JobQueue } from '../../context.ts';
@@ -16,7 +16,8 @@ import { FIRST_ADMIN, seed } from '../../platform/db/seed.ts';
 import { migrateToLatest, type MetadataStore } from '../../platform/db/store.ts';
 import { Jobs } from '../../platform/jobs/boss.ts';
 import { moduleJobs } from '../jobs.ts';
-import { deliverNotice, sweepNotices, WORKFLOW_NOTICE_JOB } from './notify.ts';
+import { claimNotice } from './notice-repo.ts';
+import { deliverNotice, noticeMessages, sweepNotices, WORKFLOW_NOTICE_JOB } from './notify.ts';
 
 /**
  * The approver's email outbox (docs/workflow.md "Approver mail"): one mail on the normal path; a
@@ -179,8 +180,77 @@ describe.each(kinds)('approver mail outbox on %s', (kind) => {
   }, 180_000);
 });
 
+describe.each(kinds)('notice claims on %s', (kind) => {
+  let server: TestServer;
+  let smtp: LocalSmtpServer;
+  beforeAll(async () => {
+    [server, smtp] = await Promise.all([createTestServer(kind), startSmtpServer()]);
+  });
+  afterAll(async () => {
+    await Promise.all([server?.close(), smtp?.close()]);
+  });
+
+  it('takes over a send whose run died, never one a live run holds; fails after three claims; skips a decided task', async () => {
+    server.ctx.jobs = killedAfterCommit;
+    const admin = await server.login();
+    const users = await createUsers({ app: server.app, login: server.login }, admin);
+    const notify = { smtpHost: '127.0.0.1', smtpPort: smtp.port, smtpSecure: false, smtpUser: '', smtpPassword: '', smtpFrom: 'shutu@example.com' };
+    expect((await call(server, 'PUT', '/api/system/notify', { headers: admin, payload: notify })).status).toBe(200);
+    const definitionId = (await call(server, 'GET', P.startList, { headers: users.applicant })).body.data[0].processDefinitionId as string;
+    const start = async () => {
+      const payload = {
+        processDefinitionId: definitionId,
+        taskUser: users.approverId,
+        startTime: '2026-12-01 09:00:00',
+        endTime: '2026-12-01 18:00:00',
+        reason: '看病',
+      };
+      const instanceId = (await call(server, 'POST', P.leaveStart, { headers: users.applicant, payload })).body.data.processInstanceId as string;
+      return (await server.ctx.db.selectFrom('workflowNotice').select('id').where('instanceId', '=', instanceId).executeTakeFirstOrThrow()).id;
+    };
+    const row = (id: string) => server.ctx.db.selectFrom('workflowNotice').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    const db = server.ctx.db;
+
+    // A run that is alive (recorded in job_run) holds its claim; once its run is gone, the claim is taken over and the mail sent once.
+    const held = await start();
+    await db.insertInto('jobInstance').values({ id: 'wfmail-instance' }).execute();
+    await db
+      .insertInto('jobRun')
+      .values({ id: 'wfmail-run', instanceId: 'wfmail-instance', queue: WORKFLOW_NOTICE_JOB, jobId: 'wfmail-job', data: '{}' })
+      .execute();
+    expect(await claimNotice(db, held, 'wfmail-run')).toBe(true);
+    expect(await sweepNotices(server.ctx, () => undefined)).toBe(0);
+    expect(await deliverNotice(server.ctx, held, 'another-run', () => undefined)).toBe('not-claimed');
+    await db.deleteFrom('jobRun').where('id', '=', 'wfmail-run').execute();
+    const mailsBefore = smtp.mails.length;
+    expect(await deliverNotice(server.ctx, held, 'retry-run', () => undefined)).toBe('sent');
+    expect(await row(held)).toMatchObject({ status: 'sent', attempts: 2, runId: 'retry-run' });
+    expect(smtp.mails.length).toBe(mailsBefore + 1);
+
+    // Claimed three times by runs that all died: failed, no longer owed.
+    const exhausted = await start();
+    for (const run of ['r1', 'r2', 'r3']) expect(await claimNotice(db, exhausted, run)).toBe(true);
+    expect(await claimNotice(db, exhausted, 'r4')).toBe(false);
+    await sweepNotices(server.ctx, () => undefined);
+    expect(await row(exhausted)).toMatchObject({ status: 'failed', error: noticeMessages.interrupted });
+
+    // The approver decided before the owed mail went out: skipped, nothing sent.
+    const decided = await start();
+    const { taskId, instanceId } = await row(decided);
+    const done = await call(server, 'POST', P.completeTask, {
+      headers: users.approver,
+      payload: { taskId, processInstanceId: instanceId, comment: '同意', flag: 'ok' },
+    });
+    expect(done.status).toBe(200);
+    const mailsNow = smtp.mails.length;
+    expect(await deliverNotice(server.ctx, decided, null, () => undefined)).toBe('skipped');
+    expect(await row(decided)).toMatchObject({ status: 'skipped', error: noticeMessages.taskClosed });
+    expect(smtp.mails.length).toBe(mailsNow);
+  });
+});
+
 /** 张三 applies, 李四 approves (with a mail address). */
-async function createUsers(served: Served, admin: Headers) {
+async function createUsers(served: Pick<Served, 'app' | 'login'>, admin: Headers) {
   const applicant = await createUser({ app: served.app } as TestServer, admin, { name: '张三', email: 'applicant@example.com' });
   const approver = await createUser({ app: served.app } as TestServer, admin, { name: '李四', email: 'approver@example.com' });
   return {
