@@ -18,6 +18,7 @@ describe('SQL views in the dataset editor, as an analyst', () => {
   let page: Page;
   let warehouseId: number;
   let outsiderToken: string;
+  let cubeId: number;
 
   const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 
@@ -44,13 +45,28 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     };
     await grant('分析组', users[0]!.id, ['orders', 'provinces'], true);
     await grant('旁人组', users[1]!.id, ['provinces'], false);
-    // The analyst's own view over a granted table.
+    // The analyst uploads a CSV into the source their group may write, then writes a view over it and a warehouse table.
     const analystToken = await apiLogin(app, ANALYST.account, ANALYST.password);
+    const form = new FormData();
+    form.set('tableName', 'sales_targets');
+    form.set('tableComment', '省份目标');
+    form.set('dsId', String(warehouseId));
+    form.set(
+      'tableColumnList',
+      JSON.stringify([
+        { comment: '省份', columnName: 'province', columnType: 'STRING' },
+        { comment: '目标', columnName: 'target', columnType: 'NUMBER' },
+      ]),
+    );
+    form.set('file', new Blob(['省份,目标\n广东,30000\n浙江,20000\n'], { type: 'text/csv' }), '省份目标.csv');
+    const uploaded = await fetch(`${app.url}/api/filetable/tables`, { method: 'POST', headers: { Authorization: `Bearer ${analystToken}` }, body: form });
+    expect(uploaded.status, await uploaded.clone().text()).toBe(200);
     await apiCall(app, analystToken, 'POST', '/api/sqlview/views', {
       datasourceId: warehouseId,
       sqlName: '省份订购汇总',
       viewName: VIEW,
-      sqlStatement: 'select province, sum(amount) as total, count(*) as orders_count from orders group by province',
+      sqlStatement:
+        'select o.province, sum(o.amount) as total, count(*) as orders_count, max(t.target) as target from orders o left join sales_targets t on t.province = o.province group by o.province',
     });
     outsiderToken = await apiLogin(app, OUTSIDER.account, OUTSIDER.password);
     browser = await launchBrowser();
@@ -84,7 +100,7 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByText(`字段预览：省份订购汇总（${VIEW}）`).waitFor();
     const columns = dialog.getByTestId('ds-field-preview-columns');
-    for (const name of ['province', 'total', 'orders_count']) await columns.getByText(name, { exact: true }).waitFor();
+    for (const name of ['province', 'total', 'orders_count', 'target']) await columns.getByText(name, { exact: true }).waitFor();
     await dialog.getByRole('tab', { name: '数据预览' }).click();
     await dialog.getByTestId('ds-preview').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await screenshot(page, 'dataset-sqlview-field-preview');
@@ -112,7 +128,51 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     await screenshot(page, 'dataset-sqlview-category');
   });
 
+  it('joins provinces to the view and saves the dataset for the analyst group', async () => {
+    const node = page.locator('[data-testid^="ds-node-"]').first();
+    const alias = (await node.getAttribute('data-testid'))!.replace('ds-node-', '');
+    await page.getByRole('tab', { name: '数据表' }).click();
+    await dragTable(page.getByTestId('ds-table-provinces'), () => page.getByTestId(`ds-slot-${alias}`));
+    const drawer = page.locator('.ant-drawer').filter({ has: page.getByTestId('join-ok') });
+    await drawer.getByText('编辑表关联').waitFor();
+    const pick = async (side: 0 | 1, search: string, option: string) => {
+      await drawer.getByTestId('join-key-0').locator('.ant-select').nth(side).click();
+      await page.keyboard.type(search);
+      await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+      await page.locator('.ant-select-dropdown:visible').waitFor({ state: 'detached' });
+    };
+    await pick(0, 'province', 'province');
+    await pick(1, 'province_name', '省份名称（province_name）');
+    await drawer.getByTestId('join-ok').click();
+    await drawer.waitFor({ state: 'hidden' });
+    await expect.poll(() => page.locator('[data-testid^="ds-node-"]').count()).toBe(2);
+    await page.getByTestId('ds-fields-WEIDU').getByTestId('ds-field-大区').waitFor();
+
+    await page.getByTestId('ds-form').getByPlaceholder('请输入数据集名称').fill('省份目标达成');
+    await page.getByTestId('ds-save').click();
+    const dialog = page.getByTestId('ds-save-dialog');
+    await dialog.waitFor();
+    const [saved] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/api/dataset/cubes' && r.request().method() === 'POST'),
+      dialog.getByTestId('ds-perm-ok').click(),
+    ]);
+    expect(saved.status()).toBe(200);
+    await page.waitForURL(/\/newbi\/dataset\/edit\?id=\d+$/);
+    cubeId = Number(new URL(page.url()).searchParams.get('id'));
+    // the saved dataset reopens with the view and provinces joined, and reads its rows
+    await page.getByTestId('dataset-editor').waitFor();
+    await expect.poll(() => page.locator('[data-testid^="ds-node-"]').count()).toBe(2);
+    await page.getByTestId('ds-preview').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
+    await screenshot(page, 'dataset-sqlview-saved');
+  });
+
   it('refuses the view to a member without the table grant', async () => {
+    const preview = await fetch(`${app.url}/api/dataset/preview`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${outsiderToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ cubeDataId: cubeId, request: { dimensions: [], measures: [], detail: false } }),
+    });
+    expect(preview.status).toBe(403);
     const res = await fetch(`${app.url}/api/datasource/${warehouseId}/columns?tableName=${VIEW}`, { headers: { Authorization: `Bearer ${outsiderToken}` } });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { msg: string }).msg).toBe(`没有数据表【${VIEW}】的使用权限，请联系管理员授权`);
