@@ -28,9 +28,23 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
     warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
     const type = await apiCall<{ id: number }>(app, token, 'POST', '/api/perm/types', { typeName: '分析师' });
+    // The analyst may set global filters (cube_filter_row); an enumeration dictionary of regions exists.
+    const role = await apiCall<{ id: number }>(app, token, 'POST', '/api/org/roles', { roleName: '数据分析师', permissions: ['cube_filter_row'] });
+    await apiCall(app, token, 'POST', '/api/dataapi/dicts', {
+      keyCode: '大区字典',
+      content: JSON.stringify([
+        { key: '华东', value: '华东', children: [{ key: '上海', value: '上海' }] },
+        { key: '华北', value: '华北' },
+      ]),
+    });
     const users = [];
-    for (const u of [ANALYST, OUTSIDER]) {
-      users.push(await apiCall<{ id: number }>(app, token, 'POST', '/api/org/users', { account: u.account, password: md5(u.password), name: u.account }));
+    for (const [u, roleIds] of [
+      [ANALYST, [role.id]],
+      [OUTSIDER, []],
+    ] as const) {
+      users.push(
+        await apiCall<{ id: number }>(app, token, 'POST', '/api/org/users', { account: u.account, password: md5(u.password), name: u.account, roleIds }),
+      );
     }
     const grant = async (name: string, userId: number, tables: string[], writable: boolean) => {
       const group = await apiCall<{ id: number }>(app, token, 'POST', '/api/perm/groups', {
@@ -164,6 +178,32 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     await expect.poll(() => page.locator('[data-testid^="ds-node-"]').count()).toBe(2);
     await page.getByTestId('ds-preview').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await screenshot(page, 'dataset-sqlview-saved');
+  });
+
+  it('filters the dataset by a dictionary pick-list (global filter)', async () => {
+    await page.getByTestId('ds-global-filter').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '全局过滤' });
+    await dialog.getByTestId('gf-add-item').click();
+    const choose = async (testId: string, option: string) => {
+      await dialog.getByTestId(testId).click();
+      await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+    };
+    await choose('gf-item-0-field', '大区');
+    await choose('gf-item-0-source-kind', '字典');
+    await choose('gf-item-0-source-dict', '大区字典');
+    await dialog.getByTestId('gf-item-0-value').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-tree-title').getByText('华东', { exact: true }).click();
+    await screenshot(page, 'dataset-sqlview-dict-filter');
+    const preview = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/query/preview' && r.request().method() === 'POST');
+    await dialog.getByTestId('gf-ok').click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await preview).status()).toBe(200);
+    const table = page.getByTestId('ds-preview');
+    const headers = await table.locator('thead th').allInnerTexts();
+    const column = headers.findIndex((h) => h.trim() === '大区') + 1;
+    await expect
+      .poll(async () => [...new Set(await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${column})`).allInnerTexts())])
+      .toEqual(['华东']);
   });
 
   it('refuses the view to a member without the table grant', async () => {
