@@ -21,6 +21,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/board/thumbnails/:file',
   // Images and PDFs subscriptions link to (robots fetch them without a token); unguessable names.
   'GET /api/subscription/images/:file',
+  // The board image an alert's robots fetch (alert/board-image.ts): unguessable names, kept 7 days.
+  'GET /api/alert/images/:file',
   'POST /api/share/open/:code',
 ]);
 

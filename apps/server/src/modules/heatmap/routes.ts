@@ -63,7 +63,16 @@ export function registerHeatmapRoutes(app: App, ctx: AppContext): void {
   );
   app.get(
     HEATMAP_PATHS.screenshot,
-    { config: user, schema: { tags, summary: '热力图：服务器按宽度截取的页面截图（PNG）', querystring: heatmapScreenshotQuerySchema } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '热力图：服务器按宽度截取的页面截图（PNG）',
+        querystring: heatmapScreenshotQuerySchema,
+        // The body is the image's bytes (a Buffer, not serialised); the schema documents it.
+        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: 'image/png' }) },
+      },
+    },
     async (request, reply) => {
       const png = await pageScreenshot(ctx, sessionOf(request), request.query.title, request.query.width);
       return reply.type('image/png').header('cache-control', 'private, max-age=300').send(png);
@@ -110,11 +119,15 @@ function registerSites(app: App, ctx: AppContext): void {
       return ok(site);
     },
   );
-  app.delete(byId, { config: admin, schema: { tags, summary: '热力图：删除网站及其点击', params: trackSiteIdParamsSchema } }, async (request) => {
-    await deleteSite(ctx.db, request.params.id);
-    forgetSites(ctx);
-    return ok(null);
-  });
+  app.delete(
+    byId,
+    { config: admin, schema: { tags, summary: '热力图：删除网站及其点击', params: trackSiteIdParamsSchema, response: { 200: envelopeSchema(z.null()) } } },
+    async (request) => {
+      await deleteSite(ctx.db, request.params.id);
+      forgetSites(ctx);
+      return ok(null);
+    },
+  );
 }
 
 /**
