@@ -10,6 +10,7 @@ import { checkFormula, editorKeys, fetchFunctions, fetchGlobalParams } from './a
 import type { DimensionType, EditorField, EditorTable } from './model-state.ts';
 import { AGGREGATIONS, tempFieldId, titleTaken, toCubeField, VIEW_TYPES } from './model-state.ts';
 import { em } from './messages.ts';
+import { AiFormulaPanel } from '../../ai/index.ts';
 
 export const COMPUTED_DIALOG_WIDTH = 920;
 const WHOLE_VIEW = '';
@@ -238,6 +239,14 @@ function ComputedForm({ field, fields, tables, datasourceId, dsType, fixedAlias,
             data-testid="cf-formula"
           />
         </div>
+        <AiFormulaPanel
+          datasourceId={datasourceId}
+          fields={others.map(toCubeField)}
+          onUse={(text) => {
+            setFormula(text);
+            setError(null);
+          }}
+        />
         {error && (
           <Alert
             type="error"

@@ -10,6 +10,7 @@ import { CodeEditor, type CodeEditorHandle } from '../../../shared/CodeEditor.ts
 import { previewCellText } from '../../../shared/charts/format.ts';
 import { editorKeys, fetchUsableSources } from './api.ts';
 import { SqlTableBrowser } from './SqlTableBrowser.tsx';
+import { AiSqlButton } from '../../ai/index.ts';
 import { formatMessage, sm } from './source-messages.ts';
 
 interface Props {
@@ -164,6 +165,7 @@ function SqlViewEditor({ datasourceId, view, onClose }: Omit<Props, 'open'>) {
             <Input placeholder={sm.viewNamePlaceholder} maxLength={VIEW_NAME_MAX_LENGTH} data-testid="sql-view-view-name" />
           </Form.Item>
           <Space className="sqlv-actions">
+            <AiSqlButton datasourceId={datasourceId} onUse={(sql) => form.setFieldsValue({ sqlStatement: sql })} />
             <Button icon={<EyeOutlined />} loading={previewing} onClick={() => void preview()} data-testid="sql-view-preview">
               {sm.preview}
             </Button>
