@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from './fixtures.ts';
 import { alertCheckOwnedRead, alertCheckRead, alertPreviewRead } from './alert-matrix.ts';
 import { multipart } from './multipart.ts';
+import { sqlAnswer, startFakeOpenAi, type FakeOpenAi } from '../src/modules/ai/testing/fake-openai.ts';
 import {
   CHART,
   chartData,
@@ -74,6 +75,8 @@ const NO_PERMISSION = forbidden('没有权限执行此操作');
 const NO_USERS_TABLE = forbidden('没有数据表【users】的使用权限，请联系管理员授权');
 const NO_CLICKS_TABLE = forbidden('没有数据表【click_events】的使用权限，请联系管理员授权');
 const NO_PAGES_TABLE = forbidden('没有数据表【web_pages】的使用权限，请联系管理员授权');
+/** AI SQL over an ungranted table: refused by the read module on every try, no SQL returned (422 with the module's reason). */
+const AI_NO_USERS_TABLE: Refused = { status: 422, msg: 'AI 生成的 SQL 经 2 次修正仍无法执行：没有数据表【users】的使用权限，请联系管理员授权' };
 
 /** One row of cells, in the order of SUBJECTS. */
 function cells(...row: Cell[]): Record<SubjectName, Cell> {
@@ -190,6 +193,35 @@ async function dataApiOptions(m: MatrixWorld, s: Subject, sql: string): Promise<
   const res = await call(m.w.server, 'GET', `/api/dataapi/apis/${detail.body.data.id}/options`, { headers: s.headers });
   if (res.status !== 200) return refusal(res);
   return { titles: ['value', 'label'], rows: (res.body.data.options as { value: unknown; label: string }[]).map((o) => [value(o.value), o.label]) };
+}
+
+/**
+ * AI SQL (issue 25): the administrator points the AI settings at a local fake model that answers
+ * each question's own text as its SQL (and the same SQL to every repair request), so the
+ * preview the reader gets back is what the read module let that reader run.
+ */
+const AI_KEY = 'sk-matrix';
+let fakeAi: FakeOpenAi | undefined;
+const aiConfigured = new WeakMap<MatrixWorld, Promise<void>>();
+function aiReady(m: MatrixWorld): Promise<void> {
+  let ready = aiConfigured.get(m);
+  if (!ready) {
+    ready = (async () => {
+      fakeAi ??= await startFakeOpenAi({ apiKey: AI_KEY, reply: (request) => sqlAnswer(request.messages.find((x) => x.role === 'user')!.content) });
+      const payload = { enabled: true, baseUrl: fakeAi.baseUrl, model: 'fake-matrix', apiKey: AI_KEY };
+      const saved = await call(m.w.server, 'PUT', '/api/ai/settings', { headers: m.subjects['管理员'].headers, payload });
+      if (saved.status !== 200) throw new Error(`AI settings: ${saved.status} ${saved.raw.body}`);
+    })();
+    aiConfigured.set(m, ready);
+  }
+  return ready;
+}
+async function aiSqlRead(m: MatrixWorld, s: Subject, sql: string): Promise<Seen> {
+  await aiReady(m);
+  const res = await call(m.w.server, 'POST', '/api/ai/sql', { headers: s.headers, payload: { datasourceId: m.w.warehouseId, question: sql } });
+  if (res.status !== 200) return refusal(res);
+  const names = (res.body.data.preview.columns as { name: string }[]).map((c) => c.name);
+  return { titles: names, rows: rowsOf(res.body.data.preview.rows, names) };
 }
 
 /** Order-data export (issue 20): a batch of the first phones of v_order_data, run to status 9, its CSV read back (default output columns). */
@@ -376,6 +408,19 @@ const PATHS: ReadPath[] = [
     cells: cells(ALL, ALL, NO_SOURCE, NO_SOURCE, SCOPED, ALL),
   },
   {
+    // AI SQL (issue 25): the generated statement is previewed as the asking user, like SQL views (a table grant is the whole table).
+    name: 'AI 生成 SQL：问题对应的 SQL 读已授权的表 orders（预览）',
+    read: (m, s) => aiSqlRead(m, s, ORDERS_SQL),
+    expected: (m, view) => direct(m, rawSql(ORDERS_SQL, view), ['province', 'n', 'amount']),
+    cells: cells(ALL, ALL, NO_SOURCE, NO_SOURCE, SCOPED, ALL),
+  },
+  {
+    name: 'AI 生成 SQL：问题对应的 SQL 读未授权的表 users（修正两次后仍拒绝）',
+    read: (m, s) => aiSqlRead(m, s, USERS_SQL),
+    expected: (m, view) => direct(m, rawSql(USERS_SQL, view), ['gender', 'n']),
+    cells: cells(ALL, AI_NO_USERS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, AI_NO_USERS_TABLE),
+  },
+  {
     name: 'Excel导出：明细表（表头与文件内容）',
     read: (m, s) => exported(m, s, CHART.detail),
     expected: detailSql,
@@ -484,6 +529,7 @@ describe('every read path, for every reader (issue 15)', () => {
   }, 180_000);
   afterAll(async () => {
     await m?.close();
+    await fakeAi?.close();
   });
 
   it('reads a warehouse where 广东 is some of the rows, so the views differ', async () => {
