@@ -5,9 +5,10 @@ import { AppError, badRequest, forbidden, notFound, tooManyRequests } from '../.
 import { ownerCaller, type Caller } from '../perm/index.ts';
 import { prepareCall } from './execute.ts';
 import { identifyCaller, type CallIdentity } from './keys.ts';
-import { findApiByKey, recordFailure, recordSuccess, recoverFromPreview } from './repo.ts';
+import { findApiByKey, findApiByKeyMemo, recordFailure, recordSuccess, recoverFromPreview } from './repo.ts';
 import { logCall } from './call-log-writer.ts';
-import { countCall, keyMayCall, touchKey } from './runtime-repo.ts';
+import { countCall } from './rate-window.ts';
+import { keyMayCall, touchKey } from './runtime-repo.ts';
 import { getDataApi } from './service.ts';
 import { cacheSeconds } from './settings.ts';
 
@@ -53,7 +54,7 @@ export async function callPublishedApi(ctx: AppContext, request: FastifyRequest,
   let failure: unknown;
   let executing = false;
   try {
-    api = await findApiByKey(ctx.db, apiKey);
+    api = await findApiByKeyMemo(ctx.db, apiKey);
     if (!api) throw notFound(dataApiMessages.apiNotFound);
     identity = await identifyCaller(ctx, request);
     await authorise(ctx, api, identity);

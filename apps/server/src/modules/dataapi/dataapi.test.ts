@@ -181,6 +181,41 @@ describe.each(kinds)('data APIs on %s', (kind) => {
     expect((await open('no_such_api', { headers: w.admin })).status).toBe(404);
   });
 
+  it('refuses a revoked key, a narrowed scope and an offline API on the very next call, though both were just read', async () => {
+    const api = await createdApi({ apiKey: uniqueKey('memo'), apiName: '即时', ...byProvince });
+    const other = await createdApi({ apiKey: uniqueKey('memo2'), apiName: '即时二', ...byProvince });
+    const key = await createdKey([api.id, other.id]);
+    const signedKey = await createdKey([api.id]);
+    const byKey = () => open(api.apiKey, { headers: bearer(key.secret), query: { p: '广东' } });
+    expect((await byKey()).status).toBe(200);
+    expect((await open(other.apiKey, { headers: bearer(key.secret), query: { p: '广东' } })).status).toBe(200);
+
+    await call(w.server, 'PUT', `/api/dataapi/keys/${key.id}`, { headers: w.admin, payload: { apiIds: [api.id] } });
+    expect((await open(other.apiKey, { headers: bearer(key.secret), query: { p: '广东' } })).body.msg).toBe(dataApiMessages.keyNotScoped);
+
+    await call(w.server, 'PUT', `/api/dataapi/apis/${api.id}/status`, { headers: w.admin, payload: { apiStatus: 0 } });
+    const offline = await byKey();
+    expect(offline.status).toBe(403);
+    expect(offline.body.msg).toBe(dataApiMessages.apiOffline);
+    await call(w.server, 'PUT', `/api/dataapi/apis/${api.id}/status`, { headers: w.admin, payload: { apiStatus: 1 } });
+    expect((await byKey()).status).toBe(200);
+
+    expect((await call(w.server, 'DELETE', `/api/dataapi/keys/${key.id}`, { headers: w.admin })).status).toBe(200);
+    const revoked = await byKey();
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.msg).toBe(dataApiMessages.keyInvalid);
+
+    const signedCall = (nonce: string, timestamp = String(Date.now())) => ({
+      'x-access-key': signedKey.accessKey,
+      'x-timestamp': timestamp,
+      'x-nonce': nonce,
+      'x-signature': sign(signedKey.secret, signedKey.accessKey, timestamp, nonce),
+    });
+    expect((await open(api.apiKey, { headers: signedCall(randomUUID()), query: { p: '广东' } })).status).toBe(200);
+    await call(w.server, 'PUT', `/api/dataapi/keys/${signedKey.id}`, { headers: w.admin, payload: { enabled: false } });
+    expect((await open(api.apiKey, { headers: signedCall(randomUUID()), query: { p: '广东' } })).body.msg).toBe(dataApiMessages.keyInvalid);
+  });
+
   it('reads as the API author for an access key, their table grants checked at save and on every call', async () => {
     const author = await w.member();
     const group = await w.group([author.id], ['orders']);

@@ -11,8 +11,8 @@ import {
   deleteKey,
   existingApiIds,
   findKey,
-  findKeyByAccessKey,
-  findKeyBySecretHash,
+  findKeyByAccessKeyMemo,
+  findKeyBySecretHashMemo,
   insertKey,
   listKeys,
   pruneNonces,
@@ -109,7 +109,7 @@ async function bySignature(ctx: AppContext, request: FastifyRequest, signature: 
   const timestamp = header(request, 'x-timestamp');
   const nonce = header(request, 'x-nonce');
   if (!accessKey || !timestamp || !nonce || nonce.length > 128 || !/^\d{10,16}$/.test(timestamp)) throw unauthorized(dataApiMessages.signatureInvalid);
-  const key = await findKeyByAccessKey(ctx.db, accessKey);
+  const key = await findKeyByAccessKeyMemo(ctx.db, accessKey);
   if (!key || !key.enabled) throw unauthorized(dataApiMessages.keyInvalid);
   const secret = decryptSecret(resolveSecretKey(ctx.config), key.secretEnc, SECRET_CONTEXT);
   if (!sameHex(signature, sign(secret, accessKey, timestamp, nonce))) throw unauthorized(dataApiMessages.signatureInvalid);
@@ -131,7 +131,7 @@ export async function identifyCaller(ctx: AppContext, request: FastifyRequest): 
   const token = bearerToken(request);
   if (!token) throw unauthorized(dataApiMessages.credentialsRequired);
   if (token.startsWith(SECRET_PREFIX)) {
-    const key = await findKeyBySecretHash(ctx.db, sha256(token));
+    const key = await findKeyBySecretHashMemo(ctx.db, sha256(token));
     if (!key || !key.enabled) throw unauthorized(dataApiMessages.keyInvalid);
     return { kind: 'key', key };
   }

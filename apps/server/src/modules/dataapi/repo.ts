@@ -8,6 +8,7 @@ import {
   type QueryParamItem,
 } from '@shutu/contracts';
 import type { Database, DataApiTable } from '../../platform/db/schema.ts';
+import { forgetMemo, memoized } from './call-memo.ts';
 
 /** Data-API categories and APIs (0018_dataapi). */
 
@@ -104,6 +105,11 @@ export async function findApiByKey(db: Db, apiKey: string): Promise<DataApi | un
   return row && toDataApi(row);
 }
 
+/** The API by key as the published runtime reads it: kept for a moment, forgotten on every write here (call-memo.ts). */
+export function findApiByKeyMemo(db: Db, apiKey: string): Promise<DataApi | undefined> {
+  return memoized(db, 'api', apiKey, () => findApiByKey(db, apiKey));
+}
+
 export async function apiKeyTaken(db: Db, apiKey: string, exceptId?: number): Promise<boolean> {
   let query = db.selectFrom('dataApi').select('id').where('apiKey', '=', apiKey);
   if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
@@ -150,6 +156,7 @@ export async function insertApi(db: Db, values: DataApiValues, createUserId: num
     .values({ ...toColumns(values), createUserId })
     .returning('id')
     .executeTakeFirstOrThrow();
+  forgetMemo(db, 'api');
   return row.id;
 }
 
@@ -159,11 +166,13 @@ export async function updateApi(db: Db, id: number, values: DataApiValues): Prom
     .set({ ...toColumns(values), updateTime: new Date() })
     .where('id', '=', id)
     .executeTakeFirst();
+  forgetMemo(db, 'api');
   return Number(result.numUpdatedRows) > 0;
 }
 
 export async function deleteApi(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('dataApi').where('id', '=', id).executeTakeFirst();
+  forgetMemo(db, 'api');
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -174,6 +183,7 @@ export async function setApiStatus(db: Db, id: number, apiStatus: number): Promi
     .set({ apiStatus, ...(apiStatus === 2 ? {} : { failCount: 0 }), updateTime: new Date() })
     .where('id', '=', id)
     .executeTakeFirst();
+  forgetMemo(db, 'api');
   return Number(result.numUpdatedRows) > 0;
 }
 
@@ -191,11 +201,13 @@ export async function recordFailure(db: Db, id: number): Promise<void> {
     })
     .where('id', '=', id)
     .execute();
+  forgetMemo(db, 'api');
 }
 
 /** A successful call: the run of failures ends (written only when there was one). */
 export async function recordSuccess(db: Db, id: number): Promise<void> {
   await db.updateTable('dataApi').set({ failCount: 0 }).where('id', '=', id).where('failCount', '<>', 0).execute();
+  forgetMemo(db, 'api');
 }
 
 /** A successful preview puts a faulty API back online (docs/dataapi.md "Faulty"). */
@@ -206,6 +218,7 @@ export async function recoverFromPreview(db: Db, id: number): Promise<void> {
     .where('id', '=', id)
     .where((eb) => eb.or([eb('failCount', '<>', 0), eb('apiStatus', '=', 2)]))
     .execute();
+  forgetMemo(db, 'api');
 }
 
 // Categories

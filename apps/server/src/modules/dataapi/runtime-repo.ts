@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DataApiAccessKey, DataApiCallLog } from '@shutu/contracts';
 import type { Database } from '../../platform/db/schema.ts';
+import { forgetMemo, memoized } from './call-memo.ts';
 
 /** Access keys, nonces, rate windows, the call log and the module's settings (0018_dataapi). */
 
@@ -63,8 +64,18 @@ export function findKeyByAccessKey(db: Db, accessKey: string): Promise<KeyRow | 
   return db.selectFrom('dataApiKey').selectAll().where('accessKey', '=', accessKey).executeTakeFirst();
 }
 
+export function findKeyBySecretHashMemo(db: Db, secretHash: string): Promise<KeyRow | undefined> {
+  return memoized(db, 'key', `hash:${secretHash}`, () => findKeyBySecretHash(db, secretHash));
+}
+
+export function findKeyByAccessKeyMemo(db: Db, accessKey: string): Promise<KeyRow | undefined> {
+  return memoized(db, 'key', `ak:${accessKey}`, () => findKeyByAccessKey(db, accessKey));
+}
+
+/** Whether the key is scoped to the API; the key's scope is kept for a moment (call-memo.ts). */
 export async function keyMayCall(db: Db, keyId: number, apiId: number): Promise<boolean> {
-  return (await db.selectFrom('dataApiKeyScope').select('apiId').where('keyId', '=', keyId).where('apiId', '=', apiId).executeTakeFirst()) !== undefined;
+  const scope = await memoized(db, 'scope', String(keyId), async () => new Set(await keyApiIds(db, keyId)));
+  return scope.has(apiId);
 }
 
 export async function keyApiIds(db: Db, keyId: number): Promise<number[]> {
@@ -82,7 +93,7 @@ export async function insertKey(
   values: { keyName: string; accessKey: string; secretHash: string; secretEnc: string; enabled: boolean; rateLimit: number; createUserId: number },
   apiIds: number[],
 ): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  const inserted = await db.transaction().execute(async (trx) => {
     const { id } = await trx.insertInto('dataApiKey').values(values).returning('id').executeTakeFirstOrThrow();
     if (apiIds.length > 0)
       await trx
@@ -91,6 +102,8 @@ export async function insertKey(
         .execute();
     return id;
   });
+  forgetMemo(db, 'key', 'scope');
+  return inserted;
 }
 
 export async function updateKey(
@@ -99,7 +112,7 @@ export async function updateKey(
   values: { keyName?: string; enabled?: boolean; rateLimit?: number },
   apiIds: number[] | undefined,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  const updated = await db.transaction().execute(async (trx) => {
     const set = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
     const exists = await trx.selectFrom('dataApiKey').select('id').where('id', '=', id).executeTakeFirst();
     if (!exists) return false;
@@ -114,10 +127,13 @@ export async function updateKey(
     }
     return true;
   });
+  forgetMemo(db, 'key', 'scope');
+  return updated;
 }
 
 export async function deleteKey(db: Db, id: number): Promise<boolean> {
   const result = await db.deleteFrom('dataApiKey').where('id', '=', id).executeTakeFirst();
+  forgetMemo(db, 'key', 'scope');
   return Number(result.numDeletedRows) > 0;
 }
 
@@ -162,12 +178,12 @@ export async function pruneNonces(db: Db): Promise<void> {
     .execute();
 }
 
-/** Counts one call in the key's current minute; returns the calls of that minute so far (this one included). */
-export async function countCall(db: Db, accessKey: string): Promise<number> {
+/** Adds `calls` to the key's row of the minute starting at `windowStart`; returns that minute's calls so far, of every process. */
+export async function addCalls(db: Db, accessKey: string, windowStart: Date, calls: number): Promise<number> {
   const row = await db
     .insertInto('dataApiRate')
-    .values({ accessKey, windowStart: sql<Date>`date_trunc('minute', now())`, calls: 1 })
-    .onConflict((oc) => oc.columns(['accessKey', 'windowStart']).doUpdateSet({ calls: sql`data_api_rate.calls + 1` }))
+    .values({ accessKey, windowStart, calls })
+    .onConflict((oc) => oc.columns(['accessKey', 'windowStart']).doUpdateSet({ calls: sql`data_api_rate.calls + ${calls}` }))
     .returning('calls')
     .executeTakeFirstOrThrow();
   return row.calls;
