@@ -119,8 +119,8 @@ describe('alert settings and the editor', () => {
     await page.getByTestId('alert-dimensions').getByText('省份').waitFor();
     await page.getByTestId('alert-measures').getByText('订单数').waitFor();
     await page.getByTestId('alert-time-column').getByText('订购时间').waitFor();
-    await page.getByTestId('alert-condition-value-0').fill('广东');
-    await page.getByTestId('alert-condition-value-1').fill('浙江');
+    await page.getByTestId('alert-condition-item-0-value').locator('input').fill('广东');
+    await page.getByTestId('alert-condition-item-1-value').locator('input').fill('浙江');
     await page.getByTestId('alert-relation').getByText('或（任一满足）').click();
     await page.getByText('月', { exact: true }).click();
     await page.getByTestId('alert-preview').click();
@@ -136,10 +136,10 @@ describe('alert settings and the editor', () => {
     // A date condition: 订购时间 介于 two days.
     await area('筛选');
     await page.getByTestId('alert-pick-订购时间').click();
-    await page.getByTestId('alert-condition-value-2').locator('input').first().click();
-    await page.getByTestId('alert-condition-value-2').locator('input').first().fill('2026-01-01');
+    await page.getByTestId('alert-condition-item-2-value').locator('input').first().click();
+    await page.getByTestId('alert-condition-item-2-value').locator('input').first().fill('2026-01-01');
     await page.keyboard.press('Enter');
-    await page.getByTestId('alert-condition-value-2').locator('input').nth(1).fill('2026-12-31');
+    await page.getByTestId('alert-condition-item-2-value').locator('input').nth(1).fill('2026-12-31');
     await page.keyboard.press('Enter');
     await choose('alert-reports', '销售概览');
     await page.keyboard.press('Escape');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './envelope.ts';
-import { AGGREGATION_TYPES, FILTER_FUNCTIONS, VIEW_DATA_TYPES } from './cube.ts';
+import { AGGREGATION_TYPES, FILTER_FUNCTIONS, VIEW_DATA_TYPES, filterConditionSchema } from './cube.ts';
 import { NOTIFY_TYPES } from './subscription.ts';
 import { orBase64Payload } from './query.ts';
 
@@ -88,14 +88,30 @@ export const alertFieldSchema = z.object({
 });
 export type AlertField = z.input<typeof alertFieldSchema>;
 
-/** spec 3 §3 "Filter": conditions on one field; where (rows) or having (measures: the thresholds). */
+/**
+ * spec 3 §3 "Filter": conditions on one field, joined by the item's connectType (且/或); where
+ * (rows) or having (measures: the thresholds). A date condition may be relative (timeType
+ * relative: whole dateType units before — countType left — or after — right — the check's
+ * instant). enumSource/enumId/options say where the editor's pick-list takes its values
+ * (1 the field's values, 2 a data API, 3 a dictionary; the dataset filter's pick-list); the values
+ * chosen are the condition's values.
+ */
 export const alertFilterSchema = z.object({
   uniqId: z.string().max(64).nullish(),
   cubeColumnId: id,
   columnTitle: z.string().max(100).default(''),
   connectTime: z.enum(['where', 'having']).default('where'),
-  connectType: z.enum(['and', 'or']).default('and'),
+  connectType: z
+    .enum(['and', 'or', 'AND', 'OR'])
+    .transform((v) => v.toLowerCase() as 'and' | 'or')
+    .default('and'),
   aggregationType: z.enum(AGGREGATION_TYPES).nullish(),
+  dateType: filterConditionSchema.shape.dateType,
+  dateFormat: z.string().max(50).nullish(),
+  asFilter: z.union([z.boolean(), z.number()]).nullish(),
+  enumSource: z.union([z.literal(1), z.literal(2), z.literal(3)]).nullish(),
+  enumId: z.union([z.number(), z.string().max(64)]).nullish(),
+  options: z.array(z.unknown()).max(1000).nullish(),
   conditions: z
     .array(
       z.object({
@@ -106,6 +122,7 @@ export const alertFilterSchema = z.object({
           .default([]),
         timeType: z.enum(['absolute', 'relative']).default('absolute'),
         countType: z.enum(['left', 'right']).default('left'),
+        dateType: filterConditionSchema.shape.dateType,
       }),
     )
     .min(1)

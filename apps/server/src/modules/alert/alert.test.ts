@@ -152,6 +152,31 @@ describe('alerts (issue 19)', () => {
     const oneDay = await preview(a.w.admin, { filterList: [where(a.f['下单时间']!, 'between', [day, day])] });
     expect(oneDay.body.data.dataList.length).toBeGreaterThan(0);
     expect((await preview(a.w.admin, { filterList: [where(a.f['下单时间']!, 'between', ['1990-01-01', '1990-12-31'])] })).body.data.dataList).toHaveLength(0);
+    // One item with two conditions joined by its own connectType (spec 3 §3 "Filter"), beside the relation.
+    const item = (connectType: string) => ({
+      cubeColumnId: a.f['省份'],
+      connectTime: 'where',
+      connectType,
+      conditions: [
+        { function: 'eq', values: ['广东'] },
+        { function: 'eq', values: ['浙江'] },
+      ],
+    });
+    expect(provinces(await preview(a.w.admin, { filterList: [item('or')] }))).toEqual(['广东', '浙江']);
+    expect((await preview(a.w.admin, { filterList: [item('and')] })).body.data.dataList).toHaveLength(0);
+    // Relative time on a date field, counted from the check's instant: the last 5000 days hold all the
+    // window's rows; a day 100 years back, and 2000 to 5000 days ahead (countType right), none.
+    const relative = (fn: string, values: number[], countType = 'left') => ({
+      cubeColumnId: a.f['下单时间'],
+      connectTime: 'where',
+      dateType: 'DAY',
+      conditions: [{ function: fn, values, timeType: 'relative', countType }],
+    });
+    expect(provinces(await preview(a.w.admin, { filterList: [relative('between', [5000])] }))).toEqual(provinces(admin));
+    expect((await preview(a.w.admin, { filterList: [relative('eq', [36500])] })).body.data.dataList).toHaveLength(0);
+    expect((await preview(a.w.admin, { filterList: [relative('between', [2000, 5000], 'right')] })).body.data.dataList).toHaveLength(0);
+    const onText = await preview(a.w.admin, { filterList: [{ ...relative('eq', [1]), cubeColumnId: a.f['省份'] }] });
+    expect(onText.status).toBe(400);
     const incomplete = await preview(a.w.admin, { columnList: [{ cubeColumnId: a.f['省份'], dimensionType: 'WEIDU' }] });
     expect([incomplete.status, incomplete.body.msg]).toEqual([400, alertMessages.previewNeedsFields]);
   });

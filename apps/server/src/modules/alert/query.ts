@@ -61,6 +61,7 @@ export function alertRequest(read: OpenRead, alert: AlertQuery, window: AlertWin
     uniqId: f.uniqId,
     cubeColumnId: f.cubeColumnId,
     connectType: f.connectType,
+    dateType: f.dateType,
     conditions: f.conditions,
   });
   const whereItems = alert.filterJson.filter((f) => f.connectTime === 'where').map(item);

@@ -1,9 +1,16 @@
-import { Button, Form, Radio, Select, Space } from 'antd';
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useRef } from 'react';
+import { Button, Form, Radio, Space } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
 import type { AlertFilter } from '@shutu/contracts';
+import { FilterItemEditor } from '../../dataset/filter/FilterItemEditor.tsx';
+import { DistinctValuesContext } from '../../dataset/filter/pick-list.ts';
+import { boardDistinctValues } from '../../board/editor/config/filter-values.ts';
+import type { DataConfig } from '../../board/editor/config/rules.ts';
+import { addItem, moveItem, newItem, type ItemRef } from '../../dataset/filter/tree-ops.ts';
+import type { FilterField, FilterItem, FilterTree } from '../../dataset/filter/types.ts';
+import '../../dataset/filter/filter.css';
 import type { FieldOption } from '../api.ts';
 import { alm } from '../messages.ts';
-import { ConditionValue, DATE_FUNCTIONS, textOf, valuesOf } from './ConditionValue.tsx';
 import type { AlertDraft } from './draft.ts';
 
 interface Props {
@@ -12,75 +19,109 @@ interface Props {
   fields: FieldOption[];
 }
 
-/** Where-conditions on text and number fields: no value, one value, or a list (comma separated). */
-const WHERE_FUNCTIONS = ['eq', 'in', 'notIn', 'like', 'gt', 'ge', 'lt', 'le', 'isnull', 'notnull'] as const;
-type WhereFunction = (typeof WHERE_FUNCTIONS)[number] | (typeof DATE_FUNCTIONS)[number];
-const firstCondition = (f: FieldOption | undefined) =>
-  f?.viewDataType === 'DATETIME' ? { function: 'between' as const, values: [] } : { function: 'eq' as const, values: [''] };
+/**
+ * The where-items as one nested group of the dataset filter's tree: FilterItemEditor (the dataset
+ * editor's item: functions by type, several conditions joined by the item's 且/或, relative time on
+ * dates, the pick-list's value sources) edits them; a nested group offers no further nesting,
+ * which the alert's flat filterJson could not keep.
+ */
+const GROUP = 0;
+const toTree = (items: AlertFilter[], relation: 'AND' | 'OR'): FilterTree => ({
+  relation: 'AND',
+  conditions: [],
+  filters: [
+    {
+      relation,
+      conditions: items.map((f) => ({
+        ...f,
+        column: f.columnTitle ?? null,
+        connectType: f.connectType === 'or' || f.connectType === 'OR' ? 'or' : 'and',
+        dateType: f.dateType ?? null,
+        conditions: f.conditions.map((c) => ({
+          function: c.function ?? 'eq',
+          values: c.values ?? [],
+          timeType: c.timeType ?? 'absolute',
+          countType: c.countType ?? 'left',
+          dateType: c.dateType ?? null,
+          useParam: false,
+          paramKey: null,
+        })),
+      })) as FilterItem[],
+    },
+  ],
+});
+const fromTree = (tree: FilterTree, fields: FieldOption[]): AlertFilter[] =>
+  (tree.filters[GROUP]?.conditions ?? []).map((item) => {
+    const id = Number(item.cubeColumnId);
+    return {
+      uniqId: item.uniqId,
+      cubeColumnId: id,
+      columnTitle: fields.find((f) => f.id === id)?.columnTitle ?? item.column ?? '',
+      connectTime: 'where',
+      connectType: item.connectType,
+      dateType: item.dateType,
+      enumSource: item.enumSource as AlertFilter['enumSource'],
+      enumId: item.enumId,
+      options: item.options,
+      conditions: item.conditions.map((c) => ({
+        function: c.function,
+        values: c.values,
+        timeType: c.timeType,
+        countType: c.countType,
+        dateType: c.dateType,
+      })),
+    };
+  });
 
 /**
- * The filter builder's conditions on the dataset's fields (where-filters, before grouping) and the
- * relation that combines the conditions and the measure thresholds (spec 3 §3 "Filter": 且 AND / 或 OR).
+ * The filter builder's conditions on the dataset's dimensions (where-filters, before grouping) and
+ * the relation that combines the conditions and the measure thresholds (spec 3 §3 "Filter").
  */
 export function FiltersSection({ draft, onChange, fields }: Props) {
-  const all = draft.filterJson;
-  const conditions = all.map((f, i) => [f, i] as const).filter(([f]) => f.connectTime !== 'having');
-  const set = (i: number, patch: Partial<AlertFilter>) => onChange({ ...draft, filterJson: all.map((f, j) => (j === i ? { ...f, ...patch } : f)) });
-  const options = fields.filter((f) => f.dimensionType === 'WEIDU').map((f) => ({ label: f.columnTitle, value: f.id }));
-  const add = () => {
-    const first = fields.find((f) => f.dimensionType === 'WEIDU');
-    if (!first) return;
-    const filter: AlertFilter = {
-      uniqId: `w${Date.now()}`,
-      cubeColumnId: first.id,
-      columnTitle: first.columnTitle,
-      connectTime: 'where',
-      conditions: [firstCondition(first)],
-    };
-    onChange({ ...draft, filterJson: [...all, filter] });
+  const thresholds = draft.filterJson.filter((f) => f.connectTime === 'having');
+  const where = draft.filterJson.filter((f) => f.connectTime !== 'having');
+  const tree = toTree(where, draft.filterRelationJson);
+  const dims: FilterField[] = fields.filter((f) => f.dimensionType === 'WEIDU').map((f) => ({ id: f.id, title: f.columnTitle, viewDataType: f.viewDataType }));
+  const update = (op: (t: FilterTree) => FilterTree) => {
+    const next = op(tree);
+    if (next !== tree) onChange({ ...draft, filterJson: [...fromTree(next, fields), ...thresholds] });
   };
+  const dragging = useRef<ItemRef | null>(null);
+  // 字段的值 (enumSource 1): the field's values read like a chart's, with the editor's own rights.
+  const distinct = draft.cubeDataId ? boardDistinctValues({ cubeId: draft.cubeDataId } as DataConfig) : null;
   return (
-    <>
+    <DistinctValuesContext.Provider value={distinct}>
       <Form.Item label={alm.conditions}>
         <Space orientation="vertical" style={{ width: '100%' }}>
-          {conditions.map(([f, i]) => {
-            const fn = (f.conditions[0]?.function ?? 'eq') as WhereFunction;
-            const isDate = fields.find((x) => x.id === f.cubeColumnId)?.viewDataType === 'DATETIME';
-            const functions: readonly WhereFunction[] = isDate ? DATE_FUNCTIONS : WHERE_FUNCTIONS;
-            return (
-              <Space key={f.uniqId ?? i} data-testid={`alert-condition-${i}`}>
-                <Select
-                  style={{ width: 160 }}
-                  value={f.cubeColumnId}
-                  options={options}
-                  onChange={(id: number) => {
-                    const field = fields.find((x) => x.id === id);
-                    set(i, { cubeColumnId: id, columnTitle: field?.columnTitle ?? '', conditions: [firstCondition(field)] });
-                  }}
-                  data-testid={`alert-condition-field-${i}`}
-                />
-                <Select
-                  style={{ width: 110 }}
-                  value={fn}
-                  options={functions.map((w) => ({ label: (isDate ? alm.dateFunctions[w] : undefined) ?? alm.whereFunctions[w], value: w }))}
-                  onChange={(next: WhereFunction) =>
-                    set(i, {
-                      conditions: [{ function: next, values: isDate ? (next === fn ? (f.conditions[0]?.values ?? []) : []) : valuesOf(next, textOf(f)) }],
-                    })
-                  }
-                  data-testid={`alert-condition-fn-${i}`}
-                />
-                <ConditionValue
-                  filter={f}
-                  isDate={isDate}
-                  testId={`alert-condition-value-${i}`}
-                  onValues={(values) => set(i, { conditions: [{ function: fn, values }] })}
-                />
-                <Button icon={<DeleteOutlined />} aria-label={alm.delete} onClick={() => onChange({ ...draft, filterJson: all.filter((_, j) => j !== i) })} />
-              </Space>
-            );
-          })}
-          <Button icon={<PlusOutlined />} disabled={options.length === 0} onClick={add} data-testid="alert-add-condition">
+          {where.map((f, i) => (
+            <FilterItemEditor
+              key={f.uniqId ?? i}
+              item={tree.filters[GROUP]!.conditions[i]!}
+              at={{ node: GROUP, index: i }}
+              flatIndex={i}
+              fields={dims}
+              prefix="alert-condition"
+              update={update}
+              onDragStart={(at) => {
+                dragging.current = at;
+              }}
+              onDragEnd={() => {
+                dragging.current = null;
+              }}
+              onDropOn={(at, e) => {
+                e.preventDefault();
+                const from = dragging.current;
+                dragging.current = null;
+                if (from) update((t) => moveItem(t, from, GROUP, at.index));
+              }}
+            />
+          ))}
+          <Button
+            icon={<PlusOutlined />}
+            disabled={dims.length === 0}
+            onClick={() => update((t) => addItem(t, GROUP, newItem(dims[0])))}
+            data-testid="alert-add-condition"
+          >
             {alm.addCondition}
           </Button>
         </Space>
@@ -96,6 +137,6 @@ export function FiltersSection({ draft, onChange, fields }: Props) {
           data-testid="alert-relation"
         />
       </Form.Item>
-    </>
+    </DistinctValuesContext.Provider>
   );
 }
