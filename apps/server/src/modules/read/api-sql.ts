@@ -87,7 +87,15 @@ interface Parsed {
   tables: ReturnType<typeof referencedTables>;
 }
 
+/**
+ * The caller's use of the source (its grant) and the source's dialect, kept for at most this long
+ * and never longer than the cache time: a grant taken away or a source changed is seen within it.
+ */
+const SOURCE_CHECK_MS = 1_000;
+
 interface BoundCaches {
+  /** The caller may use the source; its type and dialect. */
+  sources: SingleFlightCache<{ type: DataSourceType; dialect: Dialect }>;
   /** What the guard and the engine's parser made of a statement text: it depends on the text alone. */
   parsed: SingleFlightCache<Parsed>;
   answers: SingleFlightCache<BoundRead>;
@@ -101,6 +109,7 @@ function cachesFor(ctx: AppContext, ttlMs: number): BoundCaches {
   let caches = byTtl.get(ttlMs);
   if (!caches) {
     caches = {
+      sources: new SingleFlightCache({ ttlMs: Math.min(ttlMs, SOURCE_CHECK_MS), maxEntries: CACHE_MAX_ENTRIES }),
       parsed: new SingleFlightCache<Parsed>({ ttlMs, maxEntries: CACHE_MAX_ENTRIES }),
       answers: new SingleFlightCache<BoundRead>({ ttlMs, maxEntries: CACHE_MAX_ENTRIES, maxWeight: CACHE_MAX_ROWS, weigh: (read) => read.rows.length + 1 }),
     };
@@ -115,9 +124,10 @@ const hashOf = (value: unknown) =>
     .digest('hex');
 
 /**
- * The same check and read as readBoundSql, sharing work for `cacheTtlMs`: the source and, for a
- * non-administrator, the grant of every table are checked for this caller on every call (a
- * grant taken away refuses at once); what the guard and the engine's parser make of the text,
+ * The same check and read as readBoundSql, sharing work for `cacheTtlMs`: for a
+ * non-administrator the grant of every table is checked on every call (through the permission
+ * snapshot: a grant taken away refuses at once); the use of the source and its dialect are kept
+ * for SOURCE_CHECK_MS at most (no metadata read per call); what the guard and the engine's parser make of the text,
  * and the answer of the same statement with the same values, are kept for the cache time and
  * shared by every caller allowed to read them (a table grant is the whole table: raw reads have
  * no per-reader row filters). Failures are never kept.
@@ -129,13 +139,16 @@ export async function readBoundSqlCached(
   bind: (dialect: Dialect, engine: DataSourceType) => BoundStatement,
   options: { max: number; timeoutMs: number; field: string; cacheTtlMs: number },
 ): Promise<BoundRead & { cached: boolean }> {
-  const source = await assertSourceUsable(ctx, caller, datasourceId);
-  const driver = await getDataSourceDriver(ctx, datasourceId);
-  const bound = bind(await driver.dialect(), source.type);
   const caches = cachesFor(ctx, options.cacheTtlMs);
+  const { value: source } = await caches.sources.run(`${caller.userId}:${caller.isAdministrator}:${datasourceId}`, async () => {
+    const { type } = await assertSourceUsable(ctx, caller, datasourceId);
+    return { type, dialect: await (await getDataSourceDriver(ctx, datasourceId)).dialect() };
+  });
+  const bound = bind(source.dialect, source.type);
   const { value: parsed } = await caches.parsed.run(hashOf([datasourceId, source.type, bound.sql]), async () => {
     try {
       const { statement, offset } = guardSelectSql(bound.sql, source.type);
+      const driver = await getDataSourceDriver(ctx, datasourceId);
       if (driver.inspectSql) checkInspection(await driver.inspectSql(statement), offset);
       return { statement, tables: referencedTables(statement, source.type) };
     } catch (error) {
