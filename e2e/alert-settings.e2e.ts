@@ -158,5 +158,7 @@ describe('alert settings and the editor', () => {
       ['where', expect.objectContaining({ function: 'between', values: ['2026-01-01', '2026-12-31'] })],
     ]);
     expect(String(saved.warnUserIds).split(',')).toHaveLength(2);
+    // The department itself is kept too: whoever is in it when a notice goes out is notified.
+    expect(String(saved.warnDeptIds).split(',')).toHaveLength(1);
   });
 });

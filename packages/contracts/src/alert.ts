@@ -174,6 +174,8 @@ export const alertBodySchema = z.object({
   filterTimeJson: alertTimeConfigSchema.prefault({}),
   /** Comma list of user ids (spec); an array is accepted too. */
   warnUserIds: z.union([z.string().max(5000), z.array(id).max(1000)]).default(''),
+  /** Ours: departments whose members (sub-departments included) are notified as they are at send time. */
+  warnDeptIds: z.union([z.string().max(5000), z.array(id).max(1000)]).default(''),
   checkedWays: z.array(z.enum(ALERT_WAYS)).max(ALERT_WAYS.length).default(['email']),
   smsId: id.nullish(),
   /** Template variable → `field:<cubeColumnId>` or a fixed parameter text. */
@@ -220,9 +222,10 @@ export const alertListQuerySchema = pageQuerySchema.extend({ name: z.string().tr
 export const alertLogQuerySchema = pageQuerySchema.extend({ alertId: z.coerce.number().int().positive().optional() });
 export const alertEnabledSchema = z.object({ enableStatus: z.union([z.literal(0), z.literal(1)]) });
 
-export interface AlertRecord extends Omit<AlertBodyParsed, 'warnUserIds' | 'filterTimeJson'> {
+export interface AlertRecord extends Omit<AlertBodyParsed, 'warnUserIds' | 'warnDeptIds' | 'filterTimeJson'> {
   id: number;
   warnUserIds: string;
+  warnDeptIds: string;
   filterTimeJson: AlertTimeConfigParsed;
   state: AlertState;
   stateSince: string | null;
@@ -279,9 +282,9 @@ export function templateVariables(content: string): string[] {
  * is unknown).
  */
 export function alertSaveProblem(alert: AlertBodyParsed, smsVariables: string[] | null): string | null {
-  const users = typeof alert.warnUserIds === 'string' ? alert.warnUserIds.split(',').filter((s) => s.trim()) : alert.warnUserIds;
+  const list = (v: string | number[]) => (typeof v === 'string' ? v.split(',').filter((s) => s.trim()) : v);
   if (!alert.name || alert.requestFreq == null || !alert.cubeDataId) return alertMessages.formIncomplete;
-  if (users.length === 0) return alertMessages.recipientsRequired;
+  if (list(alert.warnUserIds).length === 0 && list(alert.warnDeptIds).length === 0) return alertMessages.recipientsRequired;
   if (alert.requestFreq < ALERT_REQUEST_FREQ_MIN) return alertMessages.requestFreqMin;
   const fieldsProblem = alertFieldsProblem(alert.columnJson, alert.filterTimeJson, alertMessages.fieldsIncomplete);
   if (fieldsProblem) return fieldsProblem;

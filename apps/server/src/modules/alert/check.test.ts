@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { alertMessages } from '@shutu/contracts';
 import { alertWorld, type AlertWorld } from '../../../test/alert-fixtures.ts';
 import { call } from '../../../test/fixtures.ts';
 import { storeKinds } from '../../../test/harness.ts';
@@ -80,7 +81,7 @@ describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
       notifyReason: string;
       state: string;
       rowCount: number;
-      channels: { channel: string; status: string; errMsg: string | null }[];
+      channels: { channel: string; recipient: string; status: string; errMsg: string | null }[];
     }[];
 
   it('fires once per channel, stays quiet within the repeat interval, repeats after it and announces the recovery', async () => {
@@ -187,6 +188,51 @@ describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
     // One dimension (省份), and the member sees only 广东.
     expect(row).toMatchObject({ state: 'firing', rowCount: 1, notifyReason: 'started' });
     expect(row!.channels).toEqual([{ channel: 'email', recipient: 'member@example.com', status: 'sent', errMsg: null }]);
+  });
+
+  it('notifies the chosen departments as they are at send time: a later joiner of a sub-department too', async () => {
+    const db = a.w.server.ctx.db;
+    const parent = await db
+      .insertInto('sysDept')
+      .values({ parentId: 0, deptName: `预警部-${kind}`, sort: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const child = await db
+      .insertInto('sysDept')
+      .values({ parentId: parent.id, deptName: `预警组-${kind}`, sort: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const user = (account: string, deptId: number, status = 1) => ({
+      account: `${account}-${kind}`,
+      passwordHash: 'x',
+      name: account,
+      realName: null,
+      avatar: null,
+      phone: null,
+      email: `${account}-${kind}@example.com`,
+      userExtJson: null,
+      deptId,
+      isAdministrator: false,
+      status,
+    });
+    await db.insertInto('sysUser').values(user('early', parent.id)).execute();
+    // An empty department alone is a valid choice: people may join it later.
+    const saved = await a.save(a.w.admin, a.body({ name: `部门预警-${kind}`, warnUserIds: '', warnDeptIds: [child.id, parent.id], filterJson: threshold(0) }));
+    expect(saved.status).toBe(200);
+    expect(saved.body.data).toMatchObject({ warnUserIds: '', warnDeptIds: `${child.id},${parent.id}` });
+    await db
+      .insertInto('sysUser')
+      .values([user('late', child.id), user('gone', child.id, 0)])
+      .execute();
+    const now = new Date();
+    expect(await runCheck(a.w.server.ctx, log, { alertId: saved.body.data.id, slot: now.toISOString() }, null, now)).toBe('checked');
+    const [row] = await logs(saved.body.data.id);
+    expect(row!.channels.map((c) => [c.recipient, c.status]).sort()).toEqual([
+      [`early-${kind}@example.com`, 'sent'],
+      [`late-${kind}@example.com`, 'sent'],
+    ]);
+    const none = await a.save(a.w.admin, a.body({ warnUserIds: '', warnDeptIds: [999999] }));
+    expect([none.status, none.body.msg]).toEqual([400, alertMessages.recipientsRequired]);
   });
 
   it('two checks of the same slot at once: one runs and sends, the other stops at the claim', async () => {

@@ -16,6 +16,7 @@ import { NotifyError, type NotifyMessage } from '../../platform/notify/message.t
 import { linkBaseUrl, serverTimeZoneOffsetMinutes } from '../system/index.ts';
 import { boardImage } from './board-image.ts';
 import { deliver, recipientsOf, type SmsContent } from './channels.ts';
+import { departmentMembers } from './recipients.ts';
 import { loadSmsProvider } from './sms/settings.ts';
 import { loadPushSettings, sendPush } from './push.ts';
 import { clockOf, decide, type Decision } from './decide.ts';
@@ -181,10 +182,12 @@ export async function runCheck(
       else message.images.push(image);
     }
     const sms = await smsContent(ctx, alert, found!);
-    const users = alert.warnUserIds
+    // The chosen users and, as they are now, the members of the chosen departments (docs/alerts.md).
+    const chosen = alert.warnUserIds
       .split(',')
       .map(Number)
       .filter((n) => n > 0);
+    const users = [...new Set([...chosen, ...(await departmentMembers(ctx, alert.warnDeptIds))])];
     if (alert.pushEnabled && alert.warningWays.length > 0) await push(ctx, claim.id, alert, decision, found!, message, slot);
     for (const to of await recipientsOf(ctx, alert.checkedWays as AlertWay[], users)) {
       const sendId = await claimSend(ctx.db, claim.id, alert.id, to.channel, to.recipient);

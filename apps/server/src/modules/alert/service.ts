@@ -7,6 +7,7 @@ import { windowOf } from './query.ts';
 import { enqueueCheck } from './check.ts';
 import { checkRowsOf, pageChecks } from './check-repo.ts';
 import { alertColumns, deleteAlert, findAlert, insertAlert, pageAlerts, toRecord, updateAlert, type AlertRow } from './repo.ts';
+import { existingDepartments } from './recipients.ts';
 
 /**
  * Alert records (spec 3 §5 "Alert save", §7; docs/alerts.md): save checks the spec's rules in the
@@ -42,7 +43,8 @@ async function prepare(ctx: AppContext, caller: Caller, body: AlertBodyParsed) {
   const problem = alertSaveProblem(body, await smsVariables(ctx, body));
   if (problem) throw badRequest(problem);
   const users = await activeUsers(ctx, body.warnUserIds);
-  if (users.length === 0) throw badRequest(alertMessages.recipientsRequired);
+  const depts = await existingDepartments(ctx, body.warnDeptIds);
+  if (users.length === 0 && depts.length === 0) throw badRequest(alertMessages.recipientsRequired);
   // The saver must be allowed to read the dataset (its owner's permissions are what checks read with).
   const read = await openRead(ctx, { viewer: caller }, body.cubeDataId!, undefined);
   const known = new Set(read.model.fields.map((f) => f.id));
@@ -64,6 +66,7 @@ async function prepare(ctx: AppContext, caller: Caller, body: AlertBodyParsed) {
   return alertColumns({
     ...body,
     warnUserIds: users.join(','),
+    warnDeptIds: depts.join(','),
     filterTimeJson,
     cubeDataName: read.cube.cubeName,
     datasourceId: read.cube.datasourceId,

@@ -675,6 +675,7 @@ export interface AlertTable {
   filterRelationJson: string;
   filterTimeJson: string;
   warnUserIds: string;
+  warnDeptIds: ColumnType<string, string | undefined, string>;
   checkedWays: string;
   smsId: number | null;
   smsParams: string;

@@ -78,7 +78,7 @@ export const alm = {
   quietHours: '免打扰时段',
   quietHint: '此时段内不发送；结束后的第一次检查补发尚未通知的预警（可跨零点）',
   depts: '按部门添加',
-  deptsHint: '选择部门即把其中（含下级部门）的在职用户加入预警人员',
+  deptsHint: '选择部门即把其中（含下级部门）的在职用户加入预警人员；之后加入该部门的人员也会收到预警',
   keptRows: '触发数据',
   settings: '预警设置',
   smsTemplates: '短信模板',

@@ -26,6 +26,7 @@ import * as ai from './0029_ai.ts';
 import * as datasourceWrite from './0028_datasource_write.ts';
 import * as trackSites from './0026_track_sites.ts';
 import * as workflowNotice from './0030_workflow_notice.ts';
+import * as alertDepartments from './0031_alert_departments.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0029_ai': ai,
   '0028_datasource_write': datasourceWrite,
   '0030_workflow_notice': workflowNotice,
+  '0031_alert_departments': alertDepartments,
 };

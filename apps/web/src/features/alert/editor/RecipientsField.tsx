@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Form, Select, Space, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { AlertRecipients } from '@shutu/contracts';
@@ -34,31 +33,31 @@ function subtree(nodes: Department[], id: number): Set<number> {
 }
 
 /**
- * 预警人员: the user list, and the department tree that adds a department's users (its sub-departments
- * included) to it. The alert keeps user ids (spec: warnUserIds), so who is in the department at save time.
+ * 预警人员: the user list, and the departments. Choosing a department adds its users (sub-departments
+ * included) to the list — the spec's warnUserIds, visible and editable — and keeps the department
+ * itself (warnDeptIds): whoever is in it when a notice is sent is notified, a later joiner too.
  */
 export function RecipientsField({ draft, onChange }: { draft: AlertDraft; onChange(d: AlertDraft): void }) {
   const recipients = useQuery({ queryKey: ['alert', 'recipients'], queryFn: fetchRecipients });
   const users = recipients.data?.users ?? [];
   const departments = recipients.data?.departments ?? [];
-  // Remounted after each pick so the picker is empty again: it adds, it does not hold a choice.
-  const [picks, setPicks] = useState(0);
-  const addDepartment = (deptId: number) => {
-    setPicks(picks + 1);
-    const ids = subtree(departments, deptId);
+  const setDepartments = (deptIds: number[]) => {
+    const added = deptIds.filter((id) => !draft.warnDeptIds.includes(id));
+    const ids = new Set(added.flatMap((id) => [...subtree(departments, id)]));
     const members = users.filter((u) => u.deptId !== null && ids.has(u.deptId)).map((u) => u.id);
-    onChange({ ...draft, warnUserIds: [...new Set([...draft.warnUserIds, ...members])] });
+    onChange({ ...draft, warnDeptIds: deptIds, warnUserIds: [...new Set([...draft.warnUserIds, ...members])] });
   };
   return (
     <Form.Item label={alm.users} required extra={alm.deptsHint}>
       <Space.Compact style={{ width: '100%' }}>
-        <TreeSelect<number>
-          key={picks}
-          style={{ width: 220 }}
+        <TreeSelect<number[]>
+          multiple
+          style={{ width: 260 }}
           placeholder={alm.depts}
           treeData={treeOf(departments)}
           treeDefaultExpandAll
-          onChange={(id) => id && addDepartment(id)}
+          value={draft.warnDeptIds}
+          onChange={(ids) => setDepartments(ids ?? [])}
           data-testid="alert-depts"
         />
         <Select

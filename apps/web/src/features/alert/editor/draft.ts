@@ -16,6 +16,8 @@ export interface AlertDraft {
   enableStatus: 0 | 1;
   cubeDataId: number | null;
   warnUserIds: number[];
+  /** Departments notified as they are at send time (their members now are also in warnUserIds). */
+  warnDeptIds: number[];
   columnJson: AlertField[];
   filterJson: AlertFilter[];
   filterRelationJson: 'AND' | 'OR';
@@ -39,6 +41,7 @@ export const emptyDraft = (): AlertDraft => ({
   enableStatus: 1,
   cubeDataId: null,
   warnUserIds: [],
+  warnDeptIds: [],
   columnJson: [],
   filterJson: [],
   filterRelationJson: 'AND',
@@ -63,6 +66,12 @@ export const emptyDraft = (): AlertDraft => ({
   quietEnd: null,
 });
 
+const idsOf = (list: string) =>
+  list
+    .split(',')
+    .map(Number)
+    .filter((n) => n > 0);
+
 export function draftOf(record: AlertRecord): AlertDraft {
   return {
     id: record.id,
@@ -70,10 +79,8 @@ export function draftOf(record: AlertRecord): AlertDraft {
     requestFreq: record.requestFreq ?? null,
     enableStatus: record.enableStatus,
     cubeDataId: record.cubeDataId ?? null,
-    warnUserIds: record.warnUserIds
-      .split(',')
-      .map(Number)
-      .filter((n) => n > 0),
+    warnUserIds: idsOf(record.warnUserIds),
+    warnDeptIds: idsOf(record.warnDeptIds ?? ''),
     columnJson: record.columnJson,
     filterJson: record.filterJson,
     filterRelationJson: record.filterRelationJson,
@@ -93,7 +100,7 @@ export function draftOf(record: AlertRecord): AlertDraft {
 }
 
 /** The save body: the editor keeps users as ids, the spec sends a comma list. */
-export const bodyOf = (draft: AlertDraft) => ({ ...draft, warnUserIds: draft.warnUserIds.join(',') });
+export const bodyOf = (draft: AlertDraft) => ({ ...draft, warnUserIds: draft.warnUserIds.join(','), warnDeptIds: draft.warnDeptIds.join(',') });
 
 /** spec 3 §4: changing the dataset clears every chosen dimension, measure, filter and time column. */
 export function withDataset(draft: AlertDraft, cubeDataId: number | null): AlertDraft {
