@@ -141,6 +141,17 @@ describe('alert settings and the editor', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('alert-condition-item-2-value').locator('input').nth(1).fill('2026-12-31');
     await page.keyboard.press('Enter');
+    // One field, two values joined by its own 或 (the item's connectType), and a relative date
+    // condition (the last 5000 days, counted from each check).
+    await page.getByTestId('alert-condition-item-1-add-condition').click();
+    await page.getByTestId('alert-condition-item-1-value-c1').locator('input').fill('上海');
+    await page.getByTestId('alert-condition-item-1-connect').click();
+    await page.getByTestId('alert-pick-订购时间').click();
+    await choose('alert-condition-item-3-time-type', '相对时间');
+    await page.getByTestId('alert-condition-item-3-value').locator('.ft-count input').fill('5000');
+    const previewed = page.waitForResponse((r) => r.url().includes('/api/alert/preview'));
+    await page.getByTestId('alert-preview').click();
+    expect((await previewed).status()).toBe(200);
     await choose('alert-reports', '销售概览');
     await page.keyboard.press('Escape');
     await screenshot(page, 'alert-editor-conditions');
@@ -156,7 +167,9 @@ describe('alert settings and the editor', () => {
       ['where', expect.objectContaining({ function: 'eq', values: ['广东'] })],
       ['where', expect.objectContaining({ function: 'eq', values: ['浙江'] })],
       ['where', expect.objectContaining({ function: 'between', values: ['2026-01-01', '2026-12-31'] })],
+      ['where', expect.objectContaining({ function: 'between', timeType: 'relative', countType: 'left', values: [5000], dateType: 'DAY' })],
     ]);
+    expect((saved.filterJson as unknown[])[1]).toMatchObject({ connectType: 'or', conditions: [{ values: ['浙江'] }, { values: ['上海'] }] });
     expect(String(saved.warnUserIds).split(',')).toHaveLength(2);
     // The department itself is kept too: whoever is in it when a notice goes out is notified.
     expect(String(saved.warnDeptIds).split(',')).toHaveLength(1);
