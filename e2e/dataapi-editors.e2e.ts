@@ -10,7 +10,7 @@ import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot
  * URL, a request header, a JavaScript handler reshaping the answer, a parameter with a default —
  * saved (address → ?id=) and previewed; the service saw the header and the parameter. A type-3
  * API over the demo orders — data source, table, a required STRING parameter on province —
- * saved, previewed with a value typed in the preview card, and called published.
+ * saved, previewed with a value typed in the preview card (as a table, then bars), and called published.
  */
 describe('data-API editors: external and parameter table', () => {
   let app: E2EApp;
@@ -147,6 +147,15 @@ describe('data-API editors: external and parameter table', () => {
     expect(await table.textContent()).toContain('广东');
     expect(await table.textContent()).not.toContain('浙江');
     await screenshot(page, 'dataapi-type3-editor');
+
+    // The chart preview, as in /apiedit1: amount made an indicator, then drawn as bars.
+    const amountRow = page.locator('.dataapi-field', { has: page.getByTestId('dataapi-field-amount') });
+    await amountRow.locator('.ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="指标"]').click();
+    await page.getByTestId('dataapi-panel-indicators').getByText('amount').waitFor();
+    await page.getByTestId('dataapi-kinds').getByText('柱状图').click();
+    await page.getByTestId('dataapi-chart-bar').locator('canvas').first().waitFor();
+    await screenshot(page, 'dataapi-type3-bar');
 
     const missing = await fetch(`${app.url}/open/api/orders_by_province`, { headers: { Authorization: `Bearer ${token}` } });
     expect(missing.status).toBe(400);

@@ -3,11 +3,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { App, Button, Card, Form, Result, Select, Space, Spin } from 'antd';
 import { ArrowLeftOutlined, SaveOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { DATA_API_PREVIEW_ROWS, type ApiParam, type DataApi, type QueryParamItem } from '@shutu/contracts';
+import { DATA_API_PREVIEW_ROWS, type ApiParam, type DataApi, type QueryParamItem, type ShowField } from '@shutu/contracts';
 import { errorText } from '../../../shared/notify.ts';
 import { dataApiKeys, fetchDataApi, fetchSourceColumns, fetchSourceTables, fetchUsableSources, previewDataApi, saveDataApi } from '../api.ts';
 import { am } from '../messages.ts';
-import { parseNote, rowsOf } from '../model.ts';
+import { fieldsFromRow, parseNote, rowsOf } from '../model.ts';
 import { PreviewCard } from './PreviewCard.tsx';
 import type { PreviewState } from './useDataApiEditor.ts';
 import '../dataapi.css';
@@ -51,6 +51,8 @@ export default function Type3EditorPage() {
   const loadedId = useRef<number | null>(null);
   const [preview, setPreview] = useState<PreviewState | null>(null);
   const [previewing, setPreviewing] = useState(false);
+  // The preview's chart fields (dimension or indicator each), filled from the first row; a view setting, not saved.
+  const [chartFields, setChartFields] = useState<ShowField[]>([]);
   const datasourceId = Form.useWatch('datasourceId', form);
   const queryTable = Form.useWatch('queryTable', form);
   const sources = useQuery({ queryKey: dataApiKeys.sources, queryFn: fetchUsableSources });
@@ -122,6 +124,7 @@ export default function Type3EditorPage() {
     try {
       const result = await previewDataApi(saved.apiKey, values, 3);
       const rows = rowsOf(result.data);
+      if (rows && rows.length > 0) setChartFields((current) => fieldsFromRow(rows[0], current));
       setPreview({ data: result.data, rows: rows?.slice(0, DATA_API_PREVIEW_ROWS) ?? null, total: result.rows, elapsedMs: result.elapsedMs });
     } catch (e) {
       message.error(errorText(e));
@@ -161,9 +164,9 @@ export default function Type3EditorPage() {
             preview={preview}
             previewing={previewing}
             onPreview={runPreview}
-            fields={[]}
-            onFields={() => undefined}
-            withChart={false}
+            fields={chartFields}
+            onFields={setChartFields}
+            withChart
           />
         </div>
         <div className="dataapi-editor-right">

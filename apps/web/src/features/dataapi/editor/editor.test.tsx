@@ -223,7 +223,7 @@ describe('type-3 editor (spec 2 §5)', () => {
     expect(calls.some((c) => c.method === 'POST')).toBe(false);
   });
 
-  it('previews a saved type-3 API with its parameters', async () => {
+  it('previews a saved type-3 API with its parameters, as a chart preview', async () => {
     const calls = mockFetch((c) => {
       const path = url(c).pathname;
       if (path === '/api/dataapi/categories') return categories;
@@ -248,5 +248,9 @@ describe('type-3 editor (spec 2 §5)', () => {
     await screen.findByTestId('dataapi-preview-summary', {}, { timeout: 10_000 });
     expect(calls.find((c) => url(c).pathname === '/api/dataapi/preview')!.body).toEqual({ apiKey: 'orders_t3', params: { province: '浙江' } });
     expect(screen.getAllByText('浙江').length).toBeGreaterThan(0);
+    // The chart preview of /apiedit1: chart kinds, the fields from the first row in the row panel, the table view.
+    expect(screen.getByTestId('dataapi-kinds')).toBeTruthy();
+    expect(screen.getByTestId('dataapi-panel-rows').textContent).toContain('province');
+    expect(screen.getByTestId('dataapi-chart-table')).toBeTruthy();
   });
 });
