@@ -69,6 +69,8 @@ export function ConditionValue({ condition: c, type, unit, disabled, testId, onC
         />
         <InputNumber<number>
           className="ft-count"
+          // Room for five digits wherever the editor sits: in the alert editor's narrower form the count shrank and cut 5000 to 500.
+          style={{ width: 90, flex: 'none' }}
           min={0}
           max={100000}
           precision={0}
