@@ -156,6 +156,12 @@ describe('data-API editors: external and parameter table', () => {
     await page.getByTestId('dataapi-kinds').getByText('柱状图').click();
     await page.getByTestId('dataapi-chart-bar').locator('canvas').first().waitFor();
     await screenshot(page, 'dataapi-type3-bar');
+    // Drag reordering: the province tag dropped on the first row tag goes before it.
+    const rowTags = page.getByTestId('dataapi-panel-rows').locator('.ant-tag');
+    expect(await rowTags.first().textContent()).toBe('order_id');
+    await rowTags.filter({ hasText: /^province$/ }).dragTo(rowTags.first());
+    await expect.poll(() => rowTags.first().textContent()).toBe('province');
+    expect(await rowTags.nth(1).textContent()).toBe('order_id');
 
     const missing = await fetch(`${app.url}/open/api/orders_by_province`, { headers: { Authorization: `Bearer ${token}` } });
     expect(missing.status).toBe(400);

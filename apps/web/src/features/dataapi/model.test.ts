@@ -3,6 +3,7 @@ import {
   addToPanel,
   dictTree,
   movePanel,
+  placeInPanel,
   chartInput,
   editorPathAfterSave,
   effectiveKind,
@@ -48,6 +49,17 @@ describe('data-API editor rules (spec 2 §4, §5)', () => {
       { columnName: 'amount', columnComments: '金额', dataType: 1 },
     ]);
     expect(panelsOf(fields)).toEqual({ rows: ['province'], cols: [], indicators: ['amount'] });
+  });
+
+  it('reorders by drag: a field dropped on another goes just before it, within a panel or across panels', () => {
+    const panels = { rows: ['province', 'channel', 'day'], cols: [], indicators: ['amount', 'orders'] };
+    expect(placeInPanel(panels, 'rows', 'day', 'province').rows).toEqual(['day', 'province', 'channel']);
+    expect(placeInPanel(panels, 'rows', 'province', null).rows).toEqual(['channel', 'day', 'province']);
+    expect(placeInPanel(panels, 'indicators', 'orders', 'amount').indicators).toEqual(['orders', 'amount']);
+    const moved = placeInPanel(panels, 'cols', 'channel', null);
+    expect(moved.rows).toEqual(['province', 'day']);
+    expect(moved.cols).toEqual(['channel']);
+    expect(placeInPanel(panels, 'rows', 'day', 'day')).toBe(panels);
   });
 
   it('ignores a field added to a panel twice', () => {

@@ -83,6 +83,19 @@ export function movePanel(panels: Panels, columnName: string, panel: PanelKey): 
   return addToPanel(out, panel, columnName);
 }
 
+/**
+ * Drag reordering: takes a field out of every panel and puts it into `panel` just before `before`
+ * (a field of that panel), or at its end when `before` is null or not there.
+ */
+export function placeInPanel(panels: Panels, panel: PanelKey, columnName: string, before: string | null): Panels {
+  if (columnName === before) return panels;
+  const out = movePanel(panels, columnName, panel);
+  const list = out[panel].filter((c) => c !== columnName);
+  const at = before === null ? -1 : list.indexOf(before);
+  list.splice(at < 0 ? list.length : at, 0, columnName);
+  return { ...out, [panel]: list };
+}
+
 export function removeFromPanel(panels: Panels, panel: PanelKey, columnName: string): Panels {
   return { ...panels, [panel]: panels[panel].filter((c) => c !== columnName) };
 }

@@ -1,7 +1,10 @@
 import { Input, Select, Space, Tag, Typography } from 'antd';
 import type { ShowField } from '@shutu/contracts';
 import { am } from '../messages.ts';
-import { addToPanel, movePanel, removeFromPanel, type PanelKey, type Panels } from '../model.ts';
+import { addToPanel, movePanel, placeInPanel, removeFromPanel, type PanelKey, type Panels } from '../model.ts';
+
+/** A tag dragged within or between panels carries this type; a field from the list carries text/plain. */
+const TAG_TYPE = 'application/x-shutu-panel-field';
 
 const PANELS: { key: PanelKey; label: string }[] = [
   { key: 'rows', label: am.rowDims },
@@ -18,8 +21,9 @@ interface Props {
 
 /**
  * Preview settings (spec 2 §2): row dimensions, column dimensions and indicators; a field is added by
- * clicking it (to its kind's panel) or dragging it onto a panel, removed by its close icon; the field
- * list renames and sets the kind. A field already in a panel is ignored.
+ * clicking it (to its kind's panel) or dragging it onto a panel, removed by its close icon, and
+ * its tag dragged onto another tag goes just before it (reordering, within or across panels); the
+ * field list renames and sets the kind. A field already in a panel is ignored.
  */
 export function PreviewPanels({ fields, onFields, panels, onPanels }: Props) {
   const title = (c: string) => fields.find((f) => f.columnName === c)?.columnComments || c;
@@ -37,13 +41,26 @@ export function PreviewPanels({ fields, onFields, panels, onPanels }: Props) {
             onDragOver={(e) => e.preventDefault()}
             onDrop={(e) => {
               e.preventDefault();
+              const tag = e.dataTransfer.getData(TAG_TYPE);
+              // Dropped on a tag: just before it; on the panel's free space: at its end.
+              const before = (e.target as HTMLElement).closest<HTMLElement>('[data-panel-field]')?.dataset.panelField ?? null;
+              if (tag && fields.some((f) => f.columnName === tag)) return onPanels(placeInPanel(panels, p.key, tag, before));
               const name = e.dataTransfer.getData('text/plain');
               if (fields.some((f) => f.columnName === name)) onPanels(addToPanel(panels, p.key, name));
             }}
           >
             {panels[p.key].length === 0 && <span className="dataapi-panel-empty">{am.dropHere}</span>}
             {panels[p.key].map((c) => (
-              <Tag key={c} closable color={p.key === 'indicators' ? 'green' : 'blue'} onClose={() => onPanels(removeFromPanel(panels, p.key, c))}>
+              <Tag
+                key={c}
+                closable
+                color={p.key === 'indicators' ? 'green' : 'blue'}
+                onClose={() => onPanels(removeFromPanel(panels, p.key, c))}
+                draggable
+                onDragStart={(e) => e.dataTransfer.setData(TAG_TYPE, c)}
+                data-panel-field={c}
+                style={{ cursor: 'grab' }}
+              >
                 {title(c)}
               </Tag>
             ))}
