@@ -206,6 +206,44 @@ describe('SQL views in the dataset editor, as an analyst', () => {
       .toEqual(['华东']);
   });
 
+  it('filters the dataset by a data-API pick-list (enumSource 2, issue 17)', async () => {
+    // The administrator publishes a type-1 API listing the regions; the analyst is granted its table (provinces).
+    const admin = await apiLogin(app);
+    const category = await apiCall<{ id: number }>(app, admin, 'POST', '/api/dataapi/categories', { categoryName: '筛选接口' });
+    await apiCall(app, admin, 'POST', '/api/dataapi/apis', {
+      categoryId: category.id,
+      apiKey: 'region_list',
+      apiName: '大区列表',
+      apiType: 1,
+      datasourceId: warehouseId,
+      querySql: 'SELECT DISTINCT region FROM provinces ORDER BY region',
+    });
+    await page.getByTestId('ds-global-filter').click();
+    const dialog = page.locator('.ant-modal').filter({ hasText: '全局过滤' });
+    const choose = async (testId: string, option: string) => {
+      await dialog.getByTestId(testId).click();
+      await page.locator('.ant-select-dropdown:visible').getByTitle(option, { exact: true }).click();
+    };
+    // The dictionary filter of the test before becomes a data-API one: its values are the API's answer, read as the analyst.
+    const options = page.waitForResponse((r) => /\/api\/dataapi\/apis\/\d+\/options/.test(new URL(r.url()).pathname));
+    await choose('gf-item-0-source-kind', '数据接口');
+    await choose('gf-item-0-source-api', '大区列表');
+    expect((await options).status()).toBe(200);
+    await dialog.getByTestId('gf-item-0-value').click();
+    await page.locator('.ant-select-dropdown:visible').getByTitle('华北', { exact: true }).click();
+    await screenshot(page, 'dataset-sqlview-api-filter');
+    const preview = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/query/preview' && r.request().method() === 'POST');
+    await dialog.getByTestId('gf-ok').click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await preview).status()).toBe(200);
+    const table = page.getByTestId('ds-preview');
+    const headers = await table.locator('thead th').allInnerTexts();
+    const column = headers.findIndex((h) => h.trim() === '大区') + 1;
+    await expect
+      .poll(async () => [...new Set(await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${column})`).allInnerTexts())])
+      .toEqual(['华北']);
+  });
+
   it('refuses the view to a member without the table grant', async () => {
     const preview = await fetch(`${app.url}/api/dataset/preview`, {
       method: 'POST',

@@ -386,6 +386,8 @@ export const dataApiOptionSchema = z.object({ value: z.union([z.string(), z.numb
 export type DataApiOption = z.infer<typeof dataApiOptionSchema>;
 export const dataApiOptionsQuerySchema = z.object({ q: z.string().max(100).optional() });
 export const dataApiOptionsSchema = z.object({ options: z.array(dataApiOptionSchema) });
+export const dataApiPickSourceSchema = z.object({ id: z.number(), apiName: z.string(), apiKey: z.string() });
+export type DataApiPickSource = z.infer<typeof dataApiPickSourceSchema>;
 
 export const dataApiDictCodeParamSchema = z.object({ keyCode: z.string().min(1).max(100) });
 
@@ -401,6 +403,8 @@ export const DATA_API_PATHS = {
   status: '/api/dataapi/apis/:id/status',
   /** A published API's answer as a filter pick-list (enumSource 2): { options: [{ value, label }] }, `?q=` searches. */
   options: '/api/dataapi/apis/:id/options',
+  /** The APIs a filter may take its pick-list from (any signed-in user): online, formal, type 1 or 2; id and name only. */
+  pickSources: '/api/dataapi/pick-sources',
   /** openurl */
   preview: '/api/dataapi/preview',
   keys: '/api/dataapi/keys',

@@ -86,6 +86,21 @@ describe.each(kinds)('pick-list route on %s', (kind) => {
     expect((await options(api.id, granted.headers)).body.data.options).toHaveLength(provinces.length);
   });
 
+  it('lists the online APIs any signed-in user may take a pick-list from, names only', async () => {
+    const online = await createdApi({ apiName: uniqueKey('大区列表'), querySql: 'SELECT DISTINCT province FROM orders' });
+    const offline = await createdApi({ apiName: uniqueKey('停用接口'), querySql: 'SELECT DISTINCT province FROM orders' });
+    await call(w.server, 'PUT', `/api/dataapi/apis/${offline.id}/status`, { headers: w.admin, payload: { apiStatus: 0 } });
+    const member = await w.member();
+    // The member made neither API: their own list (dataapiList) is empty, the pick-list sources are not.
+    expect((await call(w.server, 'GET', '/api/dataapi/apis', { headers: member.headers })).body.data.records).toEqual([]);
+    const sources = await call(w.server, 'GET', '/api/dataapi/pick-sources', { headers: member.headers });
+    expect(sources.status).toBe(200);
+    const ids = sources.body.data.map((s: { id: number }) => s.id);
+    expect(ids).toContain(online.id);
+    expect(ids).not.toContain(offline.id);
+    expect(Object.keys(sources.body.data[0]).sort()).toEqual(['apiKey', 'apiName', 'id']);
+  });
+
   it('refuses an unknown or offline API and names a required parameter without a default', async () => {
     const missing = await options(999_999, w.admin);
     expect(missing.status).toBe(404);

@@ -116,6 +116,22 @@ export async function apiKeyTaken(db: Db, apiKey: string, exceptId?: number): Pr
   return (await query.executeTakeFirst()) !== undefined;
 }
 
+/**
+ * The APIs a filter's pick-list may read (enumSource 2): online, formal, database or external —
+ * whoever made them. Names only: the options themselves are read as the viewer (options.ts).
+ */
+export async function listPickSources(db: Db): Promise<{ id: number; apiName: string; apiKey: string }[]> {
+  return db
+    .selectFrom('dataApi')
+    .select(['id', 'apiName', 'apiKey'])
+    .where('apiStatus', '=', 1)
+    .where('apiFormal', '=', 1)
+    .where('apiType', 'in', [1, 2])
+    .orderBy('apiName')
+    .limit(1000)
+    .execute();
+}
+
 /** A page of APIs: by category, name (contains, ignoring case), status, apiFormal, types; owners only for non-administrators. */
 export async function listApis(db: Db, query: DataApiListQuery, ownerId: number | null): Promise<{ records: DataApi[]; total: number }> {
   let base = db.selectFrom('dataApi');

@@ -18,6 +18,7 @@ import {
   dataApiMessages,
   dataApiOptionsQuerySchema,
   dataApiOptionsSchema,
+  dataApiPickSourceSchema,
   dataApiPreviewSchema,
   dataApiRunResultSchema,
   dataApiSaveSchema,
@@ -40,6 +41,7 @@ import { changeKey, createKey, keys, removeKey } from './keys.ts';
 import { openApiFor } from './openapi.ts';
 import { apiOptions } from './options.ts';
 import { callStats, listCallLogs } from './runtime-repo.ts';
+import { listPickSources } from './repo.ts';
 import { dataApiSettings, saveDataApiSettings, scheduleCallLogPruning } from './settings.ts';
 import { categories, changeStatus, copyDataApi, getDataApi, listDataApis, removeCategory, removeDataApi, saveCategory, saveDataApi } from './service.ts';
 
@@ -167,6 +169,18 @@ function registerRecordRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => ok(await apiOptions(ctx, sessionOf(request), request.params.id, request.query.q)),
+  );
+  app.get(
+    DATA_API_PATHS.pickSources,
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: '可作为筛选下拉来源的接口（在线、正式、数据库或外部接口；仅名称）',
+        response: { 200: envelopeSchema(z.array(dataApiPickSourceSchema)) },
+      },
+    },
+    async () => ok(await listPickSources(ctx.db)),
   );
   app.post(
     DATA_API_PATHS.preview,

@@ -75,7 +75,7 @@ describe('the alert condition builder (spec 3 §3 "Filter")', () => {
 
   it("picks condition values from a data API's options (enumSource 2), the dataset filter's pick-list", async () => {
     mockFetch((c) => {
-      if (c.url.startsWith('/api/dataapi/apis?')) return ok({ records: [{ id: 7, apiName: '省份列表' }], total: 1, current: 1, size: 1000 });
+      if (c.url === '/api/dataapi/pick-sources') return ok([{ id: 7, apiName: '省份列表', apiKey: 'provinces' }]);
       if (c.url === '/api/dataapi/apis/7/options') return ok({ options: [{ value: '浙江', label: '浙江省' }] });
       return undefined;
     });

@@ -76,7 +76,7 @@ describe('filter value pick-lists', () => {
 
   it("switches the value source to a data API and offers that API's options", async () => {
     mockFetch((c) => {
-      if (c.url.startsWith('/api/dataapi/apis?')) return ok({ records: [{ id: 7, apiName: '省份列表' }], total: 1, current: 1, size: 1000 });
+      if (c.url === '/api/dataapi/pick-sources') return ok([{ id: 7, apiName: '省份列表', apiKey: 'provinces' }]);
       if (c.url === '/api/dataapi/apis/7/options')
         return ok({
           options: [

@@ -1,5 +1,5 @@
 import { createContext, useContext } from 'react';
-import { DATA_API_PATHS, apiPath, type DataApiDict, type DataApiDictNode, type DataApiOption, type Page } from '@shutu/contracts';
+import { DATA_API_PATHS, apiPath, type DataApiDict, type DataApiDictNode, type DataApiOption, type DataApiPickSource } from '@shutu/contracts';
 import { http } from '../../../shared/api.ts';
 import type { FilterItem } from './types.ts';
 
@@ -60,8 +60,8 @@ export function manualOptions(options: readonly unknown[] | null | undefined): P
 
 export const fetchDictList = () => http.get<DataApiDict[]>(DATA_API_PATHS.dicts);
 export const fetchDictOptions = (keyCode: string) => http.get<DataApiDict>(apiPath(DATA_API_PATHS.dict, { keyCode })).then((d) => dictOptions(d.content));
-export const fetchApiList = () =>
-  http.get<Page<{ id: number; apiName: string }>>(DATA_API_PATHS.apis, { size: 1000, current: 1, apiTypes: '1,2' }).then((p) => p.records);
+/** The APIs a pick-list may come from: every online one, not only the viewer's own (dataapiList lists those). */
+export const fetchApiList = () => http.get<DataApiPickSource[]>(DATA_API_PATHS.pickSources);
 export const fetchApiOptions = (id: number | string) =>
   http
     .get<{ options: DataApiOption[] }>(apiPath(DATA_API_PATHS.options, { id: String(id) }))
