@@ -43,7 +43,13 @@ describe('chart export', () => {
           key: 'b1',
           name: 'bar',
           title: '各省金额',
-          dataconfig: { cubeId, rowParamList: [{ fieldId: f['省份'] }], indexParamList: [{ fieldId: f['金额'], aggregation: 'SUM' }] },
+          // Sorted: without a sort the engine may return the provinces in another order on every read (the export reads again).
+          dataconfig: {
+            cubeId,
+            rowParamList: [{ fieldId: f['省份'] }],
+            indexParamList: [{ fieldId: f['金额'], aggregation: 'SUM' }],
+            sortList: [{ fieldId: f['省份'], direction: 'ASC' }],
+          },
         },
         {
           key: 'p1',
