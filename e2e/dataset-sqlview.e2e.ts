@@ -124,7 +124,7 @@ describe('SQL views in the dataset editor, as an analyst', () => {
 
   it('drops the view on the canvas and previews its rows', async () => {
     await dragTable(page.getByTestId(`ds-table-${VIEW}`), () => page.getByTestId('ds-canvas-drop'));
-    await expect.poll(() => page.locator('[data-testid^="ds-node-"]').count()).toBe(1);
+    await expect.poll(() => page.locator('[data-testid^="ds-node-"]').count(), { timeout: 15_000 }).toBe(1);
     await page.getByTestId('ds-fields-ZHIBIAO').getByTestId('ds-field-total').waitFor();
     await page.getByTestId('ds-preview').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await screenshot(page, 'dataset-sqlview-canvas');
@@ -159,7 +159,7 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     await pick(1, 'province_name', '省份名称（province_name）');
     await drawer.getByTestId('join-ok').click();
     await drawer.waitFor({ state: 'hidden' });
-    await expect.poll(() => page.locator('[data-testid^="ds-node-"]').count()).toBe(2);
+    await expect.poll(() => page.locator('[data-testid^="ds-node-"]').count(), { timeout: 15_000 }).toBe(2);
     await page.getByTestId('ds-fields-WEIDU').getByTestId('ds-field-大区').waitFor();
 
     await page.getByTestId('ds-form').getByPlaceholder('请输入数据集名称').fill('省份目标达成');
@@ -175,7 +175,7 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     cubeId = Number(new URL(page.url()).searchParams.get('id'));
     // the saved dataset reopens with the view and provinces joined, and reads its rows
     await page.getByTestId('dataset-editor').waitFor();
-    await expect.poll(() => page.locator('[data-testid^="ds-node-"]').count()).toBe(2);
+    await expect.poll(() => page.locator('[data-testid^="ds-node-"]').count(), { timeout: 15_000 }).toBe(2);
     await page.getByTestId('ds-preview').locator('.ant-table-tbody tr.ant-table-row').first().waitFor();
     await screenshot(page, 'dataset-sqlview-saved');
   });
@@ -202,7 +202,10 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     const headers = await table.locator('thead th').allInnerTexts();
     const column = headers.findIndex((h) => h.trim() === '大区') + 1;
     await expect
-      .poll(async () => [...new Set(await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${column})`).allInnerTexts())])
+      .poll(async () => [...new Set(await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${column})`).allInnerTexts())], {
+        // The new rows render after the answer: on a loaded machine well after vitest's default second.
+        timeout: 15_000,
+      })
       .toEqual(['华东']);
   });
 
@@ -240,7 +243,10 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     const headers = await table.locator('thead th').allInnerTexts();
     const column = headers.findIndex((h) => h.trim() === '大区') + 1;
     await expect
-      .poll(async () => [...new Set(await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${column})`).allInnerTexts())])
+      .poll(async () => [...new Set(await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${column})`).allInnerTexts())], {
+        // The new rows render after the answer: on a loaded machine well after vitest's default second.
+        timeout: 15_000,
+      })
       .toEqual(['华北']);
   });
 
