@@ -12,6 +12,14 @@ const VIEW = 'V_SQL_202611250900';
  * previewed from the left panel, dropped on the canvas and read; a category added from the
  * editor; a member without the table grant refused the view.
  */
+/** The distinct values of the preview's 大区 column, its position read on each call (the table re-renders with the new answer). */
+async function regionsShown(table: Locator): Promise<string[]> {
+  const headers = await table.locator('thead th').allInnerTexts();
+  const column = headers.findIndex((h) => h.trim() === '大区') + 1;
+  if (column === 0) return [];
+  return [...new Set(await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${column})`).allInnerTexts())];
+}
+
 describe('SQL views in the dataset editor, as an analyst', () => {
   let app: E2EApp;
   let browser: Browser;
@@ -199,10 +207,8 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect((await preview).status()).toBe(200);
     const table = page.getByTestId('ds-preview');
-    const headers = await table.locator('thead th').allInnerTexts();
-    const column = headers.findIndex((h) => h.trim() === '大区') + 1;
     await expect
-      .poll(async () => [...new Set(await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${column})`).allInnerTexts())], {
+      .poll(() => regionsShown(table), {
         // The new rows render after the answer: on a loaded machine well after vitest's default second.
         timeout: 15_000,
       })
@@ -240,10 +246,8 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     await dialog.waitFor({ state: 'hidden' });
     expect((await preview).status()).toBe(200);
     const table = page.getByTestId('ds-preview');
-    const headers = await table.locator('thead th').allInnerTexts();
-    const column = headers.findIndex((h) => h.trim() === '大区') + 1;
     await expect
-      .poll(async () => [...new Set(await table.locator(`.ant-table-tbody tr.ant-table-row td:nth-child(${column})`).allInnerTexts())], {
+      .poll(() => regionsShown(table), {
         // The new rows render after the answer: on a loaded machine well after vitest's default second.
         timeout: 15_000,
       })
