@@ -17,6 +17,8 @@ const uiZhCN = {
   deptsDesc: '维护组织架构，部门可多级嵌套',
   rolesDesc: '角色可多级嵌套，为角色勾选功能权限后分配给用户',
   // generic
+  sqlResultSummary: '共 {count} 行{more}，耗时 {ms} ms',
+  sqlResultMore: '（仅显示前 100 行）',
   add: '新增',
   edit: '编辑',
   delete: '删除',

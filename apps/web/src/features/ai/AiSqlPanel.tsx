@@ -5,7 +5,7 @@ import { CheckOutlined, RobotOutlined } from '@ant-design/icons';
 import { AI_QUESTION_MAX_LENGTH, type AiSqlResult } from '@shutu/contracts';
 import { errorText } from '../../shared/notify.ts';
 import { acceptAi, generateSql } from './api.ts';
-import { AiPreviewTable } from './AiPreviewTable.tsx';
+import { SqlResultTable } from '../../shared/SqlResultTable.tsx';
 import { am, fill } from './messages.ts';
 import { useAiStatus } from './useAiStatus.ts';
 import './ai.css';
@@ -113,7 +113,7 @@ function SqlResult({ result, onUse }: { result: AiSqlResult; onUse: (sql: string
         {fill(am.tablesUsed, { tables: result.tables.join('、') })}
       </Typography.Text>
       <div className="ai-label">{am.previewLabel}</div>
-      <AiPreviewTable result={result.preview} />
+      <SqlResultTable result={result.preview} height={220} testId="ai-sql-preview" />
       <Alert type="warning" className="ai-notice" title={am.notice} />
       <Button
         type="primary"

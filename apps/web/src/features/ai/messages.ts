@@ -14,8 +14,6 @@ export const am = {
   repaired: '已根据执行错误自动修正 {count} 次',
   repairedDetail: '第 {n} 次：{error}',
   tablesUsed: '参考的表：{tables}',
-  previewSummary: '共 {count} 行{more}，耗时 {ms} ms',
-  previewMore: '（仅显示前 100 行）',
   notice: 'SQL 由 AI 生成，已通过校验并在数据源上试运行；请确认结果符合预期后再使用。',
   formulaButton: 'AI 生成公式',
   formulaLabel: '描述要计算的字段',

@@ -1,13 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Drawer, Empty, Form, Input, Space, Table, Tabs, Typography } from 'antd';
+import { Button, Drawer, Empty, Form, Input, Space, Tabs } from 'antd';
 import { EyeOutlined, SaveOutlined } from '@ant-design/icons';
 import type { SqlView, SqlViewPreviewResult, SqlViewSaved } from '@shutu/contracts';
 import { API, SQL_NAME_MAX_LENGTH, VIEW_NAME_MAX_LENGTH, defaultSqlViewName, encodeSqlBase64, sqlViewSaveSchema, sqlViewSavedMessage } from '@shutu/contracts';
 import { ApiError, http } from '../../../shared/api.ts';
 import { errorText, notifyError, notifySuccess, notifyWarning } from '../../../shared/notify.ts';
 import { CodeEditor, type CodeEditorHandle } from '../../../shared/CodeEditor.tsx';
-import { previewCellText } from '../../../shared/charts/format.ts';
+import { SqlResultTable } from '../../../shared/SqlResultTable.tsx';
 import { editorKeys, fetchUsableSources } from './api.ts';
 import { SqlTableBrowser } from './SqlTableBrowser.tsx';
 import { AiSqlButton } from '../../ai/index.ts';
@@ -204,29 +204,5 @@ function SqlViewEditor({ datasourceId, view, onClose }: Omit<Props, 'open'>) {
 
 function PreviewResult({ result }: { result: SqlViewPreviewResult | null }) {
   if (!result) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={sm.previewEmpty} />;
-  const rows = result.rows.slice(0, 100).map((r, i) => ({ ...r, __row: i }));
-  return (
-    <div data-testid="sql-view-result">
-      <Typography.Text type="secondary" className="sqlv-summary">
-        {formatMessage(sm.previewSummary, { count: rows.length, more: result.truncated ? sm.previewMore : '', ms: result.elapsedMs })}
-      </Typography.Text>
-      <Table
-        size="small"
-        rowKey="__row"
-        pagination={false}
-        dataSource={rows}
-        scroll={{ x: 'max-content', y: 240 }}
-        columns={result.columns.map((c) => ({
-          title: c.name,
-          dataIndex: c.name,
-          key: c.name,
-          ellipsis: true,
-          render: previewCellText(
-            c.viewDataType,
-            result.rows.slice(0, 100).map((r) => r[c.name]),
-          ),
-        }))}
-      />
-    </div>
-  );
+  return <SqlResultTable result={result} height={240} testId="sql-view-result" />;
 }

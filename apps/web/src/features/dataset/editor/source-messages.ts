@@ -53,8 +53,6 @@ export const sm = {
   errorTab: '错误信息',
   previewEmpty: '点击“预览”查看前 100 行结果',
   noError: '暂无错误信息',
-  previewSummary: '共 {count} 行{more}，耗时 {ms} ms',
-  previewMore: '（仅显示前 100 行）',
   browserTitle: '表和字段',
   browserSearch: '搜索表名',
   noTables: '暂无数据表',
