@@ -6,6 +6,7 @@ import { DATA_API_PATHS } from './dataapi.ts';
 import { ORDER_EXPORT_PATHS } from './orderexport.ts';
 import { MARKET_PATHS } from './market.ts';
 import { HEATMAP_PATHS } from './heatmap.ts';
+import { TAG_PATHS } from './tag.ts';
 
 export const API = {
   health: '/api/health',
@@ -257,6 +258,8 @@ export const API = {
   market: MARKET_PATHS,
   /** Click heat map (issue 22; docs/heatmap.md). */
   heatmap: HEATMAP_PATHS,
+  /** Tags, the tag-driven audience and the profile comparison (issue 18; docs/tags.md). */
+  tag: TAG_PATHS,
 } as const;
 
 /** Fills `:name` segments of a path. */

@@ -36,3 +36,4 @@ export * from './alert.ts';
 export * from './market.ts';
 export * from './ai.ts';
 export * from './workflow.ts';
+export * from './tag.ts';
