@@ -6,6 +6,7 @@ import { DATA_API_PATHS } from './dataapi.ts';
 import { ORDER_EXPORT_PATHS } from './orderexport.ts';
 import { MARKET_PATHS } from './market.ts';
 import { HEATMAP_PATHS } from './heatmap.ts';
+import { APP_PATHS } from './app.ts';
 import { TAG_PATHS } from './tag.ts';
 
 export const API = {
@@ -258,6 +259,8 @@ export const API = {
   market: MARKET_PATHS,
   /** Click heat map (issue 22; docs/heatmap.md). */
   heatmap: HEATMAP_PATHS,
+  /** Apps, their menus and grants, the mobile viewer, the full-screen frame (issue 24; docs/apps.md). */
+  app: APP_PATHS,
   /** Tags, the tag-driven audience and the profile comparison (issue 18; docs/tags.md). */
   tag: TAG_PATHS,
 } as const;

@@ -36,4 +36,5 @@ export * from './alert.ts';
 export * from './market.ts';
 export * from './ai.ts';
 export * from './workflow.ts';
+export * from './app.ts';
 export * from './tag.ts';

@@ -25,6 +25,7 @@ import { registerAlertRoutes } from './alert/index.ts';
 import { registerHeatmapRoutes } from './heatmap/index.ts';
 import { registerWorkflowRoutes } from './workflow/index.ts';
 import { registerAiRoutes } from './ai/index.ts';
+import { registerAppRoutes } from './app/index.ts';
 import { registerTagRoutes } from './tag/index.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
@@ -57,5 +58,6 @@ export const modules: RegisterModule[] = [
   registerHeatmapRoutes,
   registerWorkflowRoutes,
   registerAiRoutes,
+  registerAppRoutes,
   registerTagRoutes,
 ];

@@ -137,6 +137,8 @@ export interface Database {
   jobRun: JobRunTable;
   recentVisit: RecentVisitTable;
   boardFavourite: BoardFavouriteTable;
+  app: AppTable;
+  appMenu: AppMenuTable;
 }
 
 /** A process working jobs (0013_job_runs): its heartbeat is database time, renewed every few seconds. */
@@ -880,4 +882,32 @@ export interface WorkflowNoticeTable {
   createTime: CreatedAt;
   claimTime: Date | null;
   finishTime: Date | null;
+}
+
+/** An app (0032_app; docs/apps.md): publish_status 0 unpublished / 1 published, menu_show_type '1' / '2'. */
+export interface AppTable {
+  id: Generated<number>;
+  appName: string;
+  appIcon: string | null;
+  appDescription: string | null;
+  publishStatus: ColumnType<number, number | undefined, number>;
+  menuShowType: ColumnType<string, string | undefined, string>;
+  waterMarkStatus: ColumnType<number, number | undefined, number>;
+  waterMarkText: ColumnType<string, string | undefined, string>;
+  createUserId: number | null;
+  createTime: CreatedAt;
+  updateTime: UpdatedAt;
+}
+
+/** A menu of an app: parent_id 0 first level; visual_id a board. */
+export interface AppMenuTable {
+  id: Generated<number>;
+  appId: number;
+  parentId: number;
+  menuName: string;
+  menuIcon: ColumnType<string, string | undefined, string>;
+  icon: string | null;
+  sortNum: number;
+  visualId: number | null;
+  visualName: string | null;
 }

@@ -1,0 +1,210 @@
+import { z } from 'zod';
+import { requiredText } from './common.ts';
+
+/**
+ * Apps (spec 1 §2.12, §3 "App", "Menu", §4 "App menus", §5, §9; spec 2 §3, §7; issue 24;
+ * docs/apps.md): a named set of dashboards and self-service reports under a two-level menu,
+ * opened on phones at /m/app/{appId}.
+ *
+ * Publish status (docs/apps.md "Publish status"): 0 unpublished, 1 published (spec 1). Spec 2's
+ * "apps with publishStatus 2 are offered for grants" names the same published state; the API
+ * stores and answers only 0 and 1, and grants offer and accept published apps only.
+ */
+
+export const APP_PATHS = {
+  /** GET the apps the caller may edit (administrators: all; others: their own); POST save (create or update). */
+  apps: '/api/apps',
+  /** GET detail with the menu tree; DELETE (creator or administrator). */
+  app: '/api/apps/:id',
+  /** GET the menu tree; POST save one menu; PUT save all (the tree, replacing); DELETE ?ids=1,2. */
+  menus: '/api/apps/:id/menus',
+  /** GET (administrators) appList: the published apps grants offer. */
+  grantable: '/api/apps/grantable',
+  /** GET/PUT (administrators) authListByGroup / authSaveByGroup (appIdList). */
+  groupAuth: '/api/apps/auth/:dataPermId',
+  /** GET the apps the caller may open on a phone (/m). */
+  mobile: '/api/apps/mobile',
+  /** GET one app for the viewer: published (or the caller administers it) and visible to the caller. */
+  mobileApp: '/api/apps/mobile/:id',
+  /** GET the caller's full-screen frame: their bigdataId board or the default address. */
+  frame: '/api/apps/frame',
+  /** GET/PUT (administrators): the default address of the full-screen frame (系统设置). */
+  frameSettings: '/api/apps/frame-settings',
+} as const;
+
+export const appMessages = {
+  nameRequired: '请填写应用名',
+  menuNameRequired: '请输入菜单名',
+  childNeedsVisual: '二级菜单需关联大屏',
+  topNeedsVisualOrChildren: '一级菜单【{name}】应关联大屏或添加子菜单',
+  deleteConfirm: '确定删除此菜单?',
+  deleteHasChildren: '请先删除子菜单',
+  notFound: '应用不存在',
+  forbidden: '没有此应用权限',
+  notOwned: '只能修改或删除自己创建的应用',
+  notPublished: '应用未发布',
+  menuNotFound: '菜单不存在',
+  parentNotFound: '上级菜单不存在',
+  parentNotTop: '只支持两级菜单',
+  visualMissing: '大屏【{id}】不存在',
+  visualForbidden: '没有此大屏权限',
+  grantUnpublished: '应用【{name}】未发布，不能授权',
+  saved: '保存成功',
+  deleted: '删除成功',
+  noMenus: '此应用还没有菜单',
+  frameAddressInvalid: '默认地址须以 / 或 http(s):// 开头',
+} as const;
+
+/** Default menu icon (spec 1 §9); the web app maps it to an antd icon. */
+export const DEFAULT_MENU_ICON = 'el-icon-data-analysis';
+export const DEFAULT_WATERMARK_TEXT = '保密';
+export const APP_NAME_MAX_LENGTH = 50;
+export const MENU_NAME_MAX_LENGTH = 30;
+export const MAX_APP_MENUS = 200;
+export const APP_PUBLISH_STATUS = { unpublished: 0, published: 1 } as const;
+/** '1' top sub-menu, '2' pop-up sub-menu. */
+export const MENU_SHOW_TYPES = ['1', '2'] as const;
+
+const menuIcon = z.string().trim().max(100).nullish();
+
+type AppMenuShape = {
+  menuId: number;
+  appId: number;
+  parentId: number;
+  menuName: string;
+  menuIcon: string;
+  icon: string | null;
+  sortNum: number;
+  visualId: number | null;
+  visualName: string | null;
+  visualKind: 'visual' | 'report' | null;
+  children: AppMenuShape[];
+};
+
+/** A menu with its children (first level) or none (second level). */
+export const appMenuSchema: z.ZodType<AppMenuShape> = z
+  .object({
+    menuId: z.number(),
+    appId: z.number(),
+    parentId: z.number(),
+    menuName: z.string(),
+    menuIcon: z.string(),
+    icon: z.string().nullable(),
+    sortNum: z.number(),
+    visualId: z.number().nullable(),
+    visualName: z.string().nullable(),
+    /** The linked board's kind and type (quick / screen), for the viewer; null when it is gone. */
+    visualKind: z.enum(['visual', 'report']).nullable(),
+    get children() {
+      return z.array(appMenuSchema);
+    },
+  })
+  // A named schema: the API document refers to it from itself and lists it under components.
+  .meta({ id: 'AppMenu' });
+export type AppMenu = AppMenuShape;
+
+export const appSchema = z.object({
+  appId: z.number(),
+  appName: z.string(),
+  appIcon: z.string().nullable(),
+  appDescription: z.string().nullable(),
+  publishStatus: z.number(),
+  menuShowType: z.enum(MENU_SHOW_TYPES),
+  waterMarkStatus: z.number(),
+  waterMarkText: z.string(),
+  createUserId: z.number().nullable(),
+  createUserName: z.string().nullable(),
+  updateTime: z.string(),
+  editable: z.boolean(),
+});
+export type App = z.infer<typeof appSchema>;
+
+export const appDetailSchema = appSchema.extend({ menus: z.array(appMenuSchema) });
+export type AppDetail = z.infer<typeof appDetailSchema>;
+
+export const appSaveSchema = z.object({
+  appId: z.number().int().positive().nullish(),
+  appName: requiredText(appMessages.nameRequired, APP_NAME_MAX_LENGTH),
+  appIcon: z.string().trim().max(500).nullish(),
+  appDescription: z.string().trim().max(500).nullish(),
+  publishStatus: z.union([z.literal(0), z.literal(1)]).default(0),
+  menuShowType: z.enum(MENU_SHOW_TYPES).default('1'),
+  waterMarkStatus: z.union([z.literal(0), z.literal(1)]).default(0),
+  waterMarkText: z.string().trim().max(50).nullish(),
+});
+export type AppSave = z.input<typeof appSaveSchema>;
+
+/** Menu save: one menu. A child names its parent's menuId; it must link a board (二级菜单需关联大屏). */
+export const menuSaveSchema = z.object({
+  menuId: z.number().int().positive().nullish(),
+  parentId: z.number().int().min(0).default(0),
+  menuName: requiredText(appMessages.menuNameRequired, MENU_NAME_MAX_LENGTH),
+  menuIcon,
+  icon: z.string().trim().max(500).nullish(),
+  visualId: z.number().int().positive().nullish(),
+});
+export type MenuSave = z.input<typeof menuSaveSchema>;
+
+export type MenuTreeSave = {
+  menuId?: number | null | undefined;
+  menuName: string;
+  menuIcon?: string | null | undefined;
+  icon?: string | null | undefined;
+  visualId?: number | null | undefined;
+  children?: MenuTreeSave[] | undefined;
+};
+
+const childSaveSchema = z.object({
+  menuId: z.number().int().positive().nullish(),
+  menuName: requiredText(appMessages.menuNameRequired, MENU_NAME_MAX_LENGTH),
+  menuIcon,
+  icon: z.string().trim().max(500).nullish(),
+  visualId: z.number().int().positive().nullish(),
+});
+
+/**
+ * Menu batch save: the whole tree in display order. sortNum is assigned from 1 by position
+ * and parentId to children; menus of the app left out are deleted.
+ */
+export const menuTreeSaveSchema = z.object({
+  menus: z.array(childSaveSchema.extend({ children: z.array(childSaveSchema).max(MAX_APP_MENUS).default([]) })).max(MAX_APP_MENUS),
+});
+
+export const menuDeleteQuerySchema = z.object({
+  ids: z
+    .string()
+    .trim()
+    .regex(/^\d+(,\d+)*$/, appMessages.menuNotFound)
+    .transform((s) => s.split(',').map(Number)),
+});
+
+export const appGrantableSchema = z.object({ appId: z.number(), appName: z.string(), appIcon: z.string().nullable() });
+export type AppGrantable = z.infer<typeof appGrantableSchema>;
+
+export const groupAppAuthSaveSchema = z.object({ appIdList: z.array(z.number().int().positive()).max(10000) });
+
+/** The full-screen frame after sign-in (spec 3 §2): a board of the user's, else the configured address. */
+export const appFrameSchema = z.object({ bigdataId: z.number().nullable(), defaultAddress: z.string() });
+export type AppFrame = z.infer<typeof appFrameSchema>;
+
+export const frameSettingsSchema = z.object({
+  defaultAddress: z
+    .string()
+    .trim()
+    .max(500)
+    .refine((s) => s === '' || s.startsWith('/') || /^https?:\/\//i.test(s), appMessages.frameAddressInvalid)
+    .default(''),
+});
+export type FrameSettings = z.infer<typeof frameSettingsSchema>;
+
+/** The bigdataId of a userExtJson text (a positive integer, or a string of one); null otherwise. */
+export function bigdataIdOf(userExtJson: string | null | undefined): number | null {
+  if (!userExtJson) return null;
+  try {
+    const value: unknown = (JSON.parse(userExtJson) as Record<string, unknown> | null)?.bigdataId;
+    const id = typeof value === 'string' ? Number(value.trim()) : value;
+    return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
