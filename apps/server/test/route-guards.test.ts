@@ -24,6 +24,8 @@ const PUBLIC_ROUTES = new Set([
   // The board image an alert's robots fetch (alert/board-image.ts): unguessable names, kept 7 days.
   'GET /api/alert/images/:file',
   'POST /api/share/open/:code',
+  // The open platform pushes component_verify_ticket without a token; checked by its signature (cdp/platforms.ts).
+  'POST /api/cdp/ticket/:platformId',
 ]);
 
 interface ApiRoute {

@@ -5,6 +5,7 @@
 import { DATA_API_PATHS } from './dataapi.ts';
 import { ORDER_EXPORT_PATHS } from './orderexport.ts';
 import { MARKET_PATHS } from './market.ts';
+import { CDP_PATHS } from './cdp.ts';
 import { HEATMAP_PATHS } from './heatmap.ts';
 import { APP_PATHS } from './app.ts';
 import { TAG_PATHS } from './tag.ts';
@@ -257,6 +258,8 @@ export const API = {
   dataApi: DATA_API_PATHS,
   orderExport: ORDER_EXPORT_PATHS,
   market: MARKET_PATHS,
+  /** Connected platforms (issue 21; docs/platforms.md). */
+  cdp: CDP_PATHS,
   /** Click heat map (issue 22; docs/heatmap.md). */
   heatmap: HEATMAP_PATHS,
   /** Apps, their menus and grants, the mobile viewer, the full-screen frame (issue 24; docs/apps.md). */

@@ -34,6 +34,7 @@ export * from './track.ts';
 export * from './orderexport.ts';
 export * from './alert.ts';
 export * from './market.ts';
+export * from './cdp.ts';
 export * from './ai.ts';
 export * from './workflow.ts';
 export * from './app.ts';

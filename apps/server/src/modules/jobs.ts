@@ -8,6 +8,7 @@ import { subscriptionJobs } from './subscription/jobs.ts';
 import { alertJobs } from './alert/index.ts';
 import { orderExportJobs } from './orderexport/index.ts';
 import { workflowJobs } from './workflow/index.ts';
+import { cdpJobs } from './cdp/index.ts';
 
 /**
  * Every domain module's background jobs. The serving and worker processes start them on
@@ -22,5 +23,6 @@ export function moduleJobs(ctx: AppContext, log: Logger): JobDefinition[] {
     ...alertJobs(ctx, log),
     ...orderExportJobs(ctx, log),
     ...workflowJobs(ctx, log),
+    ...cdpJobs(ctx, log),
   ];
 }

@@ -60,6 +60,14 @@ export function getSourceMetadata(ctx: AppContext, id: number): Promise<SourceMe
   return getDataSourceDriver(ctx, id);
 }
 
+/** What a module that fills tables of a source needs (connected-platform pulls): loading and swapping tables, no query method. */
+export type SourceWriter = Pick<Driver, 'type' | 'bulkLoad' | 'tableExists' | 'renameTable' | 'dropTable'>;
+
+/** The source's table writer (404 数据源不存在 when unknown); its data is still read through modules/read. */
+export function getSourceWriter(ctx: AppContext, id: number): Promise<SourceWriter> {
+  return getDataSourceDriver(ctx, id);
+}
+
 // ---------------------------------------------------------------------------------------
 
 interface CachedDriver {
