@@ -191,12 +191,30 @@ export const tagAudienceSaveSchema = z
   })
   .refine((q) => q.startAnalyseDate <= q.endAnalyseDate, { message: tagMessages.rangeReversed, path: ['endAnalyseDate'] });
 export type TagAudienceSave = z.infer<typeof tagAudienceSaveSchema>;
+/** A saved tag-driven audience as the editor reloads it. */
+export const tagAudienceViewSchema = z.object({
+  id: z.number(),
+  groupName: z.string(),
+  groupUse: z.union([z.literal(0), z.literal(1)]),
+  importId: z.number().nullable(),
+  defaultShow: z.boolean(),
+  rules: tagRulesSchema,
+  startAnalyseDate: z.string(),
+  endAnalyseDate: z.string(),
+  size: z.number(),
+  status: z.string(),
+});
+export type TagAudienceView = z.infer<typeof tagAudienceViewSchema>;
 
 // User-profile comparison (spec 3 §2, §7).
 
 export const PROFILE_COMPARE_MAX = 6;
 export const profileCompareQuerySchema = z.object({
+  /** The kind of audience the page offers (dataset / tag / import); all when absent. */
   type: z.string().max(20).optional(),
+  /** The two audiences of the difference view (default: the first two of `id`). */
+  diffA: z.coerce.number().int().positive().optional(),
+  diffB: z.coerce.number().int().positive().optional(),
   id: z
     .string()
     .max(400)

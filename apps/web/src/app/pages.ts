@@ -10,6 +10,7 @@ import { orderExportLabels } from '../features/orderexport/index.ts';
 import { alertLabels } from '../features/alert/index.ts';
 import { marketLabels } from '../features/market/index.ts';
 import { workflowLabels } from '../features/workflow/index.ts';
+import { TAG_AUDIENCE_PATH, TAG_DETAIL_PATH, TAG_LIBRARY_PATH, tagLabels } from '../features/tag/index.ts';
 import { LEAVE_HANDLE_PATH, LEAVE_START_PATH, WORK_START_PATH } from '@shutu/contracts';
 
 export type PageKey =
@@ -43,7 +44,10 @@ export type PageKey =
   | 'market'
   | 'workStart'
   | 'leaveStart'
-  | 'leaveHandle';
+  | 'leaveHandle'
+  | 'tagLibrary'
+  | 'tagDetail'
+  | 'tagAudience';
 export type Section = 'home' | 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
@@ -107,6 +111,10 @@ export const PAGES: readonly PageDef[] = [
   { key: 'warningSettings', path: '/newbi/warning/settings', label: alertLabels.settings, section: 'data', access: 'admin', hidden: true, parent: 'warning' },
   // 营销任务统计 (issue 20; route not in the spec): the permission code market_view.
   { key: 'market', path: '/cdp/market', label: marketLabels.page, section: 'data', access: { permission: 'market_view' }, notHome: true },
+  // 标签库 / 标签详情 / 标签人群 (issue 18 B; routes not in the spec, docs/tags.md): every signed-in user; table grants decide what they read.
+  { key: 'tagLibrary', path: TAG_LIBRARY_PATH, label: tagLabels.pageLibrary, section: 'data', access: 'user', notHome: true },
+  { key: 'tagDetail', path: TAG_DETAIL_PATH, label: tagLabels.pageDetail, section: 'data', access: 'user', hidden: true, parent: 'tagLibrary', notHome: true },
+  { key: 'tagAudience', path: TAG_AUDIENCE_PATH, label: tagLabels.pageAudience, section: 'data', access: 'user', notHome: true },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },

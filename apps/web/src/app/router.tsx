@@ -51,6 +51,10 @@ const DataApiEditorPage = lazy(() => import('../features/dataapi/editor/DataApiE
 const Type3EditorPage = lazy(() => import('../features/dataapi/editor/Type3EditorPage.tsx'));
 /** The alert editor (issue 19), loaded on first use. */
 const AlertEditorPage = lazy(() => import('../features/alert/editor/AlertEditorPage.tsx'));
+/** The tag pages (issue 18 B), each loaded on first use. */
+const TagLibraryPage = lazy(() => import('../features/tag/index.ts').then((m) => ({ default: m.TagLibraryPage })));
+const TagDetailPage = lazy(() => import('../features/tag/index.ts').then((m) => ({ default: m.TagDetailPage })));
+const TagAudiencePage = lazy(() => import('../features/tag/TagAudiencePage.tsx'));
 
 const lazyPage = (element: ReactNode) => <Suspense fallback={<EditorLoading />}>{element}</Suspense>;
 
@@ -95,6 +99,9 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   workStart: <WorkStartPage />,
   leaveStart: <LeaveStartPage />,
   leaveHandle: <LeaveHandlePage />,
+  tagLibrary: lazyPage(<TagLibraryPage />),
+  tagDetail: lazyPage(<TagDetailPage />),
+  tagAudience: lazyPage(<TagAudiencePage />),
 };
 
 function RouteError() {

@@ -24,6 +24,8 @@ import {
   ApiOutlined,
   CloudServerOutlined,
   AuditOutlined,
+  TagsOutlined,
+  UsergroupAddOutlined,
 } from '@ant-design/icons';
 import type { UserInfo } from '@shutu/contracts';
 import { SECTIONS, visiblePages, type PageKey } from '../pages.ts';
@@ -61,6 +63,9 @@ const ICONS: Record<PageKey, ReactNode> = {
   workStart: <AuditOutlined />,
   leaveStart: <AuditOutlined />,
   leaveHandle: <AuditOutlined />,
+  tagLibrary: <TagsOutlined />,
+  tagDetail: <TagsOutlined />,
+  tagAudience: <UsergroupAddOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];
