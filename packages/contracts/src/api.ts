@@ -9,6 +9,7 @@ import { CDP_PATHS } from './cdp.ts';
 import { HEATMAP_PATHS } from './heatmap.ts';
 import { APP_PATHS } from './app.ts';
 import { TAG_PATHS } from './tag.ts';
+import { AUDIENCE_PATHS } from './audience.ts';
 
 export const API = {
   health: '/api/health',
@@ -266,6 +267,8 @@ export const API = {
   app: APP_PATHS,
   /** Tags, the tag-driven audience and the profile comparison (issue 18; docs/tags.md). */
   tag: TAG_PATHS,
+  /** Audiences: dataset-driven editor, import groups, members (issue 18; docs/audiences.md). */
+  audience: AUDIENCE_PATHS,
 } as const;
 
 /** Fills `:name` segments of a path. */

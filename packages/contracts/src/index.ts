@@ -39,3 +39,4 @@ export * from './ai.ts';
 export * from './workflow.ts';
 export * from './app.ts';
 export * from './tag.ts';
+export * from './audience.ts';

@@ -25,6 +25,7 @@ import { registerAlertRoutes } from './alert/index.ts';
 import { registerHeatmapRoutes } from './heatmap/index.ts';
 import { registerWorkflowRoutes } from './workflow/index.ts';
 import { registerAiRoutes } from './ai/index.ts';
+import { registerAudienceRoutes } from './audience/index.ts';
 import { registerCdpRoutes } from './cdp/index.ts';
 import { registerAppRoutes } from './app/index.ts';
 import { registerTagRoutes } from './tag/index.ts';
@@ -59,6 +60,7 @@ export const modules: RegisterModule[] = [
   registerHeatmapRoutes,
   registerWorkflowRoutes,
   registerAiRoutes,
+  registerAudienceRoutes,
   registerCdpRoutes,
   registerAppRoutes,
   registerTagRoutes,

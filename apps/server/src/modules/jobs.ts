@@ -8,6 +8,7 @@ import { subscriptionJobs } from './subscription/jobs.ts';
 import { alertJobs } from './alert/index.ts';
 import { orderExportJobs } from './orderexport/index.ts';
 import { workflowJobs } from './workflow/index.ts';
+import { audienceJobs } from './audience/index.ts';
 import { cdpJobs } from './cdp/index.ts';
 
 /**
@@ -23,6 +24,7 @@ export function moduleJobs(ctx: AppContext, log: Logger): JobDefinition[] {
     ...alertJobs(ctx, log),
     ...orderExportJobs(ctx, log),
     ...workflowJobs(ctx, log),
+    ...audienceJobs(ctx, log),
     ...cdpJobs(ctx, log),
   ];
 }

@@ -27,6 +27,7 @@ import * as datasourceWrite from './0028_datasource_write.ts';
 import * as trackSites from './0026_track_sites.ts';
 import * as workflowNotice from './0030_workflow_notice.ts';
 import * as alertDepartments from './0031_alert_departments.ts';
+import * as audience from './0034_audience.ts';
 import * as cdp from './0033_cdp.ts';
 import * as apps from './0032_app.ts';
 
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '0028_datasource_write': datasourceWrite,
   '0030_workflow_notice': workflowNotice,
   '0031_alert_departments': alertDepartments,
+  '0034_audience': audience,
   '0033_cdp': cdp,
   '0032_app': apps,
 };

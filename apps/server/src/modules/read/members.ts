@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { CubeQueryRequestParsed } from '@shutu/contracts';
+import { STAGING_TABLE_PREFIX, type LoadColumn, type LoadRow, type ParamValue, type Row } from '@shutu/connectors';
+import { planCubeQuery, renderQuery, type CubePlan, type Dialect, type RenderedSql, type SelectQuery } from '@shutu/query';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { findBuiltinRow } from '../datasource/index.ts';
+import { getDataSourceDriver } from '../datasource/registry.ts';
+import { refusing } from './compile.ts';
+import type { OpenRead } from './open.ts';
+
+/**
+ * Audience member tables (issue 18, docs/audiences.md). An audience's members are computed by
+ * reads of this module (planRead: the subject's row filters and hidden columns, as compileRead)
+ * and kept in the built-in warehouse as a table of their own, written by a bulk load like a file
+ * table's. The tables carry the private staging prefix, so no table listing (and so no dataset or
+ * grant) ever shows them: they are reached only through the audience that owns them.
+ */
+
+/** A request of the read planned with its subject's restriction, for set operations (the caller renders). */
+export function planRead(read: OpenRead, request: CubeQueryRequestParsed): CubePlan {
+  return refusing(() =>
+    planCubeQuery(read.model, request, {
+      dialect: read.dialect,
+      now: read.now,
+      timeZoneOffsetMinutes: read.timeZoneOffsetMinutes,
+      rowFilters: read.permissions.rowFilters,
+      rowFilterSets: read.permissions.rowFilterSets,
+      excludedColumnIds: read.permissions.excludedColumnIds,
+      params: read.params,
+      derivedTables: read.derivedTables,
+    }),
+  );
+}
+
+const MEMBER_PREFIX = `${STAGING_TABLE_PREFIX}audience_`;
+
+/** The built-in warehouse: its source id and dialect (member tables live there). */
+export async function memberWarehouse(ctx: AppContext): Promise<{ datasourceId: number; dialect: Dialect; schema: string }> {
+  const row = await findBuiltinRow(ctx.db);
+  if (!row) throw new AppError(500, '内置数据仓库不存在');
+  const driver = await getDataSourceDriver(ctx, row.id);
+  return { datasourceId: row.id, dialect: await driver.dialect(), schema: await driver.defaultSchema() };
+}
+
+/** Loads rows into a new member table of audience `audienceId`; the table's name is returned. */
+export async function loadMemberTable(
+  ctx: AppContext,
+  audienceId: number,
+  columns: readonly LoadColumn[],
+  rows: AsyncIterable<LoadRow> | Iterable<LoadRow>,
+): Promise<{ table: string; rows: number }> {
+  const { datasourceId } = await memberWarehouse(ctx);
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  const table = `${MEMBER_PREFIX}${audienceId}_${randomBytes(6).toString('hex')}`;
+  const result = await driver.bulkLoad(table, columns, rows, { batchSize: 50_000 });
+  return { table, rows: result.rows };
+}
+
+/** Drops a member table (a replaced or deleted audience's); only member tables are ever dropped. */
+export async function dropMemberTable(ctx: AppContext, table: string): Promise<void> {
+  if (!table.startsWith(MEMBER_PREFIX)) return;
+  const { datasourceId } = await memberWarehouse(ctx);
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  await driver.dropTable(table);
+}
+
+/** `SELECT columns FROM member table` for the warehouse's dialect (export, statistics over members). */
+export function memberTableQuery(dialect: Dialect, table: string, columns: readonly string[]): RenderedSql {
+  if (!table.startsWith(MEMBER_PREFIX)) throw new Error('not a member table');
+  const query: SelectQuery = {
+    k: 'select',
+    distinct: false,
+    columns: columns.map((c) => ({ expr: { k: 'column', table: 'm', column: c }, alias: c })),
+    from: { k: 'table', schema: null, name: table, alias: 'm' },
+    joins: [],
+    where: null,
+    groupBy: [],
+    having: null,
+    orderBy: [],
+    limit: null,
+    offset: null,
+  };
+  return renderQuery(query, dialect);
+}
+
+/** Every member row (CSV export); the caller checked that the audience may be read. */
+export async function streamMemberTable(
+  ctx: AppContext,
+  table: string,
+  columns: readonly string[],
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<AsyncIterable<Row>> {
+  const { datasourceId, dialect } = await memberWarehouse(ctx);
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  const query = memberTableQuery(dialect, table, columns);
+  return driver.query(query.sql, query.params as ParamValue[], options);
+}
