@@ -208,3 +208,25 @@ export function bigdataIdOf(userExtJson: string | null | undefined): number | nu
     return null;
   }
 }
+
+/**
+ * userExtJson with bigdataId set to `id` (removed when null), other keys kept; the user form's
+ * 全屏大屏 field writes through it. Text that is not a JSON object is kept as it is when there
+ * is nothing to set.
+ */
+export function withBigdataId(userExtJson: string | null, id: number | null): string | null {
+  let value: Record<string, unknown> = {};
+  if (userExtJson?.trim()) {
+    try {
+      const parsed: unknown = JSON.parse(userExtJson);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) value = parsed as Record<string, unknown>;
+      else if (id === null) return userExtJson;
+    } catch {
+      if (id === null) return userExtJson;
+    }
+  }
+  if (id === null && !('bigdataId' in value)) return userExtJson?.trim() ? userExtJson : null;
+  const { bigdataId: _old, ...rest } = value;
+  const next = id === null ? rest : { ...rest, bigdataId: id };
+  return Object.keys(next).length > 0 ? JSON.stringify(next) : null;
+}

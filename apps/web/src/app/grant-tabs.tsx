@@ -4,6 +4,7 @@ import { DataSourceGrantTab } from '../features/perm/DataSourceGrantTab.tsx';
 import { ReportGrantTab, VisualGrantTab } from '../features/board/BoardGrantTab.tsx';
 import { LinkGrantTab } from '../features/share/LinkGrantTab.tsx';
 import { PptGrantTab } from '../features/ppt/PptGrantTab.tsx';
+import { AppGrantTab } from '../features/app/AppGrantTab.tsx';
 
 /**
  * The grant tabs of /system/authGroupSetting, by kind, composed here in the shell so that the
@@ -16,5 +17,6 @@ export const GRANT_TABS: GrantTabs = {
   ppt: PptGrantTab,
   visual: VisualGrantTab,
   report: ReportGrantTab,
+  app: AppGrantTab,
   link: LinkGrantTab,
 };

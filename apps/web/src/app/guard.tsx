@@ -8,6 +8,7 @@ import { useUserInfo } from '../shared/session.ts';
 import { CHANGE_PASSWORD_PATH, changePasswordPath } from '../features/auth/ChangeInitialPasswordPage.tsx';
 import { canAccess, type Access } from '../shared/access.ts';
 import { useTimeZoneReady } from '../features/system/api.ts';
+import { FrameRedirect } from '../features/app/FrameRedirect.tsx';
 
 export function FullPageSpin() {
   return (
@@ -77,5 +78,6 @@ export function Guarded({ access, children }: { access: Access; children: ReactN
 
 export function HomeRedirect() {
   const { data } = useUserInfo();
-  return <Navigate to={homePath(data)} replace />;
+  // The full-screen frame decides first (bigdataId, the default address; issue 24).
+  return <FrameRedirect fallback={homePath(data)} />;
 }

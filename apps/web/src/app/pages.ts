@@ -6,6 +6,8 @@ import { hm } from '../features/home/messages.ts';
 import { am } from '../features/dataapi/messages.ts';
 import { HOME_PATH } from '@shutu/contracts';
 import { hmt, smt } from '../features/heatmap/messages.ts';
+import { am as appLabels } from '../features/app/messages.ts';
+import { APP_EDIT_PATH, APP_LIST_PATH } from '../features/app/paths.ts';
 import { orderExportLabels } from '../features/orderexport/index.ts';
 import { alertLabels } from '../features/alert/index.ts';
 import { marketLabels } from '../features/market/index.ts';
@@ -33,6 +35,8 @@ export type PageKey =
   | 'profile'
   | 'exportTasks'
   | 'ppt'
+  | 'app'
+  | 'appEdit'
   | 'subscriptionLog'
   | 'shares'
   | 'dataapi'
@@ -98,6 +102,9 @@ export const PAGES: readonly PageDef[] = [
   { key: 'visual', path: '/newbi/visual', label: bt.pageVisual, section: 'visual', access: 'user', notHome: true },
   { key: 'report', path: '/newbi/report', label: bt.pageReport, section: 'visual', access: 'user', notHome: true },
   { key: 'ppt', path: '/newbi/ppt', label: bt.pagePpt, section: 'visual', access: 'user', notHome: true },
+  // 应用管理 and 编辑应用 ?id= (issue 24; routes not in the spec, docs/apps.md): every signed-in user; others' apps only for administrators.
+  { key: 'app', path: APP_LIST_PATH, label: appLabels.page, section: 'visual', access: 'user', notHome: true },
+  { key: 'appEdit', path: APP_EDIT_PATH, label: appLabels.pageEdit, section: 'visual', access: 'user', hidden: true, parent: 'app', notHome: true },
   // 点击热力图 (issue 22; route not in the spec, docs/heatmap.md): every signed-in user; table grants decide what they read.
   { key: 'heatmap', path: '/newbi/heatmap', label: hmt.page, section: 'visual', access: 'user', notHome: true },
   // Tracked sites and their write keys (issue 22): administrators, opened from 点击热力图.

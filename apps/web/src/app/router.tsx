@@ -51,6 +51,12 @@ const DataApiEditorPage = lazy(() => import('../features/dataapi/editor/DataApiE
 const Type3EditorPage = lazy(() => import('../features/dataapi/editor/Type3EditorPage.tsx'));
 /** The alert editor (issue 19), loaded on first use. */
 const AlertEditorPage = lazy(() => import('../features/alert/editor/AlertEditorPage.tsx'));
+/** Apps (issue 24; docs/apps.md): the list and editor, the phone viewer (/m) and the full-screen frame, each loaded on first use. */
+const AppListPage = lazy(() => import('../features/app/AppListPage.tsx').then((m) => ({ default: m.AppListPage })));
+const AppEditorPage = lazy(() => import('../features/app/AppEditorPage.tsx'));
+const MobileHomePage = lazy(() => import('../features/mobile/MobileHomePage.tsx'));
+const MobileAppPage = lazy(() => import('../features/mobile/MobileAppPage.tsx'));
+const FramePage = lazy(() => import('../features/mobile/FramePage.tsx'));
 /** The tag pages (issue 18 B), each loaded on first use. */
 const TagLibraryPage = lazy(() => import('../features/tag/index.ts').then((m) => ({ default: m.TagLibraryPage })));
 const TagDetailPage = lazy(() => import('../features/tag/index.ts').then((m) => ({ default: m.TagDetailPage })));
@@ -99,6 +105,8 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   workStart: <WorkStartPage />,
   leaveStart: <LeaveStartPage />,
   leaveHandle: <LeaveHandlePage />,
+  app: lazyPage(<AppListPage />),
+  appEdit: lazyPage(<AppEditorPage />),
   tagLibrary: lazyPage(<TagLibraryPage />),
   tagDetail: lazyPage(<TagDetailPage />),
   tagAudience: lazyPage(<TagAudiencePage />),
@@ -163,6 +171,10 @@ export function createAppRouter(queryClient: QueryClient) {
         { path: '/apiedit', element: lazyPage(<DataApiEditorPage withChart={false} />) },
         { path: '/apiedit1', element: lazyPage(<DataApiEditorPage withChart />) },
         { path: '/apiedit3', element: lazyPage(<Type3EditorPage />) },
+        // Apps (issue 24): the phone viewer and the full-screen dashboard frame, outside the main layout.
+        { path: '/m', element: lazyPage(<MobileHomePage />) },
+        { path: '/m/app/:id', element: lazyPage(<MobileAppPage />) },
+        { path: '/bigscreen', element: lazyPage(<FramePage />) },
         {
           element: <MainLayout />,
           children: [

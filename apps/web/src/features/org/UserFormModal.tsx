@@ -1,6 +1,6 @@
-import { Col, Form, Input, Modal, Row, Switch, TreeSelect } from 'antd';
+import { Col, Form, Input, InputNumber, Modal, Row, Switch, TreeSelect } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { userCreateSchema, type DepartmentNode, type RoleNode, type User, type UserUpdate } from '@shutu/contracts';
+import { bigdataIdOf, userCreateSchema, withBigdataId, type DepartmentNode, type RoleNode, type User, type UserUpdate } from '@shutu/contracts';
 import { msg, t } from '../../shared/messages.ts';
 import { notifySuccess } from '../../shared/notify.ts';
 import { applyFieldErrors } from '../../shared/form-errors.ts';
@@ -25,7 +25,13 @@ export interface UserValues {
   roleIds?: number[];
   isAdministrator?: boolean;
   userExtJson?: string;
+  /** 全屏大屏: written into userExtJson.bigdataId (issue 24). */
+  bigdataId?: number | null;
 }
+
+/** The full-screen dashboard of the user (spec 3 §3 userExtJson.bigdataId; docs/apps.md). */
+const BIGDATA_LABEL = '全屏大屏ID';
+const BIGDATA_HINT = '填写后该用户登录即全屏打开此大屏（保存到扩展信息的 bigdataId）';
 
 const blank = (s: string | undefined | null) => (s && s.trim() ? s.trim() : null);
 
@@ -40,7 +46,7 @@ export function userBody(v: UserValues, record?: User): UserUpdate {
     deptId: v.deptId ?? null,
     roleIds: v.roleIds ?? [],
     isAdministrator: v.isAdministrator ?? false,
-    userExtJson: blank(v.userExtJson),
+    userExtJson: v.bigdataId === undefined ? blank(v.userExtJson) : withBigdataId(blank(v.userExtJson), v.bigdataId ?? null),
   };
 }
 
@@ -88,6 +94,7 @@ export function UserFormModal({ target, depts, roles, onClose }: Props) {
         roleIds: record.roleIds,
         isAdministrator: record.isAdministrator,
         userExtJson: record.userExtJson ?? '',
+        bigdataId: bigdataIdOf(record.userExtJson),
       }
     : { deptId: target?.deptId ?? null, roleIds: [], isAdministrator: false };
 
@@ -187,6 +194,11 @@ export function UserFormModal({ target, depts, roles, onClose }: Props) {
             </Form.Item>
           </Col>
         )}
+        <Col span={24}>
+          <Form.Item label={BIGDATA_LABEL} name="bigdataId" extra={BIGDATA_HINT}>
+            <InputNumber min={1} precision={0} style={{ width: 200 }} data-testid="user-bigdata-id" />
+          </Form.Item>
+        </Col>
         <Col span={24}>
           <Form.Item label={t.userExtJson} name="userExtJson" rules={[{ validator: validJson }]}>
             <Input.TextArea placeholder={t.userExtJsonPlaceholder} autoSize={{ minRows: 2, maxRows: 6 }} className="mono" />

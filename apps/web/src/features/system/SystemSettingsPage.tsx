@@ -14,6 +14,7 @@ import { EmbedSettingsCard } from './EmbedSettingsCard.tsx';
 import { PublicUrlCard } from './PublicUrlCard.tsx';
 import { TimeZoneCard } from './TimeZoneCard.tsx';
 import { AiSettingsCard } from './AiSettingsCard.tsx';
+import { FrameSettingsCard } from '../app/FrameSettingsCard.tsx';
 
 export function SystemSettingsPage() {
   const [form] = Form.useForm<SystemConfig>();
@@ -57,6 +58,7 @@ export function SystemSettingsPage() {
       <NotifySettingsCard />
       <EmbedSettingsCard />
       <AiSettingsCard />
+      <FrameSettingsCard />
     </PageContainer>
   );
 }
