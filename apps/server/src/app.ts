@@ -31,7 +31,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   installErrorHandler(app);
   // Before access control: a refused request carries the headers too.
   await installSecurityHeaders(app, { embedOrigins: () => embedOrigins(ctx) });
-  installAccessControl(app, ctx.db);
+  installAccessControl(app, ctx.db, ctx);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -8,6 +8,7 @@ import { openConfiguredStore, startServer } from './server.ts';
 import { moduleJobs } from './modules/jobs.ts';
 import type { AppContext } from './context.ts';
 import { closeRenderer } from './platform/render/renderer.ts';
+import { openCacheBus } from './platform/cache/open.ts';
 
 /** One binary, roles by argument: serve | worker | migrate | seed. */
 async function main(command: string): Promise<void> {
@@ -35,12 +36,14 @@ async function main(command: string): Promise<void> {
       const store = await openConfiguredStore(config);
       await migrateToLatest(store.db);
       // The worker renders through the serving node (SHUTU_SELF_URL) and works every module's jobs.
-      const ctx: AppContext = { config, store, db: store.db, selfUrl: config.selfUrl ?? `http://127.0.0.1:${config.port}` };
+      const bus = await openCacheBus(store, log);
+      const ctx: AppContext = { config, store, db: store.db, bus, selfUrl: config.selfUrl ?? `http://127.0.0.1:${config.port}` };
       const jobs = await Jobs.start(store, log, [housekeepingJob(store.db, log), ...moduleJobs(ctx, log)], { work: true });
       ctx.jobs = jobs;
       const stop = async () => {
         await jobs.stop();
         await closeRenderer(ctx);
+        await bus.close();
         await store.close();
         process.exit(0);
       };

@@ -13,6 +13,7 @@ import { recoverFileTables } from './modules/filetable/recovery.ts';
 import { ensureDemoContent, requestDemoThumbnails } from './modules/board/demo-content.ts';
 import { moduleJobs } from './modules/jobs.ts';
 import { closeRenderer } from './platform/render/renderer.ts';
+import { openCacheBus } from './platform/cache/open.ts';
 
 export interface RunningServer {
   app: App;
@@ -33,7 +34,9 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   const applied = await migrateToLatest(store.db);
   if (applied.length) log.info({ applied }, 'migrations applied');
   const seeded = await seed(store.db, { adminPassword: config.adminPassword });
-  const ctx: AppContext = { config, store, db: store.db };
+  // Before anything is cached: every process sharing the store forgets what another one changes.
+  const bus = await openCacheBus(store, log);
+  const ctx: AppContext = { config, store, db: store.db, bus };
   // The credentials key (created on first start) and the embedded warehouse, before any request.
   resolveSecretKey(config);
   const warehouse = await ensureBuiltinWarehouse(ctx);
@@ -65,6 +68,7 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
       await app.close();
       await jobs?.stop();
       await closeRenderer(ctx);
+      await bus.close();
       await store.close();
     },
   };

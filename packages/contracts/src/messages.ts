@@ -86,6 +86,9 @@ export const zhCN = {
   dsInUseByDatasets: '数据源正在被 {count} 个数据集使用（{names}），请先删除这些数据集',
   dsConnected: '连接成功',
   dsPasswordUnreadable: '无法解密已保存的数据源密码（密钥已更换），请重新填写密码',
+  /** A process's embedded DuckDB warehouse asked for on another process (several processes on one store; docs/scale-out.md). */
+  dsLocalWarehouseElsewhere:
+    '该数据源是另一服务进程（{owner}）本机的内置 DuckDB 仓库，本进程无法打开；多进程部署请使用共享的数据仓库（PostgreSQL 或 ClickHouse）',
   dsTableRequired: '请选择数据表',
   // file tables (spec 2 §5 "File table"; our own wording where the spec has none)
   fileFormatInvalid: '请检查文件格式',

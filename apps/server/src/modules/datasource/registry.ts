@@ -1,9 +1,11 @@
 import { openDriver, type DataSourceConfig, type Driver } from '@shutu/connectors';
-import { DATA_SOURCE_TYPE_LABELS, zhCN, type DataSource } from '@shutu/contracts';
+import { DATA_SOURCE_TYPE_LABELS, formatMessage, zhCN, type DataSource } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { DecryptError, decryptSecret, encryptSecret, resolveSecretKey } from '../../platform/crypto.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
+import { CoherentMemo, publish } from '../../platform/cache/coherent.ts';
 import { findDataSourceRow, type DataSourceRow } from './repo.ts';
+import { localOwnerOf } from './local-owner.ts';
 
 /**
  * The one place the server gets a data source's driver. Other modules (file tables, SQL
@@ -15,11 +17,22 @@ import { findDataSourceRow, type DataSourceRow } from './repo.ts';
  * sharing the store) it is closed and a new one opened. All are closed when the app closes.
  * The built-in warehouse is a DuckDB file owned by this process: DuckDB's instance cache
  * makes every driver on that file share one database instance.
+ *
+ * The rows themselves are kept per app context for up to SOURCE_ROW_MEMO_MS (every read asks
+ * for one): an edit or delete publishes 'datasource' on the cache bus, so this process and
+ * every other one sharing the store read the row again before their next use.
  */
+
+export const SOURCE_ROW_MEMO_MS = 30_000;
+const sourceRows = new CoherentMemo<DataSourceRow | undefined>(['datasource'], SOURCE_ROW_MEMO_MS);
+
+function sourceRow(ctx: AppContext, id: number): Promise<DataSourceRow | undefined> {
+  return sourceRows.get(ctx, String(id), () => findDataSourceRow(ctx.db, id));
+}
 
 /** The source's public shape (no password) or undefined when there is none with this id. */
 export async function findDataSource(ctx: AppContext, id: number): Promise<DataSource | undefined> {
-  const row = await findDataSourceRow(ctx.db, id);
+  const row = await sourceRow(ctx, id);
   return row && toDataSource(row);
 }
 
@@ -35,8 +48,12 @@ export async function getDataSource(ctx: AppContext, id: number): Promise<DataSo
  * owns it. Failures of its calls are ConnectorErrors, answered by the error handler.
  */
 export async function getDataSourceDriver(ctx: AppContext, id: number): Promise<Driver> {
-  const row = await findDataSourceRow(ctx.db, id);
+  const row = await sourceRow(ctx, id);
   if (!row) throw notFound(zhCN.dsNotFound);
+  // Another process's embedded warehouse: opening its file here would take its lock (local-owner.ts).
+  if (row.localOwner && row.localOwner !== localOwnerOf(ctx.config)) {
+    throw new AppError(503, formatMessage(zhCN.dsLocalWarehouseElsewhere, { owner: row.localOwner }));
+  }
   const drivers = driversOf(ctx);
   const fingerprint = fingerprintOf(row);
   const cached = drivers.get(id);
@@ -95,8 +112,12 @@ function closeQuietly(driver: Driver): Promise<void> {
   return driver.close().catch(() => undefined);
 }
 
-/** Closes the cached driver of a source (after an edit or a delete); the next call opens a new one. */
+/**
+ * Closes the cached driver of a source (after an edit or a delete has committed); the next
+ * call opens a new one. Every process forgets its kept rows (they reopen on a changed row).
+ */
 export async function evictDataSourceDriver(ctx: AppContext, id: number): Promise<void> {
+  publish(ctx, 'datasource');
   const drivers = driversOf(ctx);
   const cached = drivers.get(id);
   drivers.delete(id);

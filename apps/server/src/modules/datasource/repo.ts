@@ -45,6 +45,11 @@ export function findBuiltinRow(db: Db): Promise<DataSourceRow | undefined> {
   return db.selectFrom('dataSource').selectAll().where('isBuiltin', '=', true).executeTakeFirst();
 }
 
+/** A process's own embedded warehouse row (not the built-in one), by its owner. */
+export function findLocalRow(db: Db, localOwner: string): Promise<DataSourceRow | undefined> {
+  return db.selectFrom('dataSource').selectAll().where('localOwner', '=', localOwner).where('isBuiltin', '=', false).executeTakeFirst();
+}
+
 /** Whether another source (not `exceptId`) already has this name, compared case-insensitively. */
 export async function nameTaken(db: Db, name: string, exceptId?: number): Promise<boolean> {
   let query = db
@@ -55,12 +60,12 @@ export async function nameTaken(db: Db, name: string, exceptId?: number): Promis
   return (await query.executeTakeFirst()) !== undefined;
 }
 
-export async function insertDataSource(db: Db, values: DataSourceValues & { isBuiltin?: boolean }): Promise<number> {
+export async function insertDataSource(db: Db, values: DataSourceValues & { isBuiltin?: boolean; localOwner?: string | null }): Promise<number> {
   const row = await db.insertInto('dataSource').values(values).returning('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function updateDataSource(db: Db, id: number, values: Partial<DataSourceValues>): Promise<void> {
+export async function updateDataSource(db: Db, id: number, values: Partial<DataSourceValues & { localOwner: string | null }>): Promise<void> {
   await db
     .updateTable('dataSource')
     .set({ ...values, updateTime: new Date() })

@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ensureDemoWarehouse } from '@shutu/connectors';
-import { BUILTIN_WAREHOUSE_FILE, BUILTIN_WAREHOUSE_NAME } from '@shutu/contracts';
+import { BUILTIN_WAREHOUSE_NAME } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { isUniqueViolation } from '../../platform/http/errors.ts';
-import { findBuiltinRow, insertDataSource, nameTaken, updateDataSource } from './repo.ts';
+import { findBuiltinRow, findLocalRow, insertDataSource, nameTaken, updateDataSource, type DataSourceRow } from './repo.ts';
+import { localOwnerOf, ownerOnThisHost, warehouseFile } from './local-owner.ts';
 import { evictDataSourceDriver } from './registry.ts';
 
 export const BUILTIN_WAREHOUSE_REMARK = '内置 DuckDB 数据仓库，存放示例数据与上传的文件表';
@@ -31,45 +33,79 @@ async function fillDemoWarehouse(file: string, options: { scale?: number | undef
 }
 
 /**
- * Start-up: makes sure dataDir/warehouse.duckdb exists and holds the demo data, and that it
- * is registered, once, as the built-in data source 示例数据仓库 (DuckDB, cannot be deleted).
- * Only the serving process owns the file (DuckDB allows one writer process); its driver is
- * opened through the registry like any other source's.
+ * Start-up: makes sure dataDir/warehouse.duckdb exists and holds the demo data, and that it is
+ * registered as a data source, one row per physical warehouse (its owner: this host and file,
+ * local-owner.ts). Only the owning process opens the file (DuckDB allows one writer process).
+ *
+ * - The first process registers the built-in source 示例数据仓库 (cannot be deleted).
+ * - On the embedded PGlite store there is one process: the built-in row follows a moved data
+ *   directory.
+ * - On PostgreSQL several processes may share the store: a process never rewrites another's
+ *   path. A row whose file is gone from this host is adopted (the data directory moved); a row
+ *   of a file that still exists, or of another host, stays, and this process registers its own
+ *   warehouse as a local source of its own (示例数据仓库（host …）) that no other process opens.
  */
 export async function ensureBuiltinWarehouse(ctx: AppContext): Promise<WarehouseResult> {
-  const file = path.join(path.resolve(ctx.config.dataDir), BUILTIN_WAREHOUSE_FILE);
+  const file = warehouseFile(ctx.config);
+  const owner = localOwnerOf(ctx.config);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const demo = await fillDemoWarehouse(file, { scale: ctx.config.demoScale });
 
   const existing = await findBuiltinRow(ctx.db);
   if (existing) {
-    // The data directory moved: the built-in source follows it.
-    if (existing.path !== file) {
-      await updateDataSource(ctx.db, existing.id, { path: file });
+    if (existing.path === file && existing.localOwner === owner) return { id: existing.id, path: file, registered: false, demo };
+    if (ctx.store.kind === 'pglite' || mayAdopt(existing, file)) {
+      await updateDataSource(ctx.db, existing.id, { path: file, localOwner: owner });
       await evictDataSourceDriver(ctx, existing.id);
+      return { id: existing.id, path: file, registered: false, demo };
     }
-    return { id: existing.id, path: file, registered: false, demo };
+    return ensureOwnLocalSource(ctx, file, owner, demo);
   }
   // A user's source may already carry the name (a store restored without its built-in row).
   const name = (await nameTaken(ctx.db, BUILTIN_WAREHOUSE_NAME)) ? `${BUILTIN_WAREHOUSE_NAME}（内置）` : BUILTIN_WAREHOUSE_NAME;
   try {
-    const id = await insertDataSource(ctx.db, {
-      dsName: name,
-      type: 'duckdb',
-      host: null,
-      port: null,
-      database: null,
-      username: null,
-      passwordEncrypted: null,
-      path: file,
-      remark: BUILTIN_WAREHOUSE_REMARK,
-      isBuiltin: true,
-    });
+    const id = await insertDataSource(ctx.db, { ...warehouseValues(name, file), isBuiltin: true, localOwner: owner });
     return { id, path: file, registered: true, demo };
   } catch (error) {
-    // Another process registered it first.
+    // Another process registered it first: this one keeps its own file as its own source.
     const winner = isUniqueViolation(error) ? await findBuiltinRow(ctx.db) : undefined;
     if (!winner) throw error;
-    return { id: winner.id, path: file, registered: false, demo };
+    if (winner.localOwner === owner) return { id: winner.id, path: file, registered: false, demo };
+    return ensureOwnLocalSource(ctx, file, owner, demo);
   }
+}
+
+/**
+ * On a shared store: the built-in row may be taken over only when it is this very file (a row
+ * from before owners were recorded) or a file on this host that no longer exists (the data
+ * directory moved). Another process's live file is never rewritten.
+ */
+function mayAdopt(row: DataSourceRow, file: string): boolean {
+  if (row.path === file) return true;
+  const ownerFile = row.localOwner ? ownerOnThisHost(row.localOwner) : (row.path ?? undefined);
+  return ownerFile !== undefined && !fs.existsSync(ownerFile);
+}
+
+function warehouseValues(dsName: string, file: string) {
+  return {
+    dsName,
+    type: 'duckdb' as const,
+    host: null,
+    port: null,
+    database: null,
+    username: null,
+    passwordEncrypted: null,
+    path: file,
+    remark: BUILTIN_WAREHOUSE_REMARK,
+  };
+}
+
+/** This process's warehouse as a source of its own, found by its owner on a later start. */
+async function ensureOwnLocalSource(ctx: AppContext, file: string, owner: string, demo: WarehouseResult['demo']): Promise<WarehouseResult> {
+  const mine = await findLocalRow(ctx.db, owner);
+  if (mine) return { id: mine.id, path: file, registered: false, demo };
+  const base = `${BUILTIN_WAREHOUSE_NAME}（${os.hostname()} ${path.dirname(file)}）`;
+  const name = (await nameTaken(ctx.db, base)) ? `${base} ${owner.length}` : base;
+  const id = await insertDataSource(ctx.db, { ...warehouseValues(name, file), localOwner: owner });
+  return { id, path: file, registered: true, demo };
 }

@@ -18,6 +18,7 @@ import {
 } from './tree-repo.ts';
 import type { AppContext } from '../../context.ts';
 import { invalidatePermissions } from '../perm/index.ts';
+import { forgetSessions } from '../../platform/auth/session.ts';
 
 type Db = Kysely<Database>;
 
@@ -70,6 +71,8 @@ export async function updateRole(db: Db, id: number, { permissions, ...fields }:
     await updateRoleRow(trx, id, fields);
     await replaceRolePermissions(trx, id, codes);
   });
+  // Sessions carry their role's permissions: every process reads them again (platform/auth/session.ts).
+  forgetSessions();
   return getRole(db, id);
 }
 

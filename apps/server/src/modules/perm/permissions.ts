@@ -1,6 +1,7 @@
 import type { TableRef, GrantKind } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import type { Session } from '../../platform/auth/session.ts';
+import { publish, stampOf } from '../../platform/cache/coherent.ts';
 import { findUserFacts, findUserRole, listDeptParents, listGrantedIdsOfGroups, listGroupMembers, listTableGrantsOfGroups } from './access-repo.ts';
 import { groupsOfUser, type GroupMembers } from './membership.ts';
 
@@ -10,11 +11,12 @@ import { groupsOfUser, type GroupMembers } from './membership.ts';
  *
  * Answers are cached per app context in a snapshot that any change to groups, grants,
  * departments, roles or a user's department and roles throws away (`invalidatePermissions`).
- * Another process sharing the store (a worker, a second server) cannot tell us, so a
- * snapshot also expires after SNAPSHOT_TTL_MS: that bounds how long a revoked grant can
- * still be honoured elsewhere.
+ * The change is published on the cache bus's 'perm' topic (platform/cache/bus.ts), so every
+ * process sharing the store throws its snapshot away too: at once by NOTIFY, at worst at its
+ * next version poll (1 s). SNAPSHOT_TTL_MS is only a last backstop.
  */
 export const SNAPSHOT_TTL_MS = 30_000;
+const PERM_TOPICS = ['perm'] as const;
 
 /** Who asks: a session, or the owner a share link or subscription acts for. */
 export type Caller = Pick<Session, 'userId' | 'isAdministrator'>;
@@ -24,6 +26,8 @@ export type Granted = { all: true } | { all: false; ids: ReadonlySet<number> };
 
 interface Snapshot {
   expiresAt: number;
+  /** The 'perm' generation it was loaded under. */
+  stamp: number;
   groups: Promise<{ groups: GroupMembers[]; parentOf: Map<number, number> }>;
   memberships: Map<number, Promise<number[]>>;
   /** Users read on behalf of (the owners of boards, links and jobs), by id. */
@@ -37,9 +41,11 @@ const snapshots = new WeakMap<AppContext, Snapshot>();
 
 function snapshotOf(ctx: AppContext): Snapshot {
   const current = snapshots.get(ctx);
-  if (current && current.expiresAt > Date.now()) return current;
+  const stamp = stampOf(ctx, PERM_TOPICS);
+  if (current && current.stamp === stamp && current.expiresAt > Date.now()) return current;
   const fresh: Snapshot = {
     expiresAt: Date.now() + SNAPSHOT_TTL_MS,
+    stamp,
     groups: Promise.all([listGroupMembers(ctx.db), listDeptParents(ctx.db)]).then(([groups, parentOf]) => ({ groups, parentOf })),
     memberships: new Map(),
     owners: new Map(),
@@ -52,9 +58,13 @@ function snapshotOf(ctx: AppContext): Snapshot {
   return fresh;
 }
 
-/** Call after any change to groups, grants, departments, roles or users' departments and roles. */
+/**
+ * Call after any change to groups, grants, departments, roles or users' departments and roles
+ * has committed: this process and every other one sharing the store forget their answers.
+ */
 export function invalidatePermissions(ctx: AppContext): void {
   snapshots.delete(ctx);
+  publish(ctx, 'perm');
 }
 
 /** Memoises `load` under `key` in `map`, forgetting it again if it fails. */

@@ -3,6 +3,7 @@ import type { CubePreviewResult } from '@shutu/contracts';
 import type { CompiledQuery } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { SingleFlightCache, type SingleFlightStats } from '../../platform/cache/single-flight.ts';
+import { busOf } from '../../platform/cache/coherent.ts';
 
 /**
  * Reads that the same page issues many times (a board's charts) share one execution: the key
@@ -33,6 +34,8 @@ export function readCacheOf(ctx: AppContext): SingleFlightCache<SharedRows> {
       weigh: (value) => value.dataList.length + 1,
     });
     caches.set(ctx, cache);
+    // Data or a source changed in any process sharing the store (platform/cache/bus.ts): answers go.
+    for (const topic of ['read', 'datasource'] as const) busOf(ctx).subscribe(topic, () => readCacheOf(ctx).clear());
   }
   return cache;
 }

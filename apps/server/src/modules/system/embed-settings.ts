@@ -1,16 +1,17 @@
 import { embedSettingsSchema, type EmbedSettings } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
+import { CoherentMemo, publish } from '../../platform/cache/coherent.ts';
 
 /**
  * 嵌入设置: the origins allowed to frame /openview and share links (platform/http/security-headers.ts),
  * one JSON value in sys_config (key embedSettings). Every embeddable page asks for them, so they
- * are cached per app context: saving here replaces the cache at once; another server process on
- * the same PostgreSQL sees a change within CACHE_TTL_MS.
+ * are cached per app context: saving here replaces the cache at once; every other server process
+ * on the same PostgreSQL forgets it through the cache bus ('settings').
  */
 const EMBED_KEY = 'embedSettings';
 const CACHE_TTL_MS = 60_000;
 
-const cache = new WeakMap<AppContext, { at: number; value: Promise<EmbedSettings> }>();
+const cache = new CoherentMemo<EmbedSettings>(['settings'], CACHE_TTL_MS);
 
 async function readStored(ctx: AppContext): Promise<EmbedSettings> {
   const row = await ctx.db.selectFrom('sysConfig').select('value').where('key', '=', EMBED_KEY).executeTakeFirst();
@@ -25,13 +26,8 @@ async function readStored(ctx: AppContext): Promise<EmbedSettings> {
 }
 
 export function getEmbedSettings(ctx: AppContext): Promise<EmbedSettings> {
-  const hit = cache.get(ctx);
-  if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.value;
-  const value = readStored(ctx);
-  cache.set(ctx, { at: Date.now(), value });
   // A failed read is not kept: the next page asks again.
-  value.catch(() => cache.delete(ctx));
-  return value;
+  return cache.get(ctx, EMBED_KEY, () => readStored(ctx));
 }
 
 /** The sources security-headers.ts adds to frame-ancestors on embeddable pages. */
@@ -46,6 +42,6 @@ export async function saveEmbedSettings(ctx: AppContext, input: EmbedSettings): 
     .values({ key: EMBED_KEY, value })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
     .execute();
-  cache.set(ctx, { at: Date.now(), value: Promise.resolve(input) });
+  publish(ctx, 'settings');
   return input;
 }

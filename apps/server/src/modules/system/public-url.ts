@@ -1,11 +1,12 @@
 import { publicUrlSettingsSchema, type PublicUrlSettings, type PublicUrlSettingsInput } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
+import { CoherentMemo, publish } from '../../platform/cache/coherent.ts';
 
 /**
  * 公开访问地址: the base of every link the product sends out or shows for copying (subscription
  * messages and the images robots link to, share links), one value in sys_config (key publicUrl).
  * Read by every such link, so cached per app context like 嵌入设置: saving replaces the cache at
- * once; another server process on the same PostgreSQL sees a change within CACHE_TTL_MS.
+ * once; every other server process on the same PostgreSQL forgets it through the cache bus ('settings').
  *
  * Which base a link gets (docs/decisions.md): the setting; else PUBLIC_URL (config.publicUrl);
  * else the caller's fallback — the request's own origin for links made in a request, selfUrl
@@ -14,7 +15,7 @@ import type { AppContext } from '../../context.ts';
 const PUBLIC_URL_KEY = 'publicUrl';
 const CACHE_TTL_MS = 60_000;
 
-const cache = new WeakMap<AppContext, { at: number; value: Promise<string> }>();
+const cache = new CoherentMemo<string>(['settings'], CACHE_TTL_MS);
 
 async function readStored(ctx: AppContext): Promise<string> {
   const row = await ctx.db.selectFrom('sysConfig').select('value').where('key', '=', PUBLIC_URL_KEY).executeTakeFirst();
@@ -23,13 +24,8 @@ async function readStored(ctx: AppContext): Promise<string> {
 }
 
 function storedPublicUrl(ctx: AppContext): Promise<string> {
-  const hit = cache.get(ctx);
-  if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.value;
-  const value = readStored(ctx);
-  cache.set(ctx, { at: Date.now(), value });
   // A failed read is not kept: the next link asks again.
-  value.catch(() => cache.delete(ctx));
-  return value;
+  return cache.get(ctx, PUBLIC_URL_KEY, () => readStored(ctx));
 }
 
 /** The configured public base URL (setting, else PUBLIC_URL), without a trailing slash; undefined when neither is set. */
@@ -53,6 +49,6 @@ export async function savePublicUrlSettings(ctx: AppContext, input: PublicUrlSet
     .values({ key: PUBLIC_URL_KEY, value: publicUrl })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: publicUrl }))
     .execute();
-  cache.set(ctx, { at: Date.now(), value: Promise.resolve(publicUrl) });
+  publish(ctx, 'settings');
   return getPublicUrlSettings(ctx);
 }

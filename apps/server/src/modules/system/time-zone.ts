@@ -7,17 +7,18 @@ import {
   type TimeZoneSettingsInput,
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
+import { CoherentMemo, publish } from '../../platform/cache/coherent.ts';
 
 /**
  * 时区 (系统设置; docs/decisions.md "Time zone"): the IANA zone subscriptions are scheduled in,
  * relative date filters count in and every time is shown in, one value in sys_config (key
  * timeZone), Asia/Shanghai when unset. Read by every scheduled tick and every query with a
  * relative date, so cached per app context like 公开访问地址: saving replaces the cache at
- * once; another server process on the same PostgreSQL sees a change within CACHE_TTL_MS.
+ * once; every other server process on the same PostgreSQL forgets it through the cache bus ('settings').
  */
 const TIME_ZONE_KEY = 'timeZone';
 const CACHE_TTL_MS = 60_000;
-const cache = new WeakMap<AppContext, { at: number; value: Promise<string> }>();
+const cache = new CoherentMemo<string>(['settings'], CACHE_TTL_MS);
 
 /** What other modules do when the zone changes (subscriptions re-align their schedules). */
 export type TimeZoneListener = (zone: string, previous: string) => Promise<void>;
@@ -31,13 +32,8 @@ async function readStored(ctx: AppContext): Promise<string> {
 
 /** The installation's time zone (IANA name). */
 export function serverTimeZone(ctx: AppContext): Promise<string> {
-  const hit = cache.get(ctx);
-  if (hit && Date.now() - hit.at < CACHE_TTL_MS) return hit.value;
-  const value = readStored(ctx);
-  cache.set(ctx, { at: Date.now(), value });
   // A failed read is not kept: the next caller asks again.
-  value.catch(() => cache.delete(ctx));
-  return value;
+  return cache.get(ctx, TIME_ZONE_KEY, () => readStored(ctx));
 }
 
 /** The zone's offset from UTC at `now`, in minutes (what relative date filters count with). */
@@ -62,7 +58,7 @@ export async function saveTimeZoneSettings(ctx: AppContext, input: TimeZoneSetti
     .values({ key: TIME_ZONE_KEY, value: timeZone })
     .onConflict((oc) => oc.column('key').doUpdateSet({ value: timeZone }))
     .execute();
-  cache.set(ctx, { at: Date.now(), value: Promise.resolve(timeZone) });
+  publish(ctx, 'settings');
   if (previous !== timeZone) for (const listener of listeners.get(ctx) ?? []) await listener(timeZone, previous);
   return { timeZone };
 }

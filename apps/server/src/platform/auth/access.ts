@@ -3,7 +3,8 @@ import { shareMessages, zhCN, type PermissionCode } from '@shutu/contracts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
-import { findSession, type Session } from './session.ts';
+import type { HasBus } from '../cache/coherent.ts';
+import { findSessionCached, type Session } from './session.ts';
 
 /**
  * Who may call a route. Every /api route must declare one; registration fails otherwise,
@@ -38,7 +39,8 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-export function installAccessControl(app: FastifyInstance, db: Kysely<Database>): void {
+/** `holder` (the app context) keys the session memo and carries the cache bus that clears it. */
+export function installAccessControl(app: FastifyInstance, db: Kysely<Database>, holder: HasBus = {}): void {
   app.decorateRequest('session', null);
 
   app.addHook('onRoute', (route) => {
@@ -52,7 +54,7 @@ export function installAccessControl(app: FastifyInstance, db: Kysely<Database>)
     const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
     const token = bearerToken(request);
-    const session = token ? await findSession(db, token) : undefined;
+    const session = token ? await findSessionCached(holder, db, token) : undefined;
     if (!session) throw unauthorized();
     if (session.scope && request.routeOptions.config.shareable !== true) throw forbidden(shareMessages.scopeRefused);
     // A share link's token is not a sign-in: it reads what its link names whatever the creator's password.

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { PERMISSION_CODES, tokenScopeSchema, type TokenScope } from '@shutu/contracts';
 import type { Database } from '../db/schema.ts';
+import { CoherentMemo, publishEverywhere, type HasBus } from '../cache/coherent.ts';
 import { hashToken } from './tokens.ts';
 
 /** Who is calling: resolved once per request from the bearer token. */
@@ -19,11 +20,46 @@ export interface Session {
   mustChangePassword?: boolean;
 }
 
+/**
+ * How long a resolved session is reused for the same token in this process. Revoking a token
+ * (logout, disable, password change, share link off) and any change of users, roles or groups
+ * drop every kept session here and in the other processes (cache bus topics 'session' and
+ * 'perm'); this bounds only a change racing its own commit.
+ */
+export const SESSION_MEMO_MS = 2_000;
+const sessions = new CoherentMemo<(Session & { expiresAt: number }) | undefined>(['session', 'perm'], SESSION_MEMO_MS);
+
+/** After a committed change of what sessions carry (a role's permissions): every process reads them again. */
+export function forgetSessions(): void {
+  publishEverywhere('session');
+}
+
+/**
+ * findSession, kept for SESSION_MEMO_MS per token (the per-request lookup of every API call).
+ * A token that resolves to nothing is not kept (a flood of made-up tokens cannot fill memory).
+ */
+export async function findSessionCached(holder: HasBus, db: Kysely<Database>, token: string): Promise<Session | undefined> {
+  const now = Date.now();
+  const found = await sessions.get(holder, token, () => findSessionRow(db, token), now);
+  if (!found) {
+    sessions.delete(holder, token);
+    return undefined;
+  }
+  return found.expiresAt > now ? found : undefined;
+}
+
 export async function findSession(db: Kysely<Database>, token: string): Promise<Session | undefined> {
+  const found = await findSessionRow(db, token);
+  if (!found) return undefined;
+  const { expiresAt: _expiresAt, ...session } = found;
+  return session;
+}
+
+async function findSessionRow(db: Kysely<Database>, token: string): Promise<(Session & { expiresAt: number }) | undefined> {
   const row = await db
     .selectFrom('authToken as t')
     .innerJoin('sysUser as u', 'u.id', 't.userId')
-    .select(['u.id', 'u.account', 'u.isAdministrator', 'u.mustChangePassword', 't.scope'])
+    .select(['u.id', 'u.account', 'u.isAdministrator', 'u.mustChangePassword', 't.scope', 't.expiresAt'])
     .where('t.tokenHash', '=', hashToken(token))
     .where('t.revokedAt', 'is', null)
     .where('t.expiresAt', '>', new Date())
@@ -39,6 +75,7 @@ export async function findSession(db: Kysely<Database>, token: string): Promise<
     token,
     scope: parseScope(row.scope),
     mustChangePassword: row.mustChangePassword,
+    expiresAt: new Date(row.expiresAt).getTime(),
   };
 }
 

@@ -95,6 +95,8 @@ export interface DataSourceTable {
   path: string | null;
   remark: string | null;
   isBuiltin: ColumnType<boolean, boolean | undefined, boolean>;
+  /** A process's embedded warehouse (host:file, 0037): only that process opens it. */
+  localOwner: ColumnType<string | null, string | null | undefined, string | null>;
   createTime: CreatedAt;
   updateTime: UpdatedAt;
 }

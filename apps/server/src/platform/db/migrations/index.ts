@@ -30,6 +30,7 @@ import * as alertDepartments from './0031_alert_departments.ts';
 import * as audience from './0034_audience.ts';
 import * as cdp from './0033_cdp.ts';
 import * as apps from './0032_app.ts';
+import * as cacheBus from './0037_cache_bus.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0034_audience': audience,
   '0033_cdp': cdp,
   '0032_app': apps,
+  '0037_cache_bus': cacheBus,
 };

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { ExecuteSql } from '../db/store.ts';
+
+/**
+ * The cache bus (docs/scale-out.md): every per-process cache of metadata belongs to a topic, and
+ * a change of that metadata is published on the topic. Publishing drops the topic's caches in
+ * this process at once and, on a real PostgreSQL store, in every other process sharing it:
+ *
+ * - a row per topic in `cache_version` (migration 0037) counts the changes; a publish bumps it
+ *   and sends `NOTIFY shutu_cache` with the new version in the same statement;
+ * - each process LISTENs on its own connection; a notice from another process bumps the
+ *   topic's local generation, which every cache of the topic compares on each read;
+ * - the version rows are read again after a reconnect and every POLL_MS, so a notice missed
+ *   (connection lost, server restart) keeps a stale entry for at most POLL_MS.
+ *
+ * On the embedded PGlite store there is one process: the bus is in-process only.
+ */
+
+export const CACHE_TOPICS = ['perm', 'session', 'datasource', 'settings', 'dict', 'dataset', 'read'] as const;
+export type CacheTopic = (typeof CACHE_TOPICS)[number];
+
+export const CACHE_CHANNEL = 'shutu_cache';
+/** How often the version rows are read as a fallback for a missed notice. */
+export const POLL_MS = 1_000;
+
+export interface CacheBus {
+  readonly kind: 'local' | 'postgres';
+  /** Changes whenever the topic is invalidated, here or in another process: caches compare it. */
+  generation(topic: CacheTopic): number;
+  /** Invalidates the topic here at once and in every other process (after the change committed). */
+  publish(topic: CacheTopic): void;
+  /** Called on every invalidation of the topic, local or remote. Returns the unsubscribe. */
+  subscribe(topic: CacheTopic, listener: () => void): () => void;
+  /** Resolves once the publishes made so far reached the store (tests, shutdown). */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+type Log = { warn(obj: object, msg: string): void };
+
+/** The in-process bus: generations and listeners only. */
+export class LocalCacheBus implements CacheBus {
+  readonly kind: 'local' | 'postgres' = 'local';
+  private readonly generations = new Map<CacheTopic, number>();
+  private readonly listeners = new Map<CacheTopic, Set<() => void>>();
+
+  generation(topic: CacheTopic): number {
+    return this.generations.get(topic) ?? 0;
+  }
+
+  publish(topic: CacheTopic): void {
+    this.bump(topic);
+  }
+
+  subscribe(topic: CacheTopic, listener: () => void): () => void {
+    let set = this.listeners.get(topic);
+    if (!set) this.listeners.set(topic, (set = new Set()));
+    set.add(listener);
+    return () => set.delete(listener);
+  }
+
+  /** Drops the topic's caches in this process. */
+  protected bump(topic: CacheTopic): void {
+    this.generations.set(topic, this.generation(topic) + 1);
+    for (const listener of this.listeners.get(topic) ?? []) {
+      try {
+        listener();
+      } catch {
+        // A listener only forgets; one that throws must not keep the others from forgetting.
+      }
+    }
+  }
+
+  flush(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+const PUBLISH_SQL = `with v as (
+  insert into cache_version (topic, version) values ($1, 1)
+  on conflict (topic) do update set version = cache_version.version + 1
+  returning version
+) select version::float8 as version, pg_notify('${CACHE_CHANNEL}', $1 || ':' || version || ':' || $2) from v`;
+
+/** The bus of a process on a real PostgreSQL: LISTEN/NOTIFY plus the version rows. */
+export class PostgresCacheBus extends LocalCacheBus {
+  override readonly kind = 'postgres' as const;
+  /** Last version of each topic this process has acted on. */
+  private readonly seen = new Map<string, number>();
+  private readonly instance = randomUUID();
+  private readonly pending = new Set<Promise<void>>();
+  private listener: pg.Client | undefined;
+  private poller: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private polling: Promise<void> | undefined;
+
+  private constructor(
+    private readonly connectionString: string,
+    private readonly executeSql: ExecuteSql,
+    private readonly log: Log | undefined,
+    private readonly pollMs: number,
+  ) {
+    super();
+  }
+
+  /** Listens, reads the versions, and starts the fallback poll. */
+  static async open(options: { connectionString: string; executeSql: ExecuteSql; log?: Log; pollMs?: number }): Promise<PostgresCacheBus> {
+    const bus = new PostgresCacheBus(options.connectionString, options.executeSql, options.log, options.pollMs ?? POLL_MS);
+    await bus.listen();
+    bus.poller = setInterval(() => void bus.poll(), bus.pollMs);
+    bus.poller.unref();
+    return bus;
+  }
+
+  override publish(topic: CacheTopic): void {
+    this.bump(topic);
+    const done = this.executeSql(PUBLISH_SQL, [topic, this.instance])
+      .then((result) => this.advance(topic, Number((result.rows[0] as { version: number }).version), true))
+      .catch((error: unknown) =>
+        this.log?.warn({ err: error, topic }, 'cache bus: publish failed (other processes see it at their next poll of a later change)'),
+      )
+      .finally(() => this.pending.delete(done));
+    this.pending.add(done);
+  }
+
+  override async flush(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
+
+  override async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.poller);
+    clearTimeout(this.reconnectTimer);
+    await this.flush();
+    await this.polling;
+    const client = this.listener;
+    this.listener = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  /**
+   * A version of a topic seen (own publish, notice, poll). Our own next version needs nothing
+   * (the publish already forgot locally); any other newer version means another process changed it.
+   */
+  private advance(topic: string, version: number, own: boolean): void {
+    const seen = this.seen.get(topic) ?? 0;
+    if (version <= seen) return;
+    this.seen.set(topic, version);
+    if (own && version === seen + 1) return;
+    if ((CACHE_TOPICS as readonly string[]).includes(topic)) this.bump(topic as CacheTopic);
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.connectionString });
+    client.on('notification', (message) => {
+      const [topic, version, instance] = (message.payload ?? '').split(':');
+      if (topic && version) this.advance(topic, Number(version), instance === this.instance);
+    });
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, undefined));
+    await client.connect();
+    await client.query(`listen ${CACHE_CHANNEL}`);
+    this.listener = client;
+    // What changed while we were not listening (first start: nothing is cached yet, this only sets `seen`).
+    await this.poll();
+  }
+
+  private lost(client: pg.Client, error: Error | undefined): void {
+    if (this.listener !== client || this.closed) return;
+    this.listener = undefined;
+    this.log?.warn({ err: error }, 'cache bus: listen connection lost, reconnecting');
+    client.end().catch(() => undefined);
+    const retry = (delay: number) => {
+      this.reconnectTimer = setTimeout(() => {
+        if (this.closed) return;
+        this.listen().catch(() => retry(Math.min(delay * 2, 5_000)));
+      }, delay);
+      this.reconnectTimer.unref();
+    };
+    retry(100);
+  }
+
+  /** Reads every topic's version: a notice missed is found here. */
+  private poll(): Promise<void> {
+    if (this.polling || this.closed) return this.polling ?? Promise.resolve();
+    this.polling = this.executeSql('select topic, version::float8 as version from cache_version')
+      .then((result) => {
+        for (const row of result.rows as { topic: string; version: number }[]) this.advance(row.topic, Number(row.version), false);
+      })
+      .catch((error: unknown) => this.log?.warn({ err: error }, 'cache bus: version poll failed'))
+      .finally(() => (this.polling = undefined));
+    return this.polling;
+  }
+}

@@ -1,0 +1,104 @@
+import { LocalCacheBus, type CacheBus, type CacheTopic } from './bus.ts';
+
+/**
+ * Caches that follow the bus (bus.ts). A cache of a topic keeps its entries while the topic's
+ * generation stays the same and at most `ttlMs`; any change published on the topic, in this
+ * process or another, drops them before the next read.
+ */
+
+/** What holds a bus: the app context (server, worker, tests). */
+export interface HasBus {
+  bus?: CacheBus;
+}
+
+const fallbacks = new WeakMap<object, CacheBus>();
+/** Every bus of this process, for changes made where no context is at hand (tokens revoked inside a transaction). */
+const buses = new Set<CacheBus>();
+/** Process-wide generations: what publishEverywhere bumps besides the buses. */
+const processGenerations = new Map<CacheTopic, number>();
+
+/** The context's bus; a context opened without one (API tests, scripts) gets an in-process bus of its own. */
+export function busOf(holder: HasBus): CacheBus {
+  if (holder.bus) return holder.bus;
+  let bus = fallbacks.get(holder);
+  if (!bus) {
+    bus = new LocalCacheBus();
+    fallbacks.set(holder, bus);
+  }
+  return bus;
+}
+
+/** Lets publishEverywhere reach a bus; returns the removal (call it when the bus closes). */
+export function registerBus(bus: CacheBus): () => void {
+  buses.add(bus);
+  return () => buses.delete(bus);
+}
+
+/** Publishes on the context's bus. */
+export function publish(holder: HasBus, topic: CacheTopic): void {
+  busOf(holder).publish(topic);
+}
+
+/**
+ * Publishes on every bus of this process and on the process-wide generation: for writers that
+ * hold only a database handle (a transaction), e.g. revoking tokens.
+ */
+export function publishEverywhere(topic: CacheTopic): void {
+  processGenerations.set(topic, (processGenerations.get(topic) ?? 0) + 1);
+  for (const bus of buses) bus.publish(topic);
+}
+
+/** One number that changes when any of the topics changes (generations only grow). */
+export function stampOf(holder: HasBus, topics: readonly CacheTopic[]): number {
+  const bus = busOf(holder);
+  let stamp = 0;
+  for (const topic of topics) stamp += bus.generation(topic) + (processGenerations.get(topic) ?? 0);
+  return stamp;
+}
+
+interface Slot<V> {
+  stamp: number;
+  entries: Map<string, { at: number; value: Promise<V> }>;
+}
+
+/**
+ * A per-context memo of promises, dropped whenever one of its topics changes, each entry kept
+ * at most `ttlMs`. A load that fails is not kept. A load started before a change is not kept
+ * either: the change replaced the map it was put in.
+ */
+export class CoherentMemo<V> {
+  private readonly slots = new WeakMap<object, Slot<V>>();
+
+  constructor(
+    private readonly topics: readonly CacheTopic[],
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(holder: HasBus, key: string, load: () => Promise<V>, now = Date.now()): Promise<V> {
+    const entries = this.entriesOf(holder);
+    const hit = entries.get(key);
+    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    if (entries.size >= this.maxEntries) entries.clear();
+    const value = load();
+    const entry = { at: now, value };
+    entries.set(key, entry);
+    value.catch(() => entries.get(key) === entry && entries.delete(key));
+    return value;
+  }
+
+  /** Forgets one entry in this process (the caller publishes too when others must forget). */
+  delete(holder: HasBus, key: string): void {
+    this.slots.get(holder)?.entries.delete(key);
+  }
+
+  private entriesOf(holder: HasBus): Map<string, { at: number; value: Promise<V> }> {
+    const stamp = stampOf(holder, this.topics);
+    let slot = this.slots.get(holder);
+    if (!slot || slot.stamp !== stamp) {
+      slot = { stamp, entries: new Map() };
+      this.slots.set(holder, slot);
+    }
+    return slot.entries;
+  }
+}
