@@ -11,6 +11,7 @@ import { APP_EDIT_PATH, APP_LIST_PATH } from '../features/app/paths.ts';
 import { orderExportLabels } from '../features/orderexport/index.ts';
 import { alertLabels } from '../features/alert/index.ts';
 import { marketLabels } from '../features/market/index.ts';
+import { cm as cdpLabels } from '../features/cdp/messages.ts';
 import { workflowLabels } from '../features/workflow/index.ts';
 import { TAG_AUDIENCE_PATH, TAG_DETAIL_PATH, TAG_LIBRARY_PATH, tagLabels } from '../features/tag/index.ts';
 import { LEAVE_HANDLE_PATH, LEAVE_START_PATH, WORK_START_PATH } from '@shutu/contracts';
@@ -49,6 +50,13 @@ export type PageKey =
   | 'workStart'
   | 'leaveStart'
   | 'leaveHandle'
+  | 'cdpJoin'
+  | 'cdpJoinInfo'
+  | 'cdpJoinLog'
+  | 'cdpJoinCallback'
+  | 'cdpAccounts'
+  | 'cdpFans'
+  | 'cdpPlatforms'
   | 'tagLibrary'
   | 'tagDetail'
   | 'tagAudience';
@@ -118,6 +126,13 @@ export const PAGES: readonly PageDef[] = [
   { key: 'warningSettings', path: '/newbi/warning/settings', label: alertLabels.settings, section: 'data', access: 'admin', hidden: true, parent: 'warning' },
   // 营销任务统计 (issue 20; route not in the spec): the permission code market_view.
   { key: 'market', path: '/cdp/market', label: marketLabels.page, section: 'data', access: { permission: 'market_view' }, notHome: true },
+  // 平台接入 (issue 21; docs/platforms.md): administrators. /cdp/join/info and /cdp/join/log are the spec's routes; the list, the callback, 公众号 and 粉丝列表 are ours.
+  { key: 'cdpJoin', path: '/cdp/join', label: cdpLabels.pageJoin, section: 'data', access: 'admin', notHome: true },
+  { key: 'cdpJoinInfo', path: '/cdp/join/info', label: cdpLabels.pageInfo, section: 'data', access: 'admin', hidden: true, parent: 'cdpJoin', notHome: true },
+  { key: 'cdpJoinLog', path: '/cdp/join/log', label: cdpLabels.pageLog, section: 'data', access: 'admin', hidden: true, parent: 'cdpJoin', notHome: true },
+  { key: 'cdpJoinCallback', path: '/cdp/join/callback', label: cdpLabels.pageCallback, section: 'data', access: 'admin', hidden: true, parent: 'cdpJoin', notHome: true },
+  { key: 'cdpAccounts', path: '/cdp/official', label: cdpLabels.pageAccounts, section: 'data', access: 'admin', notHome: true },
+  { key: 'cdpFans', path: '/cdp/fans', label: cdpLabels.pageFans, section: 'data', access: 'admin', notHome: true },
   // 标签库 / 标签详情 / 标签人群 (issue 18 B; routes not in the spec, docs/tags.md): every signed-in user; table grants decide what they read.
   { key: 'tagLibrary', path: TAG_LIBRARY_PATH, label: tagLabels.pageLibrary, section: 'data', access: 'user', notHome: true },
   { key: 'tagDetail', path: TAG_DETAIL_PATH, label: tagLabels.pageDetail, section: 'data', access: 'user', hidden: true, parent: 'tagLibrary', notHome: true },
@@ -138,6 +153,8 @@ export const PAGES: readonly PageDef[] = [
     parent: 'authGroup',
   },
   { key: 'settings', path: '/system/settings', label: t.pageSettings, section: 'system', access: 'admin' },
+  // 平台类型 (issue 21): the connected platforms' types, URLs, open-platform secrets and interfaces.
+  { key: 'cdpPlatforms', path: '/system/platforms', label: cdpLabels.pagePlatforms, section: 'system', access: 'admin' },
   // Access keys, the call log and the outgoing-host allow-list of data APIs (issue 17).
   { key: 'dataapiAdmin', path: '/system/dataapi', label: am.pageAdmin, section: 'system', access: 'admin' },
   { key: 'profile', path: '/info/index', label: t.pageProfile, section: 'personal', access: 'user' },

@@ -36,6 +36,17 @@ import { DataApiListPage } from '../features/dataapi/DataApiListPage.tsx';
 import { OpenApiPage } from '../features/dataapi/OpenApiPage.tsx';
 import { DataApiAdminPage } from '../features/dataapi/admin/DataApiAdminPage.tsx';
 
+/** Connected platforms (issue 21): one chunk, loaded on first use. */
+const cdpPage = (name: 'JoinListPage' | 'JoinInfoPage' | 'JoinLogPage' | 'JoinCallbackPage' | 'OfficialAccountsPage' | 'FanListPage' | 'PlatformTypesPage') =>
+  lazy(() => import('../features/cdp/index.ts').then((m) => ({ default: m[name] })));
+const CdpJoinListPage = cdpPage('JoinListPage');
+const CdpJoinInfoPage = cdpPage('JoinInfoPage');
+const CdpJoinLogPage = cdpPage('JoinLogPage');
+const CdpJoinCallbackPage = cdpPage('JoinCallbackPage');
+const CdpAccountsPage = cdpPage('OfficialAccountsPage');
+const CdpFanListPage = cdpPage('FanListPage');
+const CdpPlatformTypesPage = cdpPage('PlatformTypesPage');
+
 /** The dataset editor is large (canvas, code editor): loaded on first use. */
 const DatasetEditorPage = lazy(() => import('../features/dataset/editor/DatasetEditorPage.tsx'));
 /** The board editors and the preview pages: full screen, each its own chunk. */
@@ -105,6 +116,13 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   workStart: <WorkStartPage />,
   leaveStart: <LeaveStartPage />,
   leaveHandle: <LeaveHandlePage />,
+  cdpJoin: lazyPage(<CdpJoinListPage />),
+  cdpJoinInfo: lazyPage(<CdpJoinInfoPage />),
+  cdpJoinLog: lazyPage(<CdpJoinLogPage />),
+  cdpJoinCallback: lazyPage(<CdpJoinCallbackPage />),
+  cdpAccounts: lazyPage(<CdpAccountsPage />),
+  cdpFans: lazyPage(<CdpFanListPage />),
+  cdpPlatforms: lazyPage(<CdpPlatformTypesPage />),
   app: lazyPage(<AppListPage />),
   appEdit: lazyPage(<AppEditorPage />),
   tagLibrary: lazyPage(<TagLibraryPage />),
