@@ -4,14 +4,36 @@ import type { DriverCapabilities, DriverInfo } from './types.ts';
 /** What the connector adds to the compiler's flags, per dialect, before probing the server. */
 const CONNECTOR_DEFAULTS: Record<QueryDialect, Omit<DriverCapabilities, keyof QueryCapabilities>> = {
   // Embedded: no server to enforce a timeout or a read-only session; the driver interrupts
-  // the query and refuses any statement that is not a SELECT.
-  duckdb: { tableComments: true, columnComments: true, serverStatementTimeout: false, readOnlySession: false, tableNameCase: 'insensitive' },
-  postgres: { tableComments: true, columnComments: true, serverStatementTimeout: true, readOnlySession: true, tableNameCase: 'foldLower' },
+  // the query and refuses any statement that is not a SELECT. It reads a CSV file of this
+  // machine itself (bulkLoadCsvFile).
+  duckdb: {
+    tableComments: true,
+    columnComments: true,
+    serverStatementTimeout: false,
+    readOnlySession: false,
+    tableNameCase: 'insensitive',
+    loadsLocalCsv: true,
+  },
+  postgres: {
+    tableComments: true,
+    columnComments: true,
+    serverStatementTimeout: true,
+    readOnlySession: true,
+    tableNameCase: 'foldLower',
+    loadsLocalCsv: false,
+  },
   // Linux MySQL compares table names exactly (lower_case_table_names=0); with the setting
   // on, names are stored in lower case, so exact comparison only ever refuses more.
-  mysql: { tableComments: true, columnComments: true, serverStatementTimeout: true, readOnlySession: true, tableNameCase: 'sensitive' },
+  mysql: { tableComments: true, columnComments: true, serverStatementTimeout: true, readOnlySession: true, tableNameCase: 'sensitive', loadsLocalCsv: false },
   // 18.16's system.tables has no comment column; columns have one.
-  clickhouse: { tableComments: false, columnComments: true, serverStatementTimeout: true, readOnlySession: true, tableNameCase: 'sensitive' },
+  clickhouse: {
+    tableComments: false,
+    columnComments: true,
+    serverStatementTimeout: true,
+    readOnlySession: true,
+    tableNameCase: 'sensitive',
+    loadsLocalCsv: false,
+  },
 };
 
 /** The dialect's defaults: what a driver reports before (or without) probing its server. */

@@ -13,6 +13,7 @@ import {
 import { getDialect } from '@shutu/query';
 import { checkColumns, loadFailed, newIdentifier, runLoad, runRename, withoutStagingTables, type CanonicalValue } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
+import { appendCsvFile, nonFiniteCheck, SerialReadNeeded } from './csv-file.ts';
 import { inspectionOf } from './duckdb-inspect.ts';
 import { connectorError, ConnectorError, errorText, queryFailed, readOnlyError } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
@@ -20,7 +21,9 @@ import { DriverBase } from './driver-base.ts';
 import { GuardedQueryStream, type Execution } from './stream.ts';
 import type {
   BulkLoadOptions,
+  BulkLoadResult,
   ColumnInfo,
+  CsvFileSource,
   DataSourceConfig,
   DriverInfo,
   LoadColumn,
@@ -104,6 +107,15 @@ function append(appender: DuckDBAppender, type: LoadColumnType, value: Canonical
       return appender.appendTimestamp(new DuckDBTimestampValue(epochMicros(String(value))));
     case 'DATE':
       return appender.appendDate(new DuckDBDateValue(Math.floor(Number(epochMicros(String(value)) / 1000n) / DAY_MS)));
+  }
+}
+
+/** Creates a new table with its comments. */
+async function createTable(connection: DuckDBConnection, qualified: string, names: string[], columns: readonly LoadColumn[], comment?: string): Promise<void> {
+  await connection.run(`CREATE TABLE ${qualified} (${names.map((n, i) => `${n} ${LOAD_TYPES[columns[i]!.type]}`).join(', ')})`);
+  if (comment) await connection.run(`COMMENT ON TABLE ${qualified} IS ${dialect.escapeString(comment)}`);
+  for (const [i, c] of columns.entries()) {
+    if (c.comment) await connection.run(`COMMENT ON COLUMN ${qualified}.${names[i]} IS ${dialect.escapeString(c.comment)}`);
   }
 }
 
@@ -284,11 +296,7 @@ export class DuckDBDriver extends DriverBase {
         {
           exists: () => existsOn(connection, options.schema, table),
           create: async () => {
-            await connection.run(`CREATE TABLE ${qualified} (${names.map((n, i) => `${n} ${LOAD_TYPES[columns[i]!.type]}`).join(', ')})`);
-            if (options.comment) await connection.run(`COMMENT ON TABLE ${qualified} IS ${dialect.escapeString(options.comment)}`);
-            for (const [i, c] of columns.entries()) {
-              if (c.comment) await connection.run(`COMMENT ON COLUMN ${qualified}.${names[i]} IS ${dialect.escapeString(c.comment)}`);
-            }
+            await createTable(connection, qualified, names, columns, options.comment);
             appender = await connection.createAppender(table, options.schema ?? null);
           },
           insert: async (batch) => {
@@ -313,6 +321,42 @@ export class DuckDBDriver extends DriverBase {
         },
         options.signal,
       );
+    } finally {
+      this.release(connection);
+    }
+  }
+
+  /** The file read by DuckDB itself (csv-file.ts); the new table is dropped again when anything fails. */
+  async bulkLoadCsvFile(table: string, columns: readonly LoadColumn[], file: CsvFileSource, options: BulkLoadOptions = {}): Promise<BulkLoadResult> {
+    const names = checkColumns(dialect, columns);
+    const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+    const connection = await this.connect();
+    try {
+      if (await existsOn(connection, options.schema, table)) throw connectorError('tableExists', 'tableExists', { name: table });
+      for (const parallel of [true, false]) {
+        await createTable(connection, qualified, names, columns, options.comment).catch((error: unknown) => {
+          throw loadFailed(error);
+        });
+        let appender: DuckDBAppender | null = null;
+        try {
+          appender = await connection.createAppender(table, options.schema ?? null);
+          const rows = await appendCsvFile(appender, columns, file, { parallel, signal: options.signal });
+          appender.closeSync();
+          appender = null;
+          const check = nonFiniteCheck(qualified, columns, names);
+          if (check !== null && Number((await connection.runAndReadAll(check)).getRows()[0]?.[0] ?? 0) > 0) throw connectorError('invalid', 'csvRefused');
+          return { rows };
+        } catch (error) {
+          try {
+            appender?.closeSync();
+          } catch {
+            // the appender's buffered rows are discarded with the table
+          }
+          await connection.run(`DROP TABLE IF EXISTS ${qualified}`).catch(() => undefined);
+          if (!(error instanceof SerialReadNeeded)) throw loadFailed(error);
+        }
+      }
+      throw connectorError('invalid', 'csvRefused');
     } finally {
       this.release(connection);
     }

@@ -25,6 +25,7 @@ export const connectorMessages = {
   paramCount: 'SQL 中的参数占位符有 {expected} 个，提供了 {actual} 个值',
   closed: '数据源连接已关闭',
   loadFailed: '数据导入失败：{detail}',
+  csvRefused: '文件中有引擎无法直接导入的内容，请检查文件格式',
 } as const;
 
 export type ConnectorMessageKey = keyof typeof connectorMessages;

@@ -41,6 +41,8 @@ export interface DriverCapabilities extends QueryCapabilities {
    * exactly) or `sensitive` (exactly as written).
    */
   tableNameCase: 'insensitive' | 'foldLower' | 'sensitive';
+  /** The engine runs in this process and loads a CSV file of this machine itself (`bulkLoadCsvFile`). */
+  loadsLocalCsv: boolean;
 }
 
 /** The dialect name the compiler speaks plus what this server can do. */
@@ -130,6 +132,19 @@ export interface TableOptions {
   schema?: string;
 }
 
+/**
+ * A CSV file of this machine for `bulkLoadCsvFile`: UTF-8, quote and escape `"`, lines ending
+ * in \n or \r\n (never a lone \r); '' is NULL; blank lines are skipped.
+ */
+export interface CsvFileSource {
+  path: string;
+  delimiter: string;
+  /** Lines before the first data line (the header). */
+  skipLines: number;
+  /** Most fields a line may have (at least the column count); those past the columns must be empty. */
+  fields: number;
+}
+
 export interface BulkLoadResult {
   rows: number;
 }
@@ -153,6 +168,13 @@ export interface Driver {
   query(sql: string, params?: readonly ParamValue[], options?: QueryOptions): QueryStream;
   /** Creates a new table and inserts the rows in batches; the table is dropped again if loading fails. */
   bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options?: BulkLoadOptions): Promise<BulkLoadResult>;
+  /**
+   * Loads a CSV file of this machine into a new table by the engine itself (capability
+   * `loadsLocalCsv`). Values convert only in their plain forms (numbers with optional
+   * thousands separators, 'YYYY-MM-DD[ HH:mm:ss]'); anything else, or a malformed file, is
+   * a `csvRefused` error with nothing left behind, and the caller loads through `bulkLoad`.
+   */
+  bulkLoadCsvFile?(table: string, columns: readonly LoadColumn[], file: CsvFileSource, options?: BulkLoadOptions): Promise<BulkLoadResult>;
   /**
    * Parses one statement with the engine's own parser, without running it. Offered only by
    * engines whose parser can be asked (DuckDB: json_serialize_sql); checks on user SQL use it

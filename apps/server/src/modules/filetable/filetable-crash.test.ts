@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { collect, isStagingTable, stagingTableName, type LoadRow } from '@shutu/connectors';
+import { collect, ConnectorError, connectorMessages, isStagingTable, stagingTableName, type LoadRow } from '@shutu/connectors';
 import type { FileColumn } from '@shutu/contracts';
 import { buildApp } from '../../app.ts';
 import type { App, AppContext } from '../../context.ts';
@@ -83,6 +83,10 @@ describe.each(kinds)('file-table loads across a crash on %s', (kind) => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const original = driver.bulkLoad.bind(driver);
+    // The engine's own load of the file (DuckDB) refuses it, so the rows go through bulkLoad.
+    const refuse = vi
+      .spyOn(driver as Required<typeof driver>, 'bulkLoadCsvFile')
+      .mockRejectedValue(new ConnectorError('invalid', connectorMessages.csvRefused));
     const spy = vi.spyOn(driver, 'bulkLoad').mockImplementation((table, columns, rows, options) =>
       original(
         table,
@@ -146,6 +150,7 @@ describe.each(kinds)('file-table loads across a crash on %s', (kind) => {
       release();
       expect((await dying).status).not.toBe(200);
       spy.mockRestore();
+      refuse.mockRestore();
       expect((await collect(fresh.query(`SELECT count(*) AS n FROM "${tableName}"`))).rows).toEqual([{ n: 20_000 }]);
       const [listedTable] = (await call(server, 'GET', '/api/filetable/tables', { headers: admin, query: { dsId: warehouseId } })).body.data.filter(
         (t: { tableName: string }) => t.tableName === tableName,
@@ -154,6 +159,7 @@ describe.each(kinds)('file-table loads across a crash on %s', (kind) => {
     } finally {
       release();
       spy.mockRestore();
+      refuse.mockRestore();
       await app.close();
     }
   });

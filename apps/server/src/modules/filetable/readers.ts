@@ -30,6 +30,10 @@ export interface TableFile {
   fileType: FileTableExtension;
   encoding: 'UTF-8' | 'GBK' | null;
   header: string[];
+  /** The header's row number (its first line). */
+  headerRow: number;
+  /** CSV only: the field delimiter. */
+  delimiter?: string;
   /** Data rows after the header in batches, blank rows skipped; iterate once. */
   batches: AsyncIterable<DataRow[]>;
   /** Stops reading (closes the file). */
@@ -74,7 +78,15 @@ export async function openTableFile(file: UploadedFile, options: ReadOptions): P
       for (let batch = await nextBatch(); batch; batch = await nextBatch()) yield batch;
     })();
     const headerText = header.values.map((v) => (v === null ? '' : v instanceof SheetDate ? v.text : String(v)));
-    return { fileType: type, encoding: source.encoding, header: headerText, batches, close: source.close };
+    return {
+      fileType: type,
+      encoding: source.encoding,
+      header: headerText,
+      headerRow: header.row,
+      ...(source.delimiter ? { delimiter: source.delimiter } : {}),
+      batches,
+      close: source.close,
+    };
   } catch (error) {
     source.close();
     throw error;
@@ -83,6 +95,7 @@ export async function openTableFile(file: UploadedFile, options: ReadOptions): P
 
 interface RawSource {
   encoding: 'UTF-8' | 'GBK' | null;
+  delimiter?: string;
   batches: AsyncIterable<DataRow[]>;
   close(): void;
 }
@@ -124,7 +137,7 @@ async function readCsv(file: UploadedFile): Promise<RawSource> {
       close();
     }
   }
-  return { encoding: file.utf8 ? 'UTF-8' : 'GBK', batches: batches(), close };
+  return { encoding: file.utf8 ? 'UTF-8' : 'GBK', delimiter, batches: batches(), close };
 }
 
 // ---------------------------------------------------------------- workbooks

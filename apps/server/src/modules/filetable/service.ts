@@ -1,5 +1,5 @@
 import { ConnectorError, stagingTableName, type Driver, type LoadColumn, type LoadRow } from '@shutu/connectors';
-import { checkFileTableForm, formatMessage, sourceNotWritableMessage, zhCN, type FileStructure, type FileTable } from '@shutu/contracts';
+import { checkFileTableForm, formatMessage, sourceNotWritableMessage, zhCN, type FileColumn, type FileStructure, type FileTable } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { ownerOf } from '../../platform/files/owner.ts';
 import type { Upload } from '../../platform/files/upload.ts';
@@ -9,6 +9,7 @@ import { writableSources, type Caller } from '../perm/index.ts';
 import { assertSourceUsable, tableCheckerFor } from '../datasource/index.ts';
 import { describeColumns, fileWidth, previewRows, rowConverter, SAMPLE_ROWS } from './columns.ts';
 import { openTableFile, type DataRow, type TableFile } from './readers.ts';
+import { engineLoad } from './engine-load.ts';
 import { publishLoad, reclaimName, type RecoveryLog } from './recovery.ts';
 import {
   abandonFileTable,
@@ -42,13 +43,17 @@ const quietLog: LoadLog = { info: () => undefined, warn: () => undefined, debug:
  * The first `n` data rows, and an iterator over all data rows that starts with them (the
  * file is read once; the rest of the batch the sample ended in is not lost).
  */
-async function splitSample(file: TableFile, n: number): Promise<{ sample: DataRow[]; all: () => AsyncGenerator<DataRow[]> }> {
+async function splitSample(file: TableFile, n: number): Promise<{ sample: DataRow[]; complete: boolean; all: () => AsyncGenerator<DataRow[]> }> {
   const iterator = file.batches[Symbol.asyncIterator]();
   const head: DataRow[][] = [];
   let count = 0;
+  let complete = false;
   while (count < n) {
     const next = await iterator.next();
-    if (next.done) break;
+    if (next.done) {
+      complete = true;
+      break;
+    }
     head.push(next.value);
     count += next.value.length;
   }
@@ -57,7 +62,7 @@ async function splitSample(file: TableFile, n: number): Promise<{ sample: DataRo
     yield* head.splice(0);
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   };
-  return { sample, all };
+  return { sample, complete: complete && count <= n, all };
 }
 
 export async function detectStructure(ctx: AppContext, upload: Upload): Promise<FileStructure> {
@@ -102,6 +107,31 @@ async function discardLoad(ctx: AppContext, driver: Driver, id: number, stagingN
   }
 }
 
+/** The row path: every row parsed and converted here, then through the driver's bulk load. */
+async function loadRows(
+  driver: Driver,
+  stagingName: string,
+  columns: readonly FileColumn[],
+  loadColumns: LoadColumn[],
+  comment: string,
+  sample: DataRow[],
+  all: () => AsyncGenerator<DataRow[]>,
+  progress: (rows: number) => void,
+): Promise<number> {
+  const convert = rowConverter(columns);
+  sample.length = 0;
+  const rows = async function* (): AsyncGenerator<LoadRow> {
+    let n = 0;
+    for await (const batch of all()) {
+      for (const row of batch) yield convert(row);
+      const before = n;
+      n += batch.length;
+      if (Math.floor(n / PROGRESS_ROWS) > Math.floor(before / PROGRESS_ROWS)) progress(n);
+    }
+  };
+  return (await driver.bulkLoad(stagingName, loadColumns, rows(), { comment })).rows;
+}
+
 export async function createFileTable(ctx: AppContext, caller: Caller, upload: Upload, log: LoadLog = quietLog): Promise<FileTable> {
   const form = checkFileTableForm(upload.fields);
   if (!form.ok) throw badRequest(form.errors[0]!.message, form.errors);
@@ -115,7 +145,7 @@ export async function createFileTable(ctx: AppContext, caller: Caller, upload: U
 
   const table = await openTableFile(upload.file, { spreadsheetMaxBytes: ctx.config.spreadsheetMaxBytes });
   try {
-    const { sample, all } = await splitSample(table, SAMPLE_ROWS);
+    const { sample, complete, all } = await splitSample(table, SAMPLE_ROWS);
     const width = fileWidth(table.header, sample);
     if (width !== columns.length) throw badRequest(formatMessage(zhCN.fileColumnsCount, { actual: columns.length, expected: width }));
 
@@ -148,19 +178,21 @@ export async function createFileTable(ctx: AppContext, caller: Caller, upload: U
       log.info(about, 'file table load started');
       let loaded: number;
       try {
-        const convert = rowConverter(columns);
-        sample.length = 0;
-        const rows = async function* (): AsyncGenerator<LoadRow> {
-          let n = 0;
-          for await (const batch of all()) {
-            for (const row of batch) yield convert(row);
-            const before = n;
-            n += batch.length;
-            if (Math.floor(n / PROGRESS_ROWS) > Math.floor(before / PROGRESS_ROWS)) log.debug({ ...about, rows: n }, 'file table load progress');
-          }
-        };
         const loadColumns: LoadColumn[] = columns.map((c) => ({ name: c.columnName, type: c.columnType, comment: c.comment }));
-        loaded = (await driver.bulkLoad(stagingName, loadColumns, rows(), { comment: tableComment })).rows;
+        const fields = Math.max(table.header.length, width, ...sample.map((r) => r.values.length));
+        const byEngine = await engineLoad(
+          driver,
+          upload.file,
+          table,
+          { name: stagingName, columns: loadColumns, comment: tableComment, fields },
+          { rows: sample.length, complete },
+        );
+        if (byEngine !== null) log.debug({ ...about, rows: byEngine }, 'file table loaded by the engine');
+        loaded =
+          byEngine ??
+          (await loadRows(driver, stagingName, columns, loadColumns, tableComment, sample, all, (rows) =>
+            log.debug({ ...about, rows }, 'file table load progress'),
+          ));
       } catch (error) {
         await discardLoad(ctx, driver, id, stagingName, owner.key);
         throw loadError(error);

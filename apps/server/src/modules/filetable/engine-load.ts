@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import iconv from 'iconv-lite';
+import { connectorMessages, ConnectorError, type CsvFileSource, type Driver, type LoadColumn } from '@shutu/connectors';
+import type { UploadedFile } from '../../platform/files/upload.ts';
+import type { TableFile } from './readers.ts';
+
+/**
+ * The engine's own load of an uploaded CSV (issue 26): a source whose engine reads local
+ * files (capability `loadsLocalCsv`: DuckDB) loads the stored file itself with the confirmed
+ * column types, many times faster than rows through the driver. Used only where the result is
+ * the row path's: a CSV whose header is its first line and whose records all end alike; a GBK
+ * file is converted to UTF-8 once, streamed. The engine refuses (`csvRefused`) anything outside
+ * the plain forms it converts, and the caller then loads through the row path, which keeps
+ * every check and message (row and column of a bad value) as they were.
+ */
+
+/** The line end every record of the file has, or null when they differ or a CR stands alone. */
+export async function uniformLineEnd(file: string): Promise<'\n' | '\r\n' | null> {
+  let lf = 0;
+  let cr = 0;
+  let crlf = 0;
+  let lastWasCr = false;
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    if (lastWasCr && chunk[0] === 10) crlf++;
+    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lf++;
+    for (let i = chunk.indexOf(13); i >= 0; i = chunk.indexOf(13, i + 1)) {
+      cr++;
+      if (chunk[i + 1] === 10) crlf++;
+    }
+    lastWasCr = chunk[chunk.length - 1] === 13;
+  }
+  if (cr === 0) return '\n';
+  return cr === crlf && lf === crlf ? '\r\n' : null;
+}
+
+/** A GBK file as a UTF-8 copy beside it (removed by the returned function). */
+async function utf8Copy(file: UploadedFile): Promise<{ path: string; remove: () => Promise<void> }> {
+  const target = path.join(path.dirname(file.path), `${path.basename(file.path)}.${randomBytes(4).toString('hex')}.utf8.csv`);
+  const remove = () => fs.promises.rm(target, { force: true });
+  try {
+    await pipeline(
+      fs.createReadStream(file.path, { highWaterMark: 1 << 20 }),
+      iconv.decodeStream('gb18030'),
+      iconv.encodeStream('utf8'),
+      fs.createWriteStream(target),
+    );
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { path: target, remove };
+}
+
+export function isCsvRefused(error: unknown): boolean {
+  return error instanceof ConnectorError && error.kind === 'invalid' && error.message === connectorMessages.csvRefused;
+}
+
+/**
+ * Loads the file by the engine into the new table `table`: the row count, or null when this
+ * file or driver cannot be loaded so (nothing was left behind; load through the row path).
+ */
+export async function engineLoad(
+  driver: Driver,
+  file: UploadedFile,
+  table: TableFile,
+  target: { name: string; columns: readonly LoadColumn[]; comment: string; fields: number },
+  sample: { rows: number; complete: boolean },
+): Promise<number | null> {
+  if (!driver.bulkLoadCsvFile || table.fileType !== 'csv' || !table.delimiter) return null;
+  if (!(await driver.info()).capabilities.loadsLocalCsv) return null;
+  // The header must be exactly the first line (no blank lines before it, no line break inside).
+  if (table.headerRow !== 1 || table.header.some((h) => /[\r\n]/.test(h))) return null;
+  if ((await uniformLineEnd(file.path)) === null) return null;
+  const copy = file.utf8 ? null : await utf8Copy(file);
+  try {
+    const source: CsvFileSource = { path: copy?.path ?? file.path, delimiter: table.delimiter, skipLines: 1, fields: target.fields };
+    const { rows } = await driver.bulkLoadCsvFile(target.name, target.columns, source, { comment: target.comment });
+    // A check against the row path's own reading: the engine saw at least the sampled rows, exactly them when the sample was the whole file.
+    if (rows < sample.rows || (sample.complete && rows !== sample.rows)) {
+      await driver.dropTable(target.name);
+      return null;
+    }
+    return rows;
+  } catch (error) {
+    if (isCsvRefused(error)) return null;
+    throw error;
+  } finally {
+    await copy?.remove();
+  }
+}
