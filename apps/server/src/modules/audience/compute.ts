@@ -67,9 +67,11 @@ export async function compileAudience(
       operands.push({ kind: 'table', op, table: { schema: null, name: other.memberTable }, keyColumn: 'phone' });
       continue;
     }
-    const read = await openRead(ctx, { viewer: owner }, rule.cubeId!, undefined);
-    const cubeName = read.cube.cubeName;
-    if (first && read.cube.datasourceId !== first.cube.datasourceId) throw badRequest(audienceMessages.mixedSources);
+    const opened = await openRead(ctx, { viewer: owner }, rule.cubeId!, undefined);
+    const cubeName = opened.cube.cubeName;
+    if (first && opened.cube.datasourceId !== first.cube.datasourceId) throw badRequest(audienceMessages.mixedSources);
+    // One dialect object for the whole statement (a driver may hand out a new one per call).
+    const read: OpenRead = first ? { ...opened, dialect: first.dialect } : opened;
     first ??= read;
     const known = (id: FieldId) => read.fields.some((f) => sameField(f.id, id));
     for (const id of [rule.phoneField!, ...rule.columns]) if (!known(id)) throw badRequest(fmt(audienceMessages.fieldNotInCube, { cube: cubeName }));
