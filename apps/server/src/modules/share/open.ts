@@ -6,6 +6,7 @@ import {
   type ShareOpenRefusal,
   type ShareOpenResult,
 } from '@shutu/contracts';
+import { sql } from 'kysely';
 import type { AppContext } from '../../context.ts';
 import { verifySecret } from '../../platform/auth/password.ts';
 import type { Session } from '../../platform/auth/session.ts';
@@ -32,39 +33,38 @@ import { findLinkByCode, type ShareLinkRow } from './repo.ts';
 
 const refuse = (status: number, message: string, reason: ShareOpenRefusal) => new AppError(status, message, { reason });
 
-/** Wrong passwords per link code in the last minute (per process). */
-const failures = new Map<string, number[]>();
+/**
+ * Wrong passwords per link code in the last minute, in the store (share_open_failure, 0037): every
+ * server process sharing it counts them together, so N processes do not allow N times the limit.
+ */
 const WINDOW_MS = 60_000;
-/** Above this many codes tracked, old entries are dropped first (a flood of codes cannot grow memory). */
-const MAX_TRACKED_CODES = 10_000;
+/** Failures before this instant are not counted (tests start from a clean slate). */
+let countFrom = 0;
 
-function recentFailures(code: string, now: number): number[] {
-  const recent = (failures.get(code) ?? []).filter((t) => now - t < WINDOW_MS);
-  if (recent.length === 0) failures.delete(code);
-  else failures.set(code, recent);
-  return recent;
+async function recentFailures(ctx: AppContext, code: string, now: number): Promise<number> {
+  const since = new Date(Math.max(now - WINDOW_MS, countFrom));
+  const result = await sql<{ n: number }>`select count(*)::int as n from share_open_failure where code = ${code} and failed_at > ${since}`.execute(ctx.db);
+  return result.rows[0]?.n ?? 0;
 }
 
-function recordFailure(code: string, now: number): void {
-  if (failures.size >= MAX_TRACKED_CODES && !failures.has(code)) {
-    const oldest = failures.keys().next().value;
-    if (oldest !== undefined) failures.delete(oldest);
-  }
-  failures.set(code, [...recentFailures(code, now), now]);
+async function recordFailure(ctx: AppContext, code: string, now: number): Promise<void> {
+  await sql`insert into share_open_failure (code, failed_at) values (${code}, ${new Date(now)})`.execute(ctx.db);
+  // Only the last minute matters: what is older goes (the table holds one minute of wrong guesses).
+  await sql`delete from share_open_failure where failed_at < ${new Date(now - WINDOW_MS)}`.execute(ctx.db);
 }
 
-/** Tests start from a clean slate. */
+/** Tests start from a clean slate: failures recorded so far no longer count in this process. */
 export function resetShareAttempts(): void {
-  failures.clear();
+  countFrom = Date.now();
 }
 
-async function checkPassword(link: ShareLinkRow, password: string | null | undefined): Promise<void> {
+async function checkPassword(ctx: AppContext, link: ShareLinkRow, password: string | null | undefined): Promise<void> {
   if (!link.passwordHash) return;
   const now = Date.now();
-  if (recentFailures(link.code, now).length >= SHARE_PASSWORD_ATTEMPTS_PER_MINUTE) throw refuse(429, shareMessages.tooManyAttempts, 'tooMany');
+  if ((await recentFailures(ctx, link.code, now)) >= SHARE_PASSWORD_ATTEMPTS_PER_MINUTE) throw refuse(429, shareMessages.tooManyAttempts, 'tooMany');
   if (!password) throw refuse(401, shareMessages.passwordRequired, 'password');
   if (!(await verifySecret(link.passwordHash, password))) {
-    recordFailure(link.code, now);
+    await recordFailure(ctx, link.code, now);
     throw refuse(403, shareMessages.passwordWrong, 'passwordWrong');
   }
 }
@@ -100,10 +100,10 @@ export async function openLink(ctx: AppContext, code: string, password: string |
     // A token handed out by another link is not a signed-in visitor.
     if (!visitor || visitor.scope) throw refuse(401, shareMessages.loginRequired, 'login');
     viewer = { userId: visitor.userId, isAdministrator: visitor.isAdministrator };
-    await checkPassword(link, password);
+    await checkPassword(ctx, link, password);
     await checkGroups(ctx, link, viewer);
   } else {
-    await checkPassword(link, password);
+    await checkPassword(ctx, link, password);
     const owner = await ownerOf(ctx, link);
     if (!owner) throw refuse(404, shareMessages.linkGone, 'gone');
     viewer = owner;
