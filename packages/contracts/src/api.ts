@@ -176,6 +176,8 @@ export const API = {
     category: '/api/board/categories/:id',
     groupAuth: '/api/board/auth/:dataPermId',
     chartData: '/api/board/chart-data',
+    /** POST: several saved charts of one board in one call (board-batch.ts). */
+    chartDataBatch: '/api/board/chart-data/batch',
     thumbnail: '/api/board/thumbnails/:file',
     /** POST: a short-lived token (BOARD_VIEW_TOKEN_MINUTES) for /openview/{id} and the server's renderer. */
     viewToken: '/api/board/boards/:id/view-token',

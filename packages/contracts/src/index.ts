@@ -21,6 +21,7 @@ export * from './query.ts';
 export * from './perm.ts';
 export * from './dataset.ts';
 export * from './board.ts';
+export * from './board-batch.ts';
 export * from './export.ts';
 export * from './ppt.ts';
 export * from './subscription.ts';

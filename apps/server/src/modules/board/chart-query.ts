@@ -83,8 +83,10 @@ export async function planChartRead(
   subject: ReadSubject,
   input: ChartQueryInput,
   page?: Pick<CubeQueryRequestParsed, 'limit' | 'offset' | 'withTotal'>,
+  /** Opens the dataset (a board's batch opens each dataset once for all its charts: chart-batch.ts). */
+  open: (cubeId: number) => Promise<OpenRead> = (cubeId) => openRead(ctx, subject, cubeId, input.params),
 ): Promise<ChartReadPlan> {
-  const read = await openRead(ctx, subject, input.dataconfig.cubeId, input.params);
+  const read = await open(input.dataconfig.cubeId);
   const fields = chartFieldInfo(read.fields);
   const dataconfig = input.mode === 'detail' ? withoutExcludedColumns(input.dataconfig, read.permissions.excludedColumnIds) : input.dataconfig;
   const built = cubeQueryRequestSchema.safeParse({ ...buildChartRequest({ ...input, dataconfig }, fields), ...page });
@@ -103,11 +105,17 @@ export async function planChartRead(
 
 export async function runChartQuery(ctx: AppContext, caller: Caller, input: ChartQueryInput): Promise<ChartDataResult> {
   if (STATIC_CHART_TYPES.includes(input.chartType)) return EMPTY;
-  const { read, request, totals } = await planChartRead(ctx, chartSubject(caller, input), input);
+  const plan = await planChartRead(ctx, chartSubject(caller, input), input);
+  return chartResult(ctx, plan, readPage(ctx, plan.read, plan.request));
+}
+
+/** A chart's answer from its main read (run alone or in a board's grouped statement) and its 合计 reads. */
+export async function chartResult(ctx: AppContext, plan: ChartReadPlan, mainRead: ReturnType<typeof readPage>): Promise<ChartDataResult> {
+  const { read, totals } = plan;
   // Totals go the same way (same dataset, filters, permissions and parameters), so identical
   // ones share executions too.
   const [main, grand, byColumn, byRow] = await Promise.all([
-    readPage(ctx, read, request),
+    mainRead,
     totals ? readPage(ctx, read, totals.grand) : null,
     totals?.byColumn ? readPage(ctx, read, totals.byColumn) : null,
     totals?.byRow ? readPage(ctx, read, totals.byRow) : null,

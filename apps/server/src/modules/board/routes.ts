@@ -14,6 +14,8 @@ import {
   boardSchema,
   boardSortSchema,
   boardViewTokenSchema,
+  chartDataBatchRequestSchema,
+  chartDataBatchResultSchema,
   chartDataBodySchema,
   chartDataResultSchema,
   chartSchema,
@@ -29,6 +31,7 @@ import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { getBoardAuth, groupBoardAuthList, groupBoardAuthSave, saveBoardAuth } from './auth.ts';
 import { deleteCategory, listCategories, saveCategory } from './categories.ts';
+import { chartDataBatch } from './chart-batch.ts';
 import { chartData } from './chart-data.ts';
 import { copyBoard } from './copy-board.ts';
 import { saveBoard } from './save-board.ts';
@@ -268,5 +271,18 @@ export function registerBoardRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => ok(await chartData(ctx, sessionOf(request), request.body)),
+  );
+  app.post(
+    API.board.chartDataBatch,
+    {
+      config: { access: 'user', shareable: true },
+      schema: {
+        tags,
+        summary: '一个看板的多个图表数据（一次请求；共用数据集与过滤条件的图表合并为一条查询；每个图表各自的结果或错误）',
+        body: chartDataBatchRequestSchema,
+        response: { 200: envelopeSchema(chartDataBatchResultSchema) },
+      },
+    },
+    async (request) => ok(await chartDataBatch(ctx, sessionOf(request), request.body)),
   );
 }

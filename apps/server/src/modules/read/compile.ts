@@ -1,5 +1,14 @@
 import { CUBE_PREVIEW_DEFAULT_ROWS, CUBE_PREVIEW_MAX_ROWS, type CubePreviewParsed } from '@shutu/contracts';
-import { compileCubeQuery, QueryError, type CompiledQuery, type Dialect, type QueryPermissions } from '@shutu/query';
+import {
+  compileCubeQuery,
+  planCubeQuery,
+  QueryError,
+  type CompiledQuery,
+  type CompileOptions,
+  type CubePlan,
+  type Dialect,
+  type QueryPermissions,
+} from '@shutu/query';
 import { queryFailure } from '../../platform/http/errors.ts';
 
 /** Runs the query engine; its refusals become their Chinese message and status (400, 403). */
@@ -53,16 +62,31 @@ export function compileWithPermissions(
   /** Saved SQL views among the model's tables, by name: read as derived tables (datasource views.ts). */
   derivedTables?: ReadonlyMap<string, string>,
 ): CompiledQuery {
-  return refusing(() =>
-    compileCubeQuery(model, request, {
-      dialect,
-      now,
-      timeZoneOffsetMinutes,
-      rowFilters: permissions.rowFilters,
-      rowFilterSets: permissions.rowFilterSets,
-      excludedColumnIds: permissions.excludedColumnIds,
-      params,
-      derivedTables,
-    }),
-  );
+  return refusing(() => compileCubeQuery(model, request, permissionOptions(dialect, permissions, params, now, timeZoneOffsetMinutes, derivedTables)));
+}
+
+/** The same read as compileWithPermissions, planned but not rendered (grouped statements combine plans: grouped.ts). */
+export function planWithPermissions(...args: Parameters<typeof compileWithPermissions>): CubePlan {
+  const [dialect, model, request, permissions, params, now, timeZoneOffsetMinutes, derivedTables] = args;
+  return refusing(() => planCubeQuery(model, request, permissionOptions(dialect, permissions, params, now, timeZoneOffsetMinutes, derivedTables)));
+}
+
+function permissionOptions(
+  dialect: Dialect,
+  permissions: QueryPermissions,
+  params: CubePreviewParsed['params'],
+  now: Date,
+  timeZoneOffsetMinutes: number,
+  derivedTables: ReadonlyMap<string, string> | undefined,
+): CompileOptions {
+  return {
+    dialect,
+    now,
+    timeZoneOffsetMinutes,
+    rowFilters: permissions.rowFilters,
+    rowFilterSets: permissions.rowFilterSets,
+    excludedColumnIds: permissions.excludedColumnIds,
+    params,
+    derivedTables,
+  };
 }

@@ -1,6 +1,7 @@
 /** The public face of the read module: other modules import only what is exported here (the boundary check enforces it). */
 export { refusing } from './compile.ts';
 export { compileRead, openRead, readPage, type OpenRead, type ReadSubject } from './open.ts';
+export { readPages, type PageAnswer, type PageRead } from './grouped.ts';
 export { previewModel } from './preview.ts';
 export { readCount, readRows, streamRows } from './run.ts';
 export { checkUserSql, previewUserSql } from './user-sql.ts';

@@ -1,0 +1,101 @@
+import { ConnectorError } from '@shutu/connectors';
+import {
+  boardMessages,
+  FILTER_CHART_TYPES,
+  formatMessage,
+  STATIC_CHART_TYPES,
+  zhCN,
+  type ChartDataBatchItem,
+  type ChartDataBatchRequestParsed,
+  type ChartDataResult,
+  type ChartType,
+} from '@shutu/contracts';
+import type { AppContext } from '../../context.ts';
+import type { MaybeScoped } from '../../platform/auth/scope.ts';
+import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
+import type { Caller } from '../perm/index.ts';
+import { openRead, readPages, type OpenRead } from '../read/index.ts';
+import { requireViewableBoard } from './access.ts';
+import { chartResult, chartSubject, planChartRead, type ChartQueryInput, type ChartReadPlan } from './chart-query.ts';
+import { parseDataConfig, toChart } from './model.ts';
+import { findCharts } from './repo.ts';
+
+/**
+ * Chart data of several saved charts of one board in one call (POST chart-data/batch, issue
+ * 26). The board is checked once (403 没有此大屏权限 fails the call); each chart is then read
+ * as POST chart-data reads it (chart-data.ts: the board's grant, the viewer's and the board
+ * creator's permission filters, the chart's links and the page's parameters), except that:
+ *
+ * - each dataset is opened once for the call (its model, the subject's restriction, the
+ *   driver, one `now` for relative dates);
+ * - the charts' reads go together to the read module (read/grouped.ts), which answers those
+ *   reading the same rows of one data source with one grouped statement.
+ *
+ * A chart's own failure (missing, no dataset, a refused column, an engine error) is its item's
+ * `error`, as its own call would have answered it; the other charts are answered.
+ */
+
+const EMPTY: ChartDataResult = { dataList: [], fieldDict: [], total: null, elapsedMs: 0, shared: false };
+
+export async function chartDataBatch(ctx: AppContext, caller: Caller & MaybeScoped, body: ChartDataBatchRequestParsed): Promise<ChartDataBatchItem[]> {
+  const board = await requireViewableBoard(ctx, caller, body.boardId);
+  const rows = new Map((await findCharts(ctx.db, board.id)).map((row) => [row.chartKey, row]));
+  const subject = chartSubject(caller, { access: 'board', ownerId: board.createUserId });
+  const opened = new Map<number, Promise<OpenRead>>();
+  const open = (cubeId: number) => {
+    let read = opened.get(cubeId);
+    if (!read) opened.set(cubeId, (read = openRead(ctx, subject, cubeId, body.params)));
+    return read;
+  };
+
+  /** Per chart: its plan, an answer without a read (text, image), or its failure. */
+  const planned = await Promise.allSettled(
+    body.charts.map(async (item): Promise<ChartReadPlan | ChartDataResult> => {
+      const row = rows.get(item.chartKey);
+      if (!row) throw notFound(boardMessages.chartNotFound);
+      const chartType = row.name as ChartType;
+      if (STATIC_CHART_TYPES.includes(chartType)) return EMPTY;
+      const title = row.title || row.chartKey;
+      const dataconfig = parseDataConfig(row.dataconfig);
+      if (!dataconfig) throw badRequest(formatMessage(boardMessages.chartNoDataset, { title }));
+      const input: ChartQueryInput = {
+        chartType,
+        title,
+        dataconfig,
+        mode: chartType === 'detail' ? 'detail' : FILTER_CHART_TYPES.includes(chartType) ? 'values' : item.mode,
+        links: item.links,
+        current: item.current,
+        size: item.size,
+        params: body.params,
+        access: 'board',
+        ownerId: board.createUserId,
+        showTotal: toChart(row).option.showTotal === true,
+      };
+      return planChartRead(ctx, subject, input, undefined, open);
+    }),
+  );
+  const plans = planned.flatMap((p) => (p.status === 'fulfilled' && 'read' in p.value ? [p.value] : []));
+  const pages = readPages(
+    ctx,
+    plans.map((p) => ({ read: p.read, request: p.request })),
+  );
+  const pageOf = new Map(plans.map((p, i) => [p, pages[i]!]));
+  const answers = await Promise.allSettled(
+    planned.map(async (p) => {
+      if (p.status === 'rejected') throw p.reason;
+      if (!('read' in p.value)) return p.value;
+      return chartResult(ctx, p.value, pageOf.get(p.value)!);
+    }),
+  );
+  return answers.map((answer, i) => {
+    const chartKey = body.charts[i]!.chartKey;
+    if (answer.status === 'fulfilled') return { chartKey, data: answer.value, error: null };
+    return { chartKey, data: null, error: failure(answer.reason) };
+  });
+}
+
+/** What the error handler answers for this failure alone (its status and Chinese message; anything else a bare 500). */
+function failure(error: unknown): { status: number; msg: string } {
+  if (error instanceof AppError || error instanceof ConnectorError) return { status: error.status, msg: error.message };
+  return { status: 500, msg: zhCN.serverError };
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { chartDataResultSchema, chartLinkValueSchema, MAX_CHARTS_PER_BOARD } from './board.ts';
+import { globalParamValuesSchema } from './query.ts';
+
+/**
+ * The data of several saved charts of one board in one call (issue 26): the board's page asks
+ * for the charts it draws at once, and the server reads the charts that share a dataset, its
+ * rows and the viewer's permission filters in one statement (modules/board/chart-batch.ts).
+ * Each chart is what POST chart-data with `boardId` + `chartKey` and the same fields answers.
+ */
+export const chartDataBatchChartSchema = z.object({
+  chartKey: z.string().max(64),
+  mode: z.enum(['aggregate', 'detail', 'values']).default('aggregate'),
+  links: z.array(chartLinkValueSchema).max(50).default([]),
+  current: z.number().int().min(1).default(1),
+  size: z.number().int().min(1).max(1000).nullish(),
+});
+export const chartDataBatchRequestSchema = z.object({
+  boardId: z.number().int().positive(),
+  charts: z.array(chartDataBatchChartSchema).min(1).max(MAX_CHARTS_PER_BOARD),
+  params: globalParamValuesSchema.default({}),
+});
+export type ChartDataBatchRequest = z.input<typeof chartDataBatchRequestSchema>;
+export type ChartDataBatchRequestParsed = z.output<typeof chartDataBatchRequestSchema>;
+
+/**
+ * One chart's answer, in the order of the request: its data, or the failure its own
+ * chart-data call would have answered (status and Chinese message) — one chart's failure does
+ * not fail the others. The board itself refused (403 没有此大屏权限) fails the whole call.
+ */
+export const chartDataBatchItemSchema = z.object({
+  chartKey: z.string(),
+  data: chartDataResultSchema.nullable(),
+  error: z.object({ status: z.number().int(), msg: z.string() }).nullable(),
+});
+export type ChartDataBatchItem = z.infer<typeof chartDataBatchItemSchema>;
+export const chartDataBatchResultSchema = z.array(chartDataBatchItemSchema);

@@ -1,0 +1,180 @@
+import type { Expr, SelectQuery } from './ast.ts';
+import { select } from './ast.ts';
+import type { CubePlan } from './compiler.ts';
+import { renderQuery, type ParamValue, type RenderedSql } from './render.ts';
+
+/**
+ * One scan for several aggregated charts (issue 26): the plans of one board request that read
+ * the same rows (same FROM, joins and WHERE — the viewer's permission filters included, since
+ * they are compiled into the WHERE) are answered by one statement:
+ *
+ *   WITH "g" AS MATERIALIZED (
+ *     SELECT <every distinct dimension> AS "g0"…, <every distinct measure> AS "a0"…, 1 AS "s0"…
+ *     FROM … WHERE … GROUP BY GROUPING SETS ((<dims of set 0>, <s0>), …))
+ *   SELECT * FROM ((SELECT * FROM (SELECT 0 AS "q", "g…", "a…",
+ *                   ROW_NUMBER() OVER (ORDER BY <the plan's order>) AS "rn"
+ *                   FROM "g" WHERE "s<set>" IS NOT NULL) AS "b0" WHERE "rn" <= <limit>)
+ *                 UNION ALL …) AS "u" ORDER BY "q", "rn"
+ *
+ * Each grouping set carries a constant marker column of its own ("sN"): it is 1 in the rows
+ * of that set and NULL in the others, so the rows of a set are told apart from a dimension
+ * that is NULL in the data without GROUPING() (whose arguments would have to repeat the
+ * expressions and their bound values). The engine still sorts and limits every plan (its
+ * collation, its NULLS LAST), so each chart gets the rows its own statement would give.
+ *
+ * Only the user values of the shared WHERE and of the expressions are bound (rendered once by
+ * renderQuery); the rest of the text is quoted aliases and numbers written here.
+ *
+ * Dialects: DuckDB and PostgreSQL. MySQL / MariaDB have no GROUPING SETS (only WITH ROLLUP);
+ * ClickHouse inlines a CTE at every reference (each branch would scan again). Their plans run
+ * as separate statements. Plans that are not groupable run alone too: detail reads, HAVING,
+ * OFFSET, a count query, DISTINCT, and COUNT DISTINCT measures (measured on DuckDB at 1M
+ * orders: a distinct aggregate in a GROUPING SETS statement made it 14 times slower than the
+ * same statement without it — docs/board-speed.md).
+ */
+
+export const GROUPING_DIALECTS = new Set(['duckdb', 'postgres']);
+
+/** A statement answering several plans, and how to split its rows back per plan. */
+export interface GroupedStatement extends RenderedSql {
+  /** Indexes of the plans it answers, in the order of the input. */
+  members: number[];
+  /** The rows of each member (in member order), keyed by that plan's own aliases (d0…, m0…), in its order, up to its limit. */
+  split<R extends Record<string, unknown>>(rows: readonly R[]): R[][];
+}
+
+export interface PlanGroups {
+  groups: GroupedStatement[];
+  /** Indexes of the plans that run as their own statement. */
+  alone: number[];
+}
+
+const mentionsDistinct = (expr: Expr): boolean => JSON.stringify(expr).includes('"fn":"COUNT_DISTINCT"');
+
+/** Whether a plan may share a grouped statement: an aggregate read without HAVING, OFFSET, count or distinct aggregates. */
+export function isGroupable(plan: CubePlan): boolean {
+  const q = plan.query;
+  if (!GROUPING_DIALECTS.has(plan.dialect.name) || plan.count || q.k !== 'select') return false;
+  if (q.distinct || q.having || q.offset || q.limit === null) return false;
+  const dims = plan.fields.filter((f) => f.kind === 'dimension').length;
+  const measures = plan.fields.length - dims;
+  if (dims + measures === 0) return false;
+  // A detail read has no GROUP BY; an aggregate one groups by exactly its dimensions, which come
+  // first (none: one row over all the rows, then it needs a measure).
+  if (!q.groupBy.every((pos, i) => pos === i + 1) || q.groupBy.length !== dims || (dims === 0 && measures === 0)) return false;
+  if (q.columns.some((c, i) => plan.fields[i]?.kind === 'measure' && mentionsDistinct(c.expr))) return false;
+  return q.orderBy.every((o) => o.expr.k === 'alias');
+}
+
+/** The rows a plan reads: its FROM, joins and WHERE with their bound values (the same text means the same rows). */
+export function rowsKey(plan: CubePlan): string {
+  const q = plan.query as SelectQuery;
+  const probe = renderQuery(
+    select({ columns: [{ expr: { k: 'number', text: '1' }, alias: 'x' }], from: q.from, joins: q.joins, where: q.where }),
+    plan.dialect,
+  );
+  return JSON.stringify([plan.dialect.name, probe.sql, probe.params]);
+}
+
+/**
+ * Groups the plans that read the same rows into one statement each; groups of one plan, and
+ * plans that cannot share, are left `alone` (their own compiled statement answers them).
+ */
+export function groupPlans(plans: readonly CubePlan[]): PlanGroups {
+  const byRows = new Map<string, number[]>();
+  const alone: number[] = [];
+  plans.forEach((plan, i) => {
+    if (!isGroupable(plan)) return void alone.push(i);
+    const key = rowsKey(plan);
+    byRows.set(key, [...(byRows.get(key) ?? []), i]);
+  });
+  const groups: GroupedStatement[] = [];
+  for (const members of byRows.values()) {
+    if (members.length < 2) alone.push(...members);
+    else groups.push(groupedStatement(plans, members));
+  }
+  return { groups, alone: alone.sort((a, b) => a - b) };
+}
+
+/** Index of `expr` in `list` by structure, appended when new. */
+function indexOf(list: Expr[], keys: string[], expr: Expr): number {
+  const key = JSON.stringify(expr);
+  let at = keys.indexOf(key);
+  if (at < 0) {
+    at = keys.push(key) - 1;
+    list.push(expr);
+  }
+  return at;
+}
+
+function groupedStatement(plans: readonly CubePlan[], members: number[]): GroupedStatement {
+  const first = plans[members[0]!]!;
+  const dialect = first.dialect;
+  const base = first.query as SelectQuery;
+  const [dims, dimKeys, measures, measureKeys, sets]: [Expr[], string[], Expr[], string[], string[]] = [[], [], [], [], []];
+  const setOf: number[] = [];
+  /** Per member: its own alias → the grouped column it reads. */
+  const columnsOf: Map<string, string>[] = [];
+  for (const index of members) {
+    const plan = plans[index]!;
+    const q = plan.query as SelectQuery;
+    const map = new Map<string, string>();
+    const setDims: number[] = [];
+    q.columns.forEach((c, i) => {
+      if (plan.fields[i]!.kind === 'dimension') {
+        const at = indexOf(dims, dimKeys, c.expr);
+        setDims.push(at);
+        map.set(c.alias, `g${at}`);
+      } else {
+        map.set(c.alias, `a${indexOf(measures, measureKeys, c.expr)}`);
+      }
+    });
+    const setKey = JSON.stringify([...new Set(setDims)].sort((a, b) => a - b));
+    let set = sets.indexOf(setKey);
+    if (set < 0) set = sets.push(setKey) - 1;
+    setOf.push(set);
+    columnsOf.push(map);
+  }
+  const columns = [
+    ...dims.map((expr, i) => ({ expr, alias: `g${i}` })),
+    ...measures.map((expr, i) => ({ expr, alias: `a${i}` })),
+    ...sets.map((_, i) => ({ expr: { k: 'number', text: '1' } as Expr, alias: `s${i}` })),
+  ];
+  const inner = renderQuery(select({ columns, from: base.from, joins: base.joins, where: base.where }), dialect);
+  const markerAt = dims.length + measures.length + 1;
+  const groupingSets = sets.map((key, i) => `(${[...(JSON.parse(key) as number[]).map((d) => d + 1), markerAt + i].join(', ')})`);
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  const shared = columns.filter((c) => !c.alias.startsWith('s')).map((c) => q(c.alias));
+  const branches = members.map((index, m) => {
+    const plan = plans[index]!.query as SelectQuery;
+    const order = plan.orderBy.map((o) => {
+      const name = o.expr.k === 'alias' ? columnsOf[m]!.get(o.expr.name) : undefined;
+      if (!name) throw new Error(`grouped: order by ${JSON.stringify(o.expr)} is not a column of the plan`);
+      return `${q(name)} ${o.desc ? 'DESC' : 'ASC'} NULLS LAST`;
+    });
+    const over = order.length > 0 ? `ORDER BY ${order.join(', ')}` : '';
+    const numbered = `SELECT ${m} AS ${q('q')}, ${shared.join(', ')}, ROW_NUMBER() OVER (${over}) AS ${q('rn')} FROM ${q('g')} WHERE ${q(`s${setOf[m]}`)} IS NOT NULL`;
+    return `(SELECT * FROM (${numbered}) AS ${q(`b${m}`)} WHERE ${q('rn')} <= ${Math.trunc(plan.limit!)})`;
+  });
+  const sql =
+    `WITH ${q('g')} AS MATERIALIZED (${inner.sql} GROUP BY GROUPING SETS (${groupingSets.join(', ')})) ` +
+    `SELECT * FROM (${branches.join(' UNION ALL ')}) AS ${q('u')} ORDER BY ${q('q')}, ${q('rn')}`;
+  const params: ParamValue[] = inner.params;
+  return {
+    sql,
+    params,
+    members,
+    split<R extends Record<string, unknown>>(rows: readonly R[]): R[][] {
+      const out: R[][] = members.map(() => []);
+      for (const row of rows) {
+        const m = Number(row.q);
+        const map = columnsOf[m];
+        if (!map) continue;
+        const own: Record<string, unknown> = {};
+        for (const [alias, column] of map) own[alias] = row[column];
+        out[m]!.push(own as R);
+      }
+      return out;
+    },
+  };
+}
