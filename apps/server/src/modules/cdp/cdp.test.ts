@@ -6,6 +6,7 @@ import { datasetWorld, fieldIds, type DatasetWorld, type Headers } from '../../.
 import { openStore } from '../../platform/db/store.ts';
 import { storeKinds } from '../../../test/harness.ts';
 import { runPull, pullRetry } from './pull.ts';
+import { runPullTick } from './jobs.ts';
 import { appAccess } from './tokens.ts';
 import { demoFans, startFakeWechat, type FakeWechat } from './testing/fake-wechat.ts';
 
@@ -195,6 +196,11 @@ describe.each(kinds)('connected platforms on %s', (kind) => {
     const refreshes = fake.refreshes;
     expect(await taskPull('wx_user_cumulate')).toMatchObject({ result: true });
     expect(fake.refreshes - refreshes).toBe(1);
+    // -1 (system busy) is transient: retried with backoff, twice is survived, three times is not.
+    fake.failNext('/cgi-bin/user/get', -1, 2);
+    expect(await taskPull('wx_fans')).toMatchObject({ result: true, amount: 249 });
+    fake.failNext('/cgi-bin/user/get', -1, 3);
+    expect(await taskPull('wx_fans')).toMatchObject({ result: false, failReason: '平台返回错误 -1：system error' });
     fake.failNext('/cgi-bin/user/get', 45009);
     expect(await taskPull('wx_fans')).toMatchObject({ result: false, failReason: '接口调用超过每日限额（45009）' });
     const logs = await api('GET', P.logList, undefined, { applyId: appId, current: 1, size: 10 });
@@ -207,7 +213,7 @@ describe.each(kinds)('connected platforms on %s', (kind) => {
     });
     const onlyFans = await api('GET', P.logList, undefined, { applyId: appId, taskId: tasks.wx_fans!.id, current: 1, size: 50 });
     expect(onlyFans.body.data.records.every((r: { interfaceName: string }) => r.interfaceName === '粉丝列表')).toBe(true);
-    expect(onlyFans.body.data.total).toBe(3);
+    expect(onlyFans.body.data.total).toBe(5);
     const future = await api('GET', P.logList, undefined, { applyId: appId, startDate: new Date(Date.now() + 3_600_000).toISOString(), current: 1, size: 10 });
     expect(future.body.data.total).toBe(0);
     // Data still there after the failed pull.
@@ -240,5 +246,38 @@ describe.each(kinds)('connected platforms on %s', (kind) => {
     } finally {
       await other.close();
     }
+  });
+
+  it('sends one pull per due slot of a task, however many processes tick', async () => {
+    const sent: { name: string; data: object }[] = [];
+    const queue = { send: async (name: string, data?: object) => (sent.push({ name, data: data ?? {} }), 'job') };
+    const other = kind === 'postgres' ? await openStore({ databaseUrl: w.server.store.connectionString! }) : w.server.store;
+    try {
+      const ctx1 = { ...w.server.ctx, jobs: queue };
+      const ctx2 = { ...w.server.ctx, store: other, db: other.db, jobs: queue };
+      const now = new Date('2026-11-26T09:30:00Z');
+      // The fans task runs every 2 hours (set above); the others have no cycle.
+      const counts = await Promise.all([runPullTick(ctx1, log, now), runPullTick(ctx2, log, now), runPullTick(ctx1, log, now)]);
+      expect(counts.reduce((a, b) => a + b, 0)).toBe(1);
+      expect(sent).toEqual([{ name: 'cdp-pull', data: { taskId: tasks.wx_fans!.id, trigger: 'schedule' } }]);
+      expect(await runPullTick(ctx1, log, new Date('2026-11-26T09:59:00Z'))).toBe(0); // same slot
+      expect(await runPullTick(ctx2, log, new Date('2026-11-26T10:00:00Z'))).toBe(1); // next slot
+    } finally {
+      if (other !== w.server.store) await other.close();
+    }
+  });
+
+  it('marks the app released when the platform reports the authorisation cancelled, and stops its pulls', async () => {
+    const push = fake.unauthorizedPush('wx_acc_1');
+    const res = await w.server.app.inject({ method: 'POST', url: P.ticket.replace(':platformId', '1'), query: push.query, payload: push.body });
+    expect(res.statusCode).toBe(200);
+    const row = (await api('GET', P.joinPage, undefined, { current: 1, size: 10 })).body.data.records[0];
+    expect(row).toMatchObject({ status: 0 });
+    expect(row.cancelAuthTime).not.toBeNull();
+    const refused = await api('POST', P.taskRefresh, { jobId: tasks.wx_fans!.jobId });
+    expect(refused.status).toBe(409);
+    expect(refused.body.msg).toBe('应用未授权或已解除授权，请重新授权');
+    expect(await taskPull('wx_fans')).toMatchObject({ result: false, failReason: '应用未授权或已解除授权，请重新授权' });
+    expect(await runPullTick({ ...w.server.ctx, jobs: { send: async () => 'x' } }, log, new Date('2026-11-27T00:00:00Z'))).toBe(0);
   });
 });

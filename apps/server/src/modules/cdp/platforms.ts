@@ -126,14 +126,16 @@ export async function ensureTasks(ctx: AppContext, appId?: number): Promise<void
 const sha1 = (s: string) => createHash('sha1').update(s).digest();
 
 /**
- * A component_verify_ticket pushed by the platform (every 10 minutes on WeChat): checked with the
- * plain-mode signature sha1(sort(token, timestamp, nonce)) and a 10-minute clock window, then stored.
+ * An authorisation event pushed by the platform, checked with the plain-mode signature
+ * sha1(sort(token, timestamp, nonce)) and a 10-minute clock window: component_verify_ticket
+ * (every 10 minutes) is stored; unauthorized (the account cancelled in its back office) marks the
+ * app released with its cancel time — pulls stop, the pulled data stays.
  */
 export async function receiveTicket(
   ctx: AppContext,
   platformId: number,
   q: { timestamp: string; nonce: string; signature: string },
-  body: { AppId?: string; ComponentVerifyTicket?: string },
+  body: { AppId?: string | undefined; InfoType?: string | undefined; ComponentVerifyTicket?: string | undefined; AuthorizerAppid?: string | undefined },
 ): Promise<void> {
   const p = await ctx.db.selectFrom('cdpPlatform').select(['messageToken', 'componentAppId']).where('id', '=', platformId).executeTakeFirst();
   if (!p || !p.messageToken) throw forbidden(cdpMessages.ticketRejected);
@@ -141,7 +143,17 @@ export async function receiveTicket(
   const given = Buffer.from(q.signature, 'hex');
   const skew = Math.abs(Date.now() / 1000 - Number(q.timestamp));
   if (given.length !== expected.length || !timingSafeEqual(given, expected) || !(skew < 600)) throw forbidden(cdpMessages.ticketRejected);
-  if (!body.ComponentVerifyTicket || (p.componentAppId && body.AppId !== p.componentAppId)) throw new AppError(400, cdpMessages.ticketRejected);
+  if (p.componentAppId && body.AppId !== p.componentAppId) throw new AppError(400, cdpMessages.ticketRejected);
+  if (body.InfoType === 'unauthorized' && body.AuthorizerAppid) {
+    await ctx.db
+      .updateTable('cdpApp')
+      .set({ status: 0, cancelAuthTime: new Date(), accessToken: null, accessTokenExpires: null, refreshToken: null })
+      .where('platformId', '=', platformId)
+      .where('authorizerAppId', '=', body.AuthorizerAppid)
+      .execute();
+    return;
+  }
+  if (!body.ComponentVerifyTicket) throw new AppError(400, cdpMessages.ticketRejected);
   await ctx.db
     .updateTable('cdpPlatform')
     .set({ verifyTicket: sealSecret(ctx, body.ComponentVerifyTicket), ticketTime: new Date() })

@@ -92,10 +92,15 @@ export function registerCdpRoutes(app: App, ctx: AppContext): void {
       config: { access: 'public' },
       schema: {
         tags,
-        summary: '平台推送 component_verify_ticket（签名校验）',
+        summary: '平台推送授权事件：component_verify_ticket、取消授权（签名校验）',
         params: z.object({ platformId: z.coerce.number().int().positive() }),
         querystring: z.object({ timestamp: z.string().regex(/^\d{1,12}$/), nonce: z.string().min(1).max(64), signature: z.string().regex(/^[0-9a-f]{40}$/) }),
-        body: z.object({ AppId: z.string().max(64).optional(), ComponentVerifyTicket: z.string().max(512).optional() }),
+        body: z.object({
+          AppId: z.string().max(64).optional(),
+          InfoType: z.string().max(50).optional(),
+          ComponentVerifyTicket: z.string().max(512).optional(),
+          AuthorizerAppid: z.string().max(64).optional(),
+        }),
         response: { 200: z.string() },
       },
     },

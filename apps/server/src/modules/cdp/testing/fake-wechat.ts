@@ -47,12 +47,15 @@ export interface FakeWechat {
   expireTokens(): void;
   /** A fresh component_verify_ticket push, signed with the message token: the query and JSON body to POST. */
   ticketPush(): { query: Record<string, string>; body: Record<string, unknown> };
+  /** A signed "unauthorized" event: the account cancelled the authorisation in its back office. */
+  unauthorizedPush(authorizerAppId: string): { query: Record<string, string>; body: Record<string, unknown> };
   /** POSTs a fresh ticket push to `url` (our ticket route); returns the HTTP status. */
   pushTicket(url: string): Promise<number>;
   close(): Promise<void>;
 }
 
 const ERRMSG: Record<number, string> = {
+  [-1]: 'system error',
   40001: 'invalid credential, access_token is invalid or not latest',
   42001: 'access_token expired',
   45009: 'reach max api daily quota limit',
@@ -142,6 +145,14 @@ export async function startFakeWechat(options: { accounts?: FakeAccount[]; pageS
       return {
         query: { timestamp, nonce, signature: wechatSignature(messageToken, timestamp, nonce) },
         body: { AppId: componentAppId, CreateTime: Number(timestamp), InfoType: 'component_verify_ticket', ComponentVerifyTicket: ticket },
+      };
+    },
+    unauthorizedPush(authorizerAppId) {
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const nonce = token().slice(0, 10);
+      return {
+        query: { timestamp, nonce, signature: wechatSignature(messageToken, timestamp, nonce) },
+        body: { AppId: componentAppId, CreateTime: Number(timestamp), InfoType: 'unauthorized', AuthorizerAppid: authorizerAppId },
       };
     },
     async pushTicket(url) {
