@@ -29,6 +29,7 @@ import { registerAudienceRoutes } from './audience/index.ts';
 import { registerCdpRoutes } from './cdp/index.ts';
 import { registerAppRoutes } from './app/index.ts';
 import { registerTagRoutes } from './tag/index.ts';
+import { registerProfileCompareRoutes } from './audience-profile/index.ts';
 
 export type RegisterModule = (app: App, ctx: AppContext) => Promise<void> | void;
 
@@ -64,4 +65,5 @@ export const modules: RegisterModule[] = [
   registerCdpRoutes,
   registerAppRoutes,
   registerTagRoutes,
+  registerProfileCompareRoutes,
 ];

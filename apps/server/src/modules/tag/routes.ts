@@ -7,6 +7,9 @@ import {
   tagIdQuerySchema,
   tagRatioQuerySchema,
   tagRatioRowSchema,
+  tagAudienceSaveSchema,
+  tagAudienceViewSchema,
+  tagMessages,
   tagRulesSchema,
   tagSchema,
   tagTreeNodeSchema,
@@ -15,7 +18,7 @@ import {
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { previewTagAudience } from './audience.ts';
+import { loadTagAudience, previewTagAudience, saveTagAudience } from './audience.ts';
 import { findTag, listTags, productTree, tagCount, tagMonths, tagRatio, tagTree } from './service.ts';
 
 const tags = ['tag'];
@@ -94,6 +97,32 @@ export function registerTagRoutes(app: App, ctx: AppContext): void {
       schema: { tags, summary: '产品树（四个固定一级分类 → 二级分类 → 产品）', response: { 200: envelopeSchema(z.array(tagTreeNodeSchema)) } },
     },
     async (request) => ok(await productTree(ctx, sessionOf(request))),
+  );
+  app.get(
+    P.audience,
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: '标签人群详情（编辑器重新打开；人群不存在 404）',
+        querystring: z.object({ id: z.coerce.number().int().positive() }),
+        response: { 200: envelopeSchema(tagAudienceViewSchema) },
+      },
+    },
+    async (request) => ok(await loadTagAudience(ctx, sessionOf(request), request.query.id)),
+  );
+  app.post(
+    P.audience,
+    {
+      config: { access },
+      schema: {
+        tags,
+        summary: '保存标签人群（新增或带 id 更新），并重新计算人群与分析数据',
+        body: tagAudienceSaveSchema,
+        response: { 200: envelopeSchema(z.object({ id: z.number(), size: z.number() })) },
+      },
+    },
+    async (request) => ok(await saveTagAudience(ctx, sessionOf(request), request.body), tagMessages.saved),
   );
   app.post(
     P.audienceCount,
