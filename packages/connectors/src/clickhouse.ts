@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { Readable } from 'node:stream';
 import net from 'node:net';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHouseSettings } from '@clickhouse/client';
 import { getDialect } from '@shutu/query';
-import { checkColumns, newIdentifier, runLoad, runRename, withoutStagingTables } from './bulk.ts';
+import { batches, checkColumns, loadFailed, newIdentifier, runRename, withoutStagingTables } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
 import { trailingException, tsvLine } from './clickhouse-tsv.ts';
+import { csvText } from './csv-text.ts';
 import { connectorError, ConnectorError, errorCode, isWriteStatement, networkError, queryFailed, readOnlyError, timeoutError } from './errors.ts';
 import { kindOfType, normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
 import { inlineParams } from './placeholders.ts';
@@ -243,43 +245,54 @@ export class ClickHouseDriver extends DriverBase {
     }
   }
 
+  /**
+   * One INSERT … FORMAT CSV whose body is the rows' CSV text, streamed as they are converted.
+   * Not transactional: a failure drops the new table.
+   */
   async bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options: BulkLoadOptions = {}) {
     const names = checkColumns(dialect, columns);
     const { capabilities } = await this.info();
     const qualified = qualify(table, options);
     try {
-      return await runLoad(
-        table,
-        columns,
-        rows,
-        options.batchSize ?? 10_000,
-        {
-          exists: () => this.existsIn(options.schema, table),
-          create: async () => {
-            const defs = columns.map(
-              (c, i) => `${names[i]} ${LOAD_TYPES[c.type]}${c.comment && capabilities.columnComments ? ` COMMENT ${dialect.escapeString(c.comment)}` : ''}`,
-            );
-            const comment = options.comment && capabilities.tableComments ? ` COMMENT ${dialect.escapeString(options.comment)}` : '';
-            await this.client.command({ query: `CREATE TABLE ${qualified} (${defs.join(', ')}) ENGINE = MergeTree() ORDER BY tuple()${comment}` });
-          },
-          insert: async (batch) => {
-            // JSONEachRow; DateTime takes whole seconds on 18.16.
-            const values = batch.map((row) => {
-              const object: Record<string, string | number | null> = {};
-              columns.forEach((c, i) => {
-                const v = row[i]!;
-                object[c.name] = c.type === 'DATETIME' && typeof v === 'string' ? v.slice(0, 19) : v;
-              });
-              return object;
-            });
-            await this.client.insert({ table: qualified, values, format: 'JSONEachRow', columns: names as [string, ...string[]] });
-          },
-          drop: async () => {
-            await this.client.command({ query: `DROP TABLE IF EXISTS ${qualified}` });
-          },
-        },
-        options.signal,
+      if (await this.existsIn(options.schema, table)) throw connectorError('tableExists', 'tableExists', { name: table });
+      const defs = columns.map(
+        (c, i) => `${names[i]} ${LOAD_TYPES[c.type]}${c.comment && capabilities.columnComments ? ` COMMENT ${dialect.escapeString(c.comment)}` : ''}`,
       );
+      const comment = options.comment && capabilities.tableComments ? ` COMMENT ${dialect.escapeString(options.comment)}` : '';
+      await this.client
+        .command({ query: `CREATE TABLE ${qualified} (${defs.join(', ')}) ENGINE = MergeTree() ORDER BY tuple()${comment}` })
+        .catch((error: unknown) => {
+          throw loadFailed(error);
+        });
+      let count = 0;
+      let failure: unknown = null;
+      // DateTime takes whole seconds on 18.16.
+      const datetimes = columns.flatMap((c, i) => (c.type === 'DATETIME' ? [i] : []));
+      const text = (async function* () {
+        try {
+          for await (const batch of batches(columns, rows, options.batchSize ?? 10_000, options.signal)) {
+            for (const row of batch) for (const i of datetimes) if (typeof row[i] === 'string') row[i] = (row[i] as string).slice(0, 19);
+            count += batch.length;
+            yield csvText(batch, '\\N');
+          }
+        } catch (error) {
+          failure = error;
+          throw error;
+        }
+      })();
+      try {
+        await this.client.insert({
+          table: qualified,
+          values: Readable.from(text, { objectMode: false }),
+          format: 'CSV',
+          columns: names as [string, ...string[]],
+        });
+        if (failure !== null) throw failure;
+        return { rows: count };
+      } catch (error) {
+        await this.client.command({ query: `DROP TABLE IF EXISTS ${qualified}` }).catch(() => undefined);
+        throw loadFailed(failure ?? error);
+      }
     } catch (error) {
       throw this.mapError(error, 0);
     }

@@ -1,7 +1,9 @@
+import { Readable } from 'node:stream';
 import mysql from 'mysql2/promise';
 import type { Connection as CoreConnection, FieldPacket } from 'mysql2';
 import { getDialect } from '@shutu/query';
-import { checkColumns, newIdentifier, runLoad, runRename, withoutStagingTables } from './bulk.ts';
+import { batches, checkColumns, loadFailed, newIdentifier, runRename, withoutStagingTables } from './bulk.ts';
+import { csvText } from './csv-text.ts';
 import { defaultCapabilities } from './capabilities.ts';
 import { connectorError, ConnectorError, errorCode, networkError, queryFailed, readOnlyError, timeoutError } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
@@ -73,7 +75,6 @@ const TYPES: Record<number, [string, ValueKind]> = {
 const BINARY_CHARSET = 63;
 
 const LOAD_TYPES: Record<LoadColumnType, string> = { STRING: 'TEXT', NUMBER: 'DOUBLE', INTEGER: 'BIGINT', DATETIME: 'DATETIME(6)', DATE: 'DATE' };
-const MAX_PARAMS = 60_000;
 
 function columnKind(field: FieldPacket): [string, ValueKind] {
   const [name, kind] = TYPES[field.columnType ?? field.type ?? 253] ?? ['varchar', 'string'];
@@ -287,41 +288,57 @@ export class MySqlDriver extends DriverBase {
     }
   }
 
+  /**
+   * LOAD DATA LOCAL INFILE from a stream of CSV text (the rows converted here, never a file on
+   * disk). MySQL turns errors of a LOCAL load into warnings, so any warning fails the load too.
+   * DDL is not transactional here: a failure drops the new table.
+   */
   async bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options: BulkLoadOptions = {}) {
     const names = checkColumns(dialect, columns);
     const qualified = qualify(table, options);
-    const batchSize = Math.max(1, Math.min(options.batchSize ?? 1000, Math.floor(MAX_PARAMS / columns.length)));
     if (this.closed) throw connectorError('closed', 'closed');
     // A connection of its own: the pool's are read-only.
     const conn = await mysql.createConnection(this.options).catch((error: unknown) => {
       throw this.connectError(error);
     });
     try {
-      return await runLoad(
-        table,
-        columns,
-        rows,
-        batchSize,
-        {
-          exists: () => existsOn(conn, options.schema, table),
-          create: async () => {
-            const defs = columns.map((c, i) => `${names[i]} ${LOAD_TYPES[c.type]}${c.comment ? ` COMMENT ${dialect.escapeString(c.comment)}` : ''}`);
-            // utf8mb4_bin: equality, grouping and order by code point, as on the other engines.
-            const comment = options.comment ? ` COMMENT=${dialect.escapeString(options.comment)}` : '';
-            await conn.query(`CREATE TABLE ${qualified} (${defs.join(', ')}) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin${comment}`);
-          },
-          insert: async (batch) => {
-            const tuple = `(${columns.map(() => '?').join(', ')})`;
-            const sql = `INSERT INTO ${qualified} (${names.join(', ')}) VALUES ${batch.map(() => tuple).join(', ')}`;
-            await conn.execute(sql, batch.flat());
-            conn.unprepare(sql);
-          },
-          drop: async () => {
-            await conn.query(`DROP TABLE IF EXISTS ${qualified}`);
-          },
-        },
-        options.signal,
-      );
+      if (await existsOn(conn, options.schema, table)) throw connectorError('tableExists', 'tableExists', { name: table });
+      const defs = columns.map((c, i) => `${names[i]} ${LOAD_TYPES[c.type]}${c.comment ? ` COMMENT ${dialect.escapeString(c.comment)}` : ''}`);
+      // utf8mb4_bin: equality, grouping and order by code point, as on the other engines.
+      const comment = options.comment ? ` COMMENT=${dialect.escapeString(options.comment)}` : '';
+      await conn.query(`CREATE TABLE ${qualified} (${defs.join(', ')}) DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin${comment}`).catch((error: unknown) => {
+        throw loadFailed(error);
+      });
+      let count = 0;
+      let failure: unknown = null;
+      const text = (async function* () {
+        try {
+          for await (const batch of batches(columns, rows, options.batchSize ?? 1000, options.signal)) {
+            count += batch.length;
+            yield Buffer.from(csvText(batch, 'NULL'));
+          }
+        } catch (error) {
+          failure = error;
+          throw error;
+        }
+      })();
+      try {
+        const [result] = await conn.query<mysql.ResultSetHeader>({
+          sql: `LOAD DATA LOCAL INFILE 'rows.csv' INTO TABLE ${qualified} CHARACTER SET utf8mb4
+            FIELDS TERMINATED BY ',' OPTIONALLY ENCLOSED BY '"' ESCAPED BY '' LINES TERMINATED BY '\n' (${names.join(', ')})`,
+          infileStreamFactory: () => Readable.from(text),
+        });
+        if (failure !== null) throw failure;
+        if (result.warningStatus > 0) {
+          const [warnings] = await conn.query<mysql.RowDataPacket[]>('SHOW WARNINGS LIMIT 1');
+          throw new Error(String(warnings[0]?.Message ?? `${result.warningStatus} warnings`));
+        }
+        if (result.affectedRows !== count) throw new Error(`${result.affectedRows} of ${count} rows loaded`);
+        return { rows: count };
+      } catch (error) {
+        await conn.query(`DROP TABLE IF EXISTS ${qualified}`).catch(() => undefined);
+        throw loadFailed(failure ?? error);
+      }
     } catch (error) {
       throw this.mapError(error, 0);
     } finally {

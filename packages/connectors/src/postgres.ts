@@ -1,8 +1,12 @@
 import net from 'node:net';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyFrom, type CopyStreamQuery } from 'pg-copy-streams';
 import { getDialect } from '@shutu/query';
 import { checkColumns, newIdentifier, runLoad, runRename, withoutStagingTables } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
+import { csvText } from './csv-text.ts';
 import {
   connectorError,
   ConnectorError,
@@ -87,8 +91,6 @@ function notAQuery(sql: string, error: unknown): boolean {
   // A cursor holds only a query: any other statement is a syntax error at its first word.
   return Number(e.position) === CURSOR_PREFIX.length + statementStart(sql) + 1 && isWriteStatement(sql);
 }
-/** Placeholders per INSERT stay under the protocol's 65 535. */
-const MAX_PARAMS = 60_000;
 
 /** PostgreSQL's out-of-band cancel request: stops whatever the backend is running. */
 function sendCancel(host: string, port: number, processId: number, secretKey: number): Promise<void> {
@@ -276,21 +278,22 @@ export class PostgresDriver extends DriverBase {
     }
   }
 
+  /** COPY … FROM STDIN (CSV) inside one transaction: the whole load commits at once, a failure leaves nothing. */
   async bulkLoad(table: string, columns: readonly LoadColumn[], rows: AsyncIterable<LoadRow> | Iterable<LoadRow>, options: BulkLoadOptions = {}) {
     const names = checkColumns(dialect, columns);
     const qualified = qualify(table, options);
-    const batchSize = Math.max(1, Math.min(options.batchSize ?? 1000, Math.floor(MAX_PARAMS / columns.length)));
     const client = await this.client();
     let open = false;
+    let copy: CopyStreamQuery | null = null;
+    let broken = false;
     try {
       return await runLoad(
         table,
         columns,
         rows,
-        batchSize,
+        options.batchSize ?? 2000,
         {
           exists: () => existsOn(client, qualified),
-          // DDL is transactional here: the whole load commits at once, a failure leaves nothing.
           create: async () => {
             await client.query('BEGIN');
             open = true;
@@ -299,18 +302,24 @@ export class PostgresDriver extends DriverBase {
             for (const [i, c] of columns.entries()) {
               if (c.comment) await client.query(`COMMENT ON COLUMN ${qualified}.${names[i]} IS ${dialect.escapeString(c.comment)}`);
             }
+            copy = client.query(copyFrom(`COPY ${qualified} (${names.join(', ')}) FROM STDIN (FORMAT csv)`));
+            // Kept until a write or the end looks at it: an early refusal by the server is not lost.
+            copy.on('error', () => (broken = true));
           },
           insert: async (batch) => {
-            const values: (string | number | null)[] = [];
-            const tuples = batch.map((row) => `(${row.map((v) => (values.push(v), `$${values.length}`)).join(', ')})`);
-            await client.query(`INSERT INTO ${qualified} (${names.join(', ')}) VALUES ${tuples.join(', ')}`, values);
+            if (!copy!.write(csvText(batch))) await once(copy!, 'drain');
           },
           finish: async () => {
+            copy!.end();
+            await finished(copy!);
+            copy = null;
             await client.query('COMMIT');
             open = false;
           },
           drop: async () => {
-            if (open) await client.query('ROLLBACK');
+            // A COPY cut off half-way leaves the connection mid-protocol: it is discarded (the server rolls back).
+            if (copy) broken = true;
+            else if (open) await client.query('ROLLBACK');
             open = false;
           },
         },
@@ -319,8 +328,13 @@ export class PostgresDriver extends DriverBase {
     } catch (error) {
       throw this.mapError(error, 0);
     } finally {
-      if (open) await client.query('ROLLBACK').catch(() => undefined);
-      client.release();
+      if (broken || copy) {
+        (copy as CopyStreamQuery | null)?.destroy();
+        client.release(true);
+      } else {
+        if (open) await client.query('ROLLBACK').catch(() => undefined);
+        client.release();
+      }
     }
   }
 

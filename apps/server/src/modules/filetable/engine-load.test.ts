@@ -8,7 +8,7 @@ import type { FileColumn, ViewDataType } from '@shutu/contracts';
 import { Utf8Check, type UploadedFile } from '../../platform/files/upload.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { rowConverter } from './columns.ts';
-import { engineLoad, uniformLineEnd } from './engine-load.ts';
+import { engineLoad, hasLoneCr } from './engine-load.ts';
 import { openTableFile } from './readers.ts';
 
 /**
@@ -123,10 +123,21 @@ describe('engine load of a CSV (DuckDB reads the file itself)', () => {
     }
   });
 
-  it('tells uniform line ends from mixed ones', async () => {
-    expect(await uniformLineEnd((await uploaded(Buffer.from('a\nb\n'))).path)).toBe('\n');
-    expect(await uniformLineEnd((await uploaded(Buffer.from('a\r\nb\r\n'))).path)).toBe('\r\n');
-    expect(await uniformLineEnd((await uploaded(Buffer.from('a\r\nb\n'))).path)).toBeNull();
-    expect(await uniformLineEnd((await uploaded(Buffer.from('a\rb'))).path)).toBeNull();
+  it('finds a lone CR, also at the end of a read chunk', async () => {
+    expect(await hasLoneCr((await uploaded(Buffer.from('a\nb\n'))).path)).toBe(false);
+    expect(await hasLoneCr((await uploaded(Buffer.from('a\r\nb\r\n'))).path)).toBe(false);
+    expect(await hasLoneCr((await uploaded(Buffer.from('a\rb'))).path)).toBe(true);
+    expect(await hasLoneCr((await uploaded(Buffer.from('a\r'))).path)).toBe(true);
+    expect(await hasLoneCr((await uploaded(Buffer.concat([Buffer.alloc((1 << 20) - 1, 97), Buffer.from('\r\nb')]))).path)).toBe(false);
+    expect(await hasLoneCr((await uploaded(Buffer.concat([Buffer.alloc((1 << 20) - 1, 97), Buffer.from('\rb')]))).path)).toBe(true);
+  });
+
+  it('leaves a file mixing LF and CRLF to the row path', async () => {
+    const { byEngine, rowPath } = await both(Buffer.from('a,b\r\n1,x\n2,y\r\n'), ['NUMBER', 'STRING']);
+    expect(byEngine).toBeNull();
+    expect(rowPath).toEqual([
+      { c1: 1, c2: 'x' },
+      { c1: 2, c2: 'y' },
+    ]);
   });
 });

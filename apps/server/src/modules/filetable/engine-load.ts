@@ -11,29 +11,28 @@ import type { TableFile } from './readers.ts';
  * The engine's own load of an uploaded CSV (issue 26): a source whose engine reads local
  * files (capability `loadsLocalCsv`: DuckDB) loads the stored file itself with the confirmed
  * column types, many times faster than rows through the driver. Used only where the result is
- * the row path's: a CSV whose header is its first line and whose records all end alike; a GBK
+ * the row path's: a CSV whose header is its first line and that has no lone CR; a GBK
  * file is converted to UTF-8 once, streamed. The engine refuses (`csvRefused`) anything outside
  * the plain forms it converts, and the caller then loads through the row path, which keeps
  * every check and message (row and column of a bad value) as they were.
  */
 
-/** The line end every record of the file has, or null when they differ or a CR stands alone. */
-export async function uniformLineEnd(file: string): Promise<'\n' | '\r\n' | null> {
-  let lf = 0;
-  let cr = 0;
-  let crlf = 0;
-  let lastWasCr = false;
+/**
+ * Whether a CR stands alone (not before a LF): the row path ends a record there, DuckDB's
+ * reader does not. (A file mixing LF and CRLF makes the reader fail, and the row path loads it.)
+ * Only CRs are looked at, so a LF file is scanned at memchr speed.
+ */
+export async function hasLoneCr(file: string): Promise<boolean> {
+  let pendingCr = false;
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    if (lastWasCr && chunk[0] === 10) crlf++;
-    for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lf++;
+    if (pendingCr && chunk[0] !== 10) return true;
+    pendingCr = false;
     for (let i = chunk.indexOf(13); i >= 0; i = chunk.indexOf(13, i + 1)) {
-      cr++;
-      if (chunk[i + 1] === 10) crlf++;
+      if (i + 1 === chunk.length) pendingCr = true;
+      else if (chunk[i + 1] !== 10) return true;
     }
-    lastWasCr = chunk[chunk.length - 1] === 13;
   }
-  if (cr === 0) return '\n';
-  return cr === crlf && lf === crlf ? '\r\n' : null;
+  return pendingCr;
 }
 
 /** A GBK file as a UTF-8 copy beside it (removed by the returned function). */
@@ -73,7 +72,7 @@ export async function engineLoad(
   if (!(await driver.info()).capabilities.loadsLocalCsv) return null;
   // The header must be exactly the first line (no blank lines before it, no line break inside).
   if (table.headerRow !== 1 || table.header.some((h) => /[\r\n]/.test(h))) return null;
-  if ((await uniformLineEnd(file.path)) === null) return null;
+  if (await hasLoneCr(file.path)) return null;
   const copy = file.utf8 ? null : await utf8Copy(file);
   try {
     const source: CsvFileSource = { path: copy?.path ?? file.path, delimiter: table.delimiter, skipLines: 1, fields: target.fields };
