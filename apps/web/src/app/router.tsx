@@ -3,38 +3,54 @@ import { createBrowserRouter, useRouteError } from 'react-router';
 import type { QueryClient } from '@tanstack/react-query';
 import { Button, Result, Spin } from 'antd';
 import { setPasswordChangeHandler, setUnauthorizedHandler } from '../shared/api.ts';
-import { Guarded, HomeRedirect, NotFoundResult, RequireAuth } from './guard.tsx';
-import { MainLayout } from './layout/MainLayout.tsx';
+import { FullPageSpin, Guarded, HomeRedirect, NotFoundResult, RequireAuth } from './guard.tsx';
 import { t } from '../shared/messages.ts';
 import { PAGES, type PageKey } from './pages.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import ChangeInitialPasswordPage, { changePasswordPath } from '../features/auth/ChangeInitialPasswordPage.tsx';
-import { DatasetListPage } from '../features/dataset/DatasetListPage.tsx';
-import { ReportListPage, VisualListPage } from '../features/board/BoardListPage.tsx';
-import { DataSourcePage } from '../features/datasource/DataSourcePage.tsx';
-import { DictPage } from '../features/dict/DictPage.tsx';
-import { AuthGroupPage } from '../features/perm/AuthGroupPage.tsx';
-import { AuthGroupSettingPage } from '../features/perm/AuthGroupSettingPage.tsx';
-import { GRANT_TABS } from './grant-tabs.tsx';
-import { DeptsPage } from '../features/org/DeptsPage.tsx';
-import { RolesPage } from '../features/org/RolesPage.tsx';
-import { UsersPage } from '../features/org/UsersPage.tsx';
-import { ProfilePage } from '../features/profile/ProfilePage.tsx';
-import { ExportTasksPage } from '../features/export/ExportTasksPage.tsx';
-import { PptListPage } from '../features/ppt/PptListPage.tsx';
-import { SubscriptionLogPage } from '../features/subscription/SubscriptionLogPage.tsx';
-import { ShareListPage } from '../features/share/ShareListPage.tsx';
-import { SystemSettingsPage } from '../features/system/SystemSettingsPage.tsx';
-import { HomePage } from '../features/home/HomePage.tsx';
-import { HeatmapPage } from '../features/heatmap/HeatmapPage.tsx';
-import { SitesPage as HeatmapSitesPage } from '../features/heatmap/SitesPage.tsx';
-import { AlertListPage, AlertLogPage, AlertSettingsPage } from '../features/alert/index.ts';
-import { OrderExportPage } from '../features/orderexport/index.ts';
-import { MarketTasksPage } from '../features/market/index.ts';
-import { LeaveHandlePage, LeaveStartPage, WorkStartPage } from '../features/workflow/index.ts';
-import { DataApiListPage } from '../features/dataapi/DataApiListPage.tsx';
-import { OpenApiPage } from '../features/dataapi/OpenApiPage.tsx';
-import { DataApiAdminPage } from '../features/dataapi/admin/DataApiAdminPage.tsx';
+
+/*
+ * Every page is its own chunk, loaded when first opened, so that /login (the first paint of most
+ * visits) downloads only the shell and its form (issue 26, docs/web-performance.md). A page added
+ * here should be lazy too: an eager import puts it, and all it imports, before the login form.
+ */
+/** The main layout (menu, header): not needed by /login, /share or the full-screen pages. */
+const MainLayout = lazy(() => import('./layout/MainLayout.tsx').then((m) => ({ default: m.MainLayout })));
+/** 权限组设置 with its grant tabs, which import every granted resource's tab: one chunk. */
+const AuthGroupSettingRoute = lazy(async () => {
+  const [{ AuthGroupSettingPage: Page }, { GRANT_TABS }] = await Promise.all([import('../features/perm/AuthGroupSettingPage.tsx'), import('./grant-tabs.tsx')]);
+  return { default: () => <Page tabs={GRANT_TABS} notFound={<NotFoundResult />} /> };
+});
+
+const DatasetListPage = lazy(() => import('../features/dataset/DatasetListPage.tsx').then((m) => ({ default: m.DatasetListPage })));
+const ReportListPage = lazy(() => import('../features/board/BoardListPage.tsx').then((m) => ({ default: m.ReportListPage })));
+const VisualListPage = lazy(() => import('../features/board/BoardListPage.tsx').then((m) => ({ default: m.VisualListPage })));
+const DataSourcePage = lazy(() => import('../features/datasource/DataSourcePage.tsx').then((m) => ({ default: m.DataSourcePage })));
+const DictPage = lazy(() => import('../features/dict/DictPage.tsx').then((m) => ({ default: m.DictPage })));
+const AuthGroupPage = lazy(() => import('../features/perm/AuthGroupPage.tsx').then((m) => ({ default: m.AuthGroupPage })));
+const DeptsPage = lazy(() => import('../features/org/DeptsPage.tsx').then((m) => ({ default: m.DeptsPage })));
+const RolesPage = lazy(() => import('../features/org/RolesPage.tsx').then((m) => ({ default: m.RolesPage })));
+const UsersPage = lazy(() => import('../features/org/UsersPage.tsx').then((m) => ({ default: m.UsersPage })));
+const ProfilePage = lazy(() => import('../features/profile/ProfilePage.tsx').then((m) => ({ default: m.ProfilePage })));
+const ExportTasksPage = lazy(() => import('../features/export/ExportTasksPage.tsx').then((m) => ({ default: m.ExportTasksPage })));
+const PptListPage = lazy(() => import('../features/ppt/PptListPage.tsx').then((m) => ({ default: m.PptListPage })));
+const SubscriptionLogPage = lazy(() => import('../features/subscription/SubscriptionLogPage.tsx').then((m) => ({ default: m.SubscriptionLogPage })));
+const ShareListPage = lazy(() => import('../features/share/ShareListPage.tsx').then((m) => ({ default: m.ShareListPage })));
+const SystemSettingsPage = lazy(() => import('../features/system/SystemSettingsPage.tsx').then((m) => ({ default: m.SystemSettingsPage })));
+const HomePage = lazy(() => import('../features/home/HomePage.tsx').then((m) => ({ default: m.HomePage })));
+const HeatmapPage = lazy(() => import('../features/heatmap/HeatmapPage.tsx').then((m) => ({ default: m.HeatmapPage })));
+const HeatmapSitesPage = lazy(() => import('../features/heatmap/SitesPage.tsx').then((m) => ({ default: m.SitesPage })));
+const AlertListPage = lazy(() => import('../features/alert/AlertListPage.tsx').then((m) => ({ default: m.AlertListPage })));
+const AlertLogPage = lazy(() => import('../features/alert/AlertLogPage.tsx').then((m) => ({ default: m.AlertLogPage })));
+const AlertSettingsPage = lazy(() => import('../features/alert/settings/AlertSettingsPage.tsx').then((m) => ({ default: m.AlertSettingsPage })));
+const OrderExportPage = lazy(() => import('../features/orderexport/OrderExportPage.tsx').then((m) => ({ default: m.OrderExportPage })));
+const MarketTasksPage = lazy(() => import('../features/market/MarketTasksPage.tsx').then((m) => ({ default: m.MarketTasksPage })));
+const LeaveHandlePage = lazy(() => import('../features/workflow/LeaveHandlePage.tsx').then((m) => ({ default: m.LeaveHandlePage })));
+const LeaveStartPage = lazy(() => import('../features/workflow/LeaveStartPage.tsx').then((m) => ({ default: m.LeaveStartPage })));
+const WorkStartPage = lazy(() => import('../features/workflow/WorkStartPage.tsx').then((m) => ({ default: m.WorkStartPage })));
+const DataApiListPage = lazy(() => import('../features/dataapi/DataApiListPage.tsx').then((m) => ({ default: m.DataApiListPage })));
+const OpenApiPage = lazy(() => import('../features/dataapi/OpenApiPage.tsx').then((m) => ({ default: m.OpenApiPage })));
+const DataApiAdminPage = lazy(() => import('../features/dataapi/admin/DataApiAdminPage.tsx').then((m) => ({ default: m.DataApiAdminPage })));
 
 /** Connected platforms (issue 21): one chunk, loaded on first use. */
 const cdpPage = (name: 'JoinListPage' | 'JoinInfoPage' | 'JoinLogPage' | 'JoinCallbackPage' | 'OfficialAccountsPage' | 'FanListPage' | 'PlatformTypesPage') =>
@@ -69,11 +85,21 @@ const MobileHomePage = lazy(() => import('../features/mobile/MobileHomePage.tsx'
 const MobileAppPage = lazy(() => import('../features/mobile/MobileAppPage.tsx'));
 const FramePage = lazy(() => import('../features/mobile/FramePage.tsx'));
 /** The tag pages (issue 18 B), each loaded on first use. */
-const TagLibraryPage = lazy(() => import('../features/tag/index.ts').then((m) => ({ default: m.TagLibraryPage })));
-const TagDetailPage = lazy(() => import('../features/tag/index.ts').then((m) => ({ default: m.TagDetailPage })));
+const TagLibraryPage = lazy(() => import('../features/tag/TagLibraryPage.tsx').then((m) => ({ default: m.TagLibraryPage })));
+const TagDetailPage = lazy(() => import('../features/tag/TagDetailPage.tsx').then((m) => ({ default: m.TagDetailPage })));
 const TagAudiencePage = lazy(() => import('../features/tag/TagAudiencePage.tsx'));
+const ProfileComparePage = lazy(() => import('../features/tag/ProfileComparePage.tsx').then((m) => ({ default: m.ProfileComparePage })));
 
 const lazyPage = (element: ReactNode) => <Suspense fallback={<EditorLoading />}>{element}</Suspense>;
+
+/** A page inside the main layout while its chunk loads: the menu and header stay. */
+function PageLoading() {
+  return (
+    <div style={{ padding: '96px 0', textAlign: 'center' }}>
+      <Spin size="large" />
+    </div>
+  );
+}
 
 /** The editor's full-screen fallback while its chunk loads. */
 function EditorLoading() {
@@ -95,7 +121,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   dict: <DictPage />,
   datasource: <DataSourcePage />,
   authGroup: <AuthGroupPage />,
-  authGroupSetting: <AuthGroupSettingPage tabs={GRANT_TABS} notFound={<NotFoundResult />} />,
+  authGroupSetting: <AuthGroupSettingRoute />,
   settings: <SystemSettingsPage />,
   profile: <ProfilePage />,
   exportTasks: <ExportTasksPage />,
@@ -128,6 +154,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   tagLibrary: lazyPage(<TagLibraryPage />),
   tagDetail: lazyPage(<TagDetailPage />),
   tagAudience: lazyPage(<TagAudiencePage />),
+  profileCompare: lazyPage(<ProfileComparePage />),
 };
 
 function RouteError() {
@@ -194,10 +221,21 @@ export function createAppRouter(queryClient: QueryClient) {
         { path: '/m/app/:id', element: lazyPage(<MobileAppPage />) },
         { path: '/bigscreen', element: lazyPage(<FramePage />) },
         {
-          element: <MainLayout />,
+          element: (
+            <Suspense fallback={<FullPageSpin />}>
+              <MainLayout />
+            </Suspense>
+          ),
           children: [
             { index: true, element: <HomeRedirect /> },
-            ...PAGES.map((p) => ({ path: p.path, element: <Guarded access={p.access}>{ELEMENTS[p.key]}</Guarded> })),
+            ...PAGES.map((p) => ({
+              path: p.path,
+              element: (
+                <Guarded access={p.access}>
+                  <Suspense fallback={<PageLoading />}>{ELEMENTS[p.key]}</Suspense>
+                </Guarded>
+              ),
+            })),
             { path: '*', element: <NotFoundResult /> },
           ],
         },
