@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type UseQueryOptions } from '@tanstack/react-query';
 import type { ChartDataBody, ChartDataRequest, ChartDataResult, ChartType } from '@shutu/contracts';
 import { API, http } from '../api.ts';
 
@@ -61,13 +61,15 @@ export function fetchChartData(body: ChartDataBody): Promise<ChartDataResult> {
  * toasted: ChartView shows them in the chart. While a new request runs the previous answer
  * stays (`loading` is true meanwhile).
  */
-export function useChartData(input: ChartDataBody | null, options: { enabled?: boolean } = {}) {
+export function useChartData(input: ChartDataBody | null, options: { enabled?: boolean; staleTime?: UseQueryOptions<ChartDataResult>['staleTime'] } = {}) {
   const body = input ? chartDataBody(input) : null;
   const query = useQuery({
     queryKey: body ? chartDataKeys.request(body) : [...chartDataKeys.all, null],
     queryFn: () => fetchChartData(body!),
     enabled: body !== null && options.enabled !== false,
     placeholderData: keepPreviousData,
+    // A board's batch (features/board/runtime/useBoardBatch.ts) puts answers here: fresh for a while, not fetched again.
+    staleTime: options.staleTime ?? 0,
     meta: { silent: true },
   });
   return {

@@ -2,11 +2,12 @@ import { useState, type CSSProperties, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from 'antd';
 import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined } from '@ant-design/icons';
-import { EXPORTABLE_CHART_TYPES, type Chart, type ChartLinkValue } from '@shutu/contracts';
+import { EXPORTABLE_CHART_TYPES, type Chart, type ChartDataBody, type ChartLinkValue } from '@shutu/contracts';
 import { ChartView, chartDataMode, useChartData, type CubeCell, type FilterValue } from '../../../shared/charts/index.ts';
 import { ExportRecordPopover } from '../../export/ExportRecordPopover.tsx';
 import type { ClickedField } from './linkage.ts';
 import { previewMessages as pm } from './messages.ts';
+import { boardChartStaleTime } from './useBoardBatch.ts';
 
 /** The server's default page of a detail table. */
 const DEFAULT_DETAIL_SIZE = 20;
@@ -30,6 +31,16 @@ export interface BoardChartProps {
   defaultBackground?: string;
   /** Pixel height (dialog); default fills the parent. */
   height?: number;
+  /** The board's first batch (useBoardBatch) is bringing this chart's data: do not ask for it meanwhile. */
+  waiting?: boolean;
+}
+
+/** The chart-data request of a saved chart on a board: null for charts that read nothing. */
+export function boardChartRequest(boardId: number, chart: Chart, links: ChartLinkValue[], page?: { current: number; size: number }): ChartDataBody | null {
+  const mode = chartDataMode(chart.name);
+  if (!mode) return null;
+  const detailPage = page ?? { current: 1, size: chart.dataconfig?.pageSize ?? DEFAULT_DETAIL_SIZE };
+  return { boardId, chartKey: chart.key, mode, links, ...(mode === 'detail' ? detailPage : {}) };
 }
 
 /** The JSON viewer of one saved chart (a new tab). */
@@ -43,7 +54,7 @@ export function chartJsonPath(boardId: number, chartKey: string): string {
  * the whole window (a portal, so the board's scale transform does not confine it).
  */
 export function BoardChart(props: BoardChartProps) {
-  const { boardId, chart, links, tools = true, allowFull = true, onRendered, onFilterChange, onPointClick, defaultBackground, height } = props;
+  const { boardId, chart, links, tools = true, allowFull = true, onRendered, onFilterChange, onPointClick, defaultBackground, height, waiting } = props;
   const mode = chartDataMode(chart.name);
   const linksKey = JSON.stringify(links);
   // The detail page resets to 1 when the links change (a new filter, a new result).
@@ -52,9 +63,10 @@ export function BoardChart(props: BoardChartProps) {
     current: paging && paging.linksKey === linksKey ? paging.current : 1,
     size: paging?.size ?? chart.dataconfig?.pageSize ?? DEFAULT_DETAIL_SIZE,
   };
-  const { data, loading, error } = useChartData(
-    mode ? { boardId, chartKey: chart.key, mode, links, ...(mode === 'detail' ? { current: page.current, size: page.size } : {}) } : null,
-  );
+  const answer = useChartData(boardChartRequest(boardId, chart, links, page), { enabled: !waiting, staleTime: boardChartStaleTime });
+  const { data, error } = answer;
+  // Waiting for the board's batch is loading too (not an empty chart).
+  const loading = answer.loading || (!!waiting && !data);
   const [full, setFull] = useState(false);
 
   // No empty floating box when nothing applies (e.g. a text chart that may not go full screen).

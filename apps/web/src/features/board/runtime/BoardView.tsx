@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNod
 import { Modal } from 'antd';
 import type { Board, Chart } from '@shutu/contracts';
 import type { CubeCell, FilterValue } from '../../../shared/charts/index.ts';
-import { BoardChart } from './BoardChart.tsx';
+import { BoardChart, boardChartRequest } from './BoardChart.tsx';
 import { QuickCanvas, ScreenCanvas } from './BoardCanvas.tsx';
 import { anchoredCharts, dialogCharts, drawnCharts } from './layout.ts';
 import {
@@ -19,6 +19,7 @@ import {
   type ClickedField,
   type LinkageState,
 } from './linkage.ts';
+import { useBoardBatch } from './useBoardBatch.ts';
 import './board-view.css';
 
 /** What the board offers its header (the preview's top bar, the slideshow's toolbar). */
@@ -45,6 +46,8 @@ export interface BoardViewProps {
   header?: (controls: BoardControls) => ReactNode;
   /** Every chart drawn in place has rendered (its picture, its empty state or its error); called once. */
   onReady?: () => void;
+  /** The drawn charts' first data in one call (useBoardBatch): the preview pages; else each chart asks by itself. */
+  batch?: boolean;
 }
 
 /** Dialog charts open at this share of the window height. */
@@ -56,7 +59,7 @@ const DIALOG_HEIGHT_SHARE = 0.75;
  * the charts that link to them; 清除联动 resets). Dialog charts are not drawn in place: the
  * header gets them as `dialogCharts` and `openDialog` shows one in a large modal.
  */
-export function BoardView({ board, tools = true, header, onReady }: BoardViewProps) {
+export function BoardView({ board, tools = true, header, onReady, batch = false }: BoardViewProps) {
   const [linkage, setLinkage] = useState<LinkageState>(initialLinkage);
   /** Bumped by 清除联动 so filter controls start again empty. */
   const [generation, setGeneration] = useState(0);
@@ -71,6 +74,12 @@ export function BoardView({ board, tools = true, header, onReady }: BoardViewPro
   const charts = useMemo(
     () => new Map(board.charts.map((c) => [c.key, linkage.defaults || !c.ext.defaultValue ? c : { ...c, ext: { ...c.ext, defaultValue: null } }])),
     [board.charts, linkage.defaults],
+  );
+
+  // The drawn charts' first data in one call (the charts that share a dataset and its filters: one statement).
+  const batchPending = useBoardBatch(
+    board.id,
+    batch ? drawn.flatMap((c) => boardChartRequest(board.id, charts.get(c.key) ?? c, links[c.key] ?? []) ?? []) : [],
   );
 
   // Ready: every chart drawn in place has rendered once.
@@ -129,6 +138,7 @@ export function BoardView({ board, tools = true, header, onReady }: BoardViewPro
         onPointClick={drivers.has(chart.key) && CLICK_DRIVER_TYPES.includes(chart.name) ? onPointClick : undefined}
         defaultBackground={inDialog ? '#fff' : chartBackground}
         height={inDialog ? Math.round(window.innerHeight * DIALOG_HEIGHT_SHARE) : undefined}
+        waiting={!inDialog && batchPending}
       />
     );
   };

@@ -1,0 +1,100 @@
+import { afterEach, expect, it, vi } from 'vitest';
+import { cleanup, configure, render, screen, waitFor } from '@testing-library/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp } from 'antd';
+import type { ChartDataBatchRequest, ChartDataRequest } from '@shutu/contracts';
+import { fail, mockFetch, ok } from '../../../test/fetch-mock.ts';
+import { BoardView } from './BoardView.tsx';
+import { chartAt, link, makeBoard, salesData } from './test-fixtures.ts';
+
+configure({ asyncUtilTimeout: 10_000 });
+
+// ECharts cannot draw in jsdom: a fake instance that "finishes" after each setOption.
+vi.mock('../../../shared/charts/echarts-setup.ts', () => ({
+  echarts: {
+    init: () => {
+      const handlers = new Map<string, (p: unknown) => void>();
+      return {
+        setOption: () => queueMicrotask(() => handlers.get('finished')?.({})),
+        resize: () => undefined,
+        dispose: () => undefined,
+        on: (name: string, fn: (p: unknown) => void) => handlers.set(name, fn),
+      };
+    },
+  },
+}));
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const mount = (ui: React.ReactElement) =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <AntApp>{ui}</AntApp>
+    </QueryClientProvider>,
+  );
+
+it('asks for the drawn charts in one batch, renders from its answers, and lets a failed chart ask by itself', async () => {
+  const calls = mockFetch((c) => {
+    if (c.url === '/api/board/chart-data/batch') {
+      const body = c.body as ChartDataBatchRequest;
+      return ok(
+        body.charts.map(({ chartKey }) =>
+          chartKey === 'failing'
+            ? { chartKey, data: null, error: { status: 500, msg: '查询超时' } }
+            : { chartKey, data: salesData([['浙江', 1]]), error: null },
+        ),
+      );
+    }
+    if (c.url === '/api/board/chart-data') return fail(500, '查询超时');
+    return undefined;
+  });
+  const onReady = vi.fn();
+  const board = makeBoard([
+    chartAt('province', 'filterSelect', '省份筛选', { x: 0, y: 0 }, { defaultValue: ['浙江'] }),
+    chartAt('bar', 'bar', '各省金额', { x: 0, y: 100 }, { filterList: [link('province', 1, { beginFlag: true })] }),
+    chartAt('failing', 'table', '失败的表', { x: 0, y: 300 }),
+    chartAt('text', 'text', '说明', { x: 900, y: 0 }, { text: '说明文字' }),
+    chartAt('dialog', 'bar', '弹窗图', { isDiglog: true }),
+  ]);
+  mount(<BoardView board={board} batch onReady={onReady} />);
+  await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
+  await screen.findByText('查询超时');
+
+  const batches = calls.filter((c) => c.url === '/api/board/chart-data/batch');
+  expect(batches).toHaveLength(1);
+  // The drawn charts that read data, with their first-load links (the filter's default); not the text, not the dialog chart.
+  expect(batches[0]!.body).toEqual({
+    boardId: board.id,
+    charts: [
+      { chartKey: 'province', mode: 'values', links: [], current: 1, size: null },
+      { chartKey: 'bar', mode: 'aggregate', links: [{ fieldId: 1, function: 'in', values: ['浙江'] }], current: 1, size: null },
+      { chartKey: 'failing', mode: 'aggregate', links: [], current: 1, size: null },
+    ],
+  });
+  // Answered charts do not ask again; the failed one asks by itself and shows its own failure.
+  const own = calls.filter((c) => c.url === '/api/board/chart-data').map((c) => (c.body as ChartDataRequest).chartKey);
+  expect(own).toEqual(['failing']);
+  const bar = document.querySelector('[data-chart-key="bar"]');
+  expect(bar?.getAttribute('data-row-count')).toBe('1');
+});
+
+it('falls back to one request per chart when the batch fails', async () => {
+  const calls = mockFetch((c) => {
+    if (c.url === '/api/board/chart-data/batch') return fail(404, '接口不存在');
+    if (c.url === '/api/board/chart-data') return ok(salesData([['江苏', 2]]));
+    return undefined;
+  });
+  const onReady = vi.fn();
+  mount(
+    <BoardView
+      board={makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 }), chartAt('pie', 'pie', '占比', { x: 500, y: 0 })])}
+      batch
+      onReady={onReady}
+    />,
+  );
+  await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
+  expect(calls.filter((c) => c.url === '/api/board/chart-data').map((c) => (c.body as ChartDataRequest).chartKey)).toEqual(['bar', 'pie']);
+});
