@@ -4,7 +4,7 @@ import type { InterfaceKind } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import * as client from './client.ts';
-import { appAccess } from './tokens.ts';
+import { appAccess, type AppAccess } from './tokens.ts';
 import { rebuildTable, targetSource } from './warehouse.ts';
 
 /**
@@ -32,17 +32,23 @@ export interface PullOutcome {
   span: string;
 }
 
-/** Calls `fn` with the app's token: retries transient errors, refreshes once on a refused token. */
-async function withToken<T>(ctx: AppContext, appId: number, fn: (base: string, token: string) => Promise<T>): Promise<T> {
-  let access = await appAccess(ctx, appId);
+/** The app's token for one pull: read (or refreshed) once, refreshed again only when the platform refuses it. */
+interface PullSession {
+  appId: number;
+  access?: AppAccess;
+}
+
+/** Calls `fn` with the pull's token: retries transient errors, refreshes once on a refused token. */
+async function withToken<T>(ctx: AppContext, session: PullSession, fn: (base: string, token: string) => Promise<T>): Promise<T> {
+  session.access ??= await appAccess(ctx, session.appId);
   let refreshed = false;
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await fn(access.apiBaseUrl, access.token);
+      return await fn(session.access.apiBaseUrl, session.access.token);
     } catch (error) {
       if (client.isTokenError(error) && !refreshed) {
         refreshed = true;
-        access = await appAccess(ctx, appId, access.token);
+        session.access = await appAccess(ctx, session.appId, session.access.token);
         continue;
       }
       if (error instanceof client.PlatformError && error.transient && attempt < pullRetry.attempts) {
@@ -58,10 +64,11 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 const addDays = (s: string, n: number) => day(new Date(Date.parse(`${s}T00:00:00Z`) + n * 86_400_000));
 
 async function pullFans(ctx: AppContext, appId: number, started: Date): Promise<{ amount: number; span: string }> {
+  const session: PullSession = { appId };
   const openids: string[] = [];
   let next = '';
   for (;;) {
-    const page = await withToken(ctx, appId, (base, token) => client.followers(base, token, next));
+    const page = await withToken(ctx, session, (base, token) => client.followers(base, token, next));
     const ids = page.data?.openid ?? [];
     openids.push(...ids);
     if (ids.length === 0 || !page.next_openid || openids.length >= page.total) break;
@@ -70,7 +77,7 @@ async function pullFans(ctx: AppContext, appId: number, started: Date): Promise<
   const users: client.WechatUser[] = [];
   for (let i = 0; i < openids.length; i += BATCH) {
     const batch = openids.slice(i, i + BATCH);
-    users.push(...(await withToken(ctx, appId, (base, token) => client.usersInfo(base, token, batch))).user_info_list);
+    users.push(...(await withToken(ctx, session, (base, token) => client.usersInfo(base, token, batch))).user_info_list);
   }
   const subscribed = users.filter((u) => u.subscribe === 1);
   await ctx.db.transaction().execute(async (trx) => {
@@ -106,6 +113,7 @@ async function pullFans(ctx: AppContext, appId: number, started: Date): Promise<
 }
 
 async function pullStats(ctx: AppContext, appId: number, kind: 'user_summary' | 'user_cumulate', now: Date): Promise<{ amount: number; span: string }> {
+  const session: PullSession = { appId };
   const yesterday = day(new Date(now.getTime() - 86_400_000));
   const last = await ctx.db
     .selectFrom('cdpStat')
@@ -118,7 +126,7 @@ async function pullStats(ctx: AppContext, appId: number, kind: 'user_summary' | 
   const rows: client.SummaryRow[] = [];
   for (let begin = from; begin <= yesterday; begin = addDays(begin, SPAN_DAYS)) {
     const end = addDays(begin, SPAN_DAYS - 1) < yesterday ? addDays(begin, SPAN_DAYS - 1) : yesterday;
-    rows.push(...(await withToken(ctx, appId, (base, token) => client.datacube(base, token, kind, begin, end))).list);
+    rows.push(...(await withToken(ctx, session, (base, token) => client.datacube(base, token, kind, begin, end))).list);
   }
   if (rows.length > 0) {
     await ctx.db.transaction().execute(async (trx) => {

@@ -264,8 +264,9 @@ export async function startFakeWechat(options: { accounts?: FakeAccount[]; pageS
     if (typeof account === 'number') return error(reply, account);
     const list = ((request.body as { user_list?: { openid: string }[] }).user_list ?? []).map((u) => u.openid);
     if (list.length === 0 || list.length > 100) return error(reply, 40032);
+    const byId = new Map(account.fans.map((f) => [f.openid, f]));
     const user_info_list = list.map((openid) => {
-      const fan = account.fans.find((f) => f.openid === openid);
+      const fan = byId.get(openid);
       return fan ? { subscribe: 1, ...fan } : { subscribe: 0, openid };
     });
     return { user_info_list };
