@@ -13,7 +13,7 @@ import { alertLabels } from '../features/alert/index.ts';
 import { marketLabels } from '../features/market/index.ts';
 import { cm as cdpLabels } from '../features/cdp/messages.ts';
 import { workflowLabels } from '../features/workflow/index.ts';
-import { TAG_AUDIENCE_PATH, TAG_DETAIL_PATH, TAG_LIBRARY_PATH, tagLabels } from '../features/tag/index.ts';
+import { PROFILE_COMPARE_PATH, TAG_AUDIENCE_PATH, TAG_DETAIL_PATH, TAG_LIBRARY_PATH, tagLabels } from '../features/tag/index.ts';
 import { LEAVE_HANDLE_PATH, LEAVE_START_PATH, WORK_START_PATH } from '@shutu/contracts';
 
 export type PageKey =
@@ -59,7 +59,8 @@ export type PageKey =
   | 'cdpPlatforms'
   | 'tagLibrary'
   | 'tagDetail'
-  | 'tagAudience';
+  | 'tagAudience'
+  | 'profileCompare';
 export type Section = 'home' | 'data' | 'visual' | 'system' | 'personal';
 
 export interface PageDef {
@@ -137,6 +138,8 @@ export const PAGES: readonly PageDef[] = [
   { key: 'tagLibrary', path: TAG_LIBRARY_PATH, label: tagLabels.pageLibrary, section: 'data', access: 'user', notHome: true },
   { key: 'tagDetail', path: TAG_DETAIL_PATH, label: tagLabels.pageDetail, section: 'data', access: 'user', hidden: true, parent: 'tagLibrary', notHome: true },
   { key: 'tagAudience', path: TAG_AUDIENCE_PATH, label: tagLabels.pageAudience, section: 'data', access: 'user', notHome: true },
+  // 用户画像对比 ?type=&id=1,2,3 (spec 3 §2): over the audiences the user may see.
+  { key: 'profileCompare', path: PROFILE_COMPARE_PATH, label: tagLabels.pageCompare, section: 'data', access: 'user', notHome: true },
   { key: 'users', path: '/system/users', label: t.pageUsers, section: 'system', access: 'admin' },
   { key: 'depts', path: '/system/depts', label: t.pageDepts, section: 'system', access: 'admin' },
   { key: 'roles', path: '/system/roles', label: t.pageRoles, section: 'system', access: 'admin' },

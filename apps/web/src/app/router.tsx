@@ -88,6 +88,7 @@ const FramePage = lazy(() => import('../features/mobile/FramePage.tsx'));
 const TagLibraryPage = lazy(() => import('../features/tag/TagLibraryPage.tsx').then((m) => ({ default: m.TagLibraryPage })));
 const TagDetailPage = lazy(() => import('../features/tag/TagDetailPage.tsx').then((m) => ({ default: m.TagDetailPage })));
 const TagAudiencePage = lazy(() => import('../features/tag/TagAudiencePage.tsx'));
+const ProfileComparePage = lazy(() => import('../features/tag/ProfileComparePage.tsx').then((m) => ({ default: m.ProfileComparePage })));
 
 const lazyPage = (element: ReactNode) => <Suspense fallback={<EditorLoading />}>{element}</Suspense>;
 
@@ -153,6 +154,7 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   tagLibrary: lazyPage(<TagLibraryPage />),
   tagDetail: lazyPage(<TagDetailPage />),
   tagAudience: lazyPage(<TagAudiencePage />),
+  profileCompare: lazyPage(<ProfileComparePage />),
 };
 
 function RouteError() {

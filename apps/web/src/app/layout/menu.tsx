@@ -77,6 +77,7 @@ const ICONS: Record<PageKey, ReactNode> = {
   tagLibrary: <TagsOutlined />,
   tagDetail: <TagsOutlined />,
   tagAudience: <UsergroupAddOutlined />,
+  profileCompare: <UsergroupAddOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];

@@ -10,7 +10,9 @@ function sideBySide(a: ProfileStats, b: ProfileStats, key: (typeof DIMENSIONS)[n
   const pct = (rows: ProfileShare[], size: number) => new Map(rows.map((r) => [r.name, size ? Math.round((r.num / size) * 10000) / 100 : 0]));
   const [pa, pb] = [pct(a[key], a.size), pct(b[key], b.size)];
   const names = [...new Set([...pa.keys(), ...pb.keys()])];
-  return names.map((name) => ({ name, a: pa.get(name) ?? 0, b: pb.get(name) ?? 0 })).sort((x, y) => Math.abs(y.a - y.b) - Math.abs(x.a - x.b));
+  const rows = names.map((name) => ({ name, a: pa.get(name) ?? 0, b: pb.get(name) ?? 0 }));
+  // The usage bands keep their order; the other dimensions put the largest gap first.
+  return key === 'usage' ? rows : rows.sort((x, y) => Math.abs(y.a - y.b) - Math.abs(x.a - x.b));
 }
 
 /** The difference of two audiences: their overlap, and each dimension's shares sorted by the gap. */

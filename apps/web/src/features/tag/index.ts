@@ -1,5 +1,3 @@
-/** The public face of the tag feature. */
-export { TagLibraryPage } from './TagLibraryPage.tsx';
-export { TagDetailPage } from './TagDetailPage.tsx';
+/** The public face of the tag feature: labels and paths (the router loads each page's file on first use). */
 export { tg as tagLabels } from './messages.ts';
 export { PROFILE_COMPARE_PATH, TAG_AUDIENCE_PATH, TAG_DETAIL_PATH, TAG_LIBRARY_PATH } from './paths.ts';
