@@ -88,6 +88,28 @@ describe('tag audiences and profile comparison', () => {
     expect(res.body.data.diff).toEqual({ a, b, both: Number(overlap!.n), onlyA: ga.size - Number(overlap!.n), onlyB: gb.size - Number(overlap!.n) });
   });
 
+  it('a member reads tags and compares their own audiences only with grants of the tables read', async () => {
+    const member = await w.member();
+    const tagTables = ['tags', 'tag_month_counts', 'user_tags', 'users', 'provinces', 'areas', 'channels', 'products', 'orders', 'user_month_usage'];
+    await w.group(
+      [member.id],
+      tagTables.filter((t) => t !== 'orders'),
+    );
+    expect((await get('/api/tag/list', {}, member.headers)).body.data).toHaveLength(31);
+    const saved = await post('/api/tag/audience', body('我的广东用户', [guangdong]), member.headers);
+    expect(saved.status).toBe(200);
+    // The profile joins orders: without its grant, refused with the table's name.
+    const refused = await get('/api/tag/profile/compare', { id: String(saved.body.data.id) }, member.headers);
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toContain('orders');
+    await w.group([member.id], ['orders']);
+    const res = await get('/api/tag/profile/compare', { id: String(saved.body.data.id) }, member.headers);
+    expect(res.status).toBe(200);
+    expect(res.body.data.groups[0]).toMatchObject({ groupName: '我的广东用户', provinces: [{ name: '广东', num: saved.body.data.size }] });
+    // Someone else's audience stays out of reach.
+    expect([403, 404]).toContain((await get('/api/tag/profile/compare', { id: `${saved.body.data.id},${a}` }, member.headers)).status);
+  });
+
   it('refuses what the caller may not see, and bad id lists', async () => {
     const other = await w.member();
     const res = await get('/api/tag/profile/compare', { id: String(a) }, other.headers);
