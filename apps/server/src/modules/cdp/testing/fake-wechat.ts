@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyReply } from 'fastify';
 
 /**
@@ -97,12 +98,14 @@ export function demoFans(prefix: string, count: number): FakeFan[] {
   }));
 }
 
-export async function startFakeWechat(options: { accounts?: FakeAccount[]; pageSize?: number; tokenTtlSeconds?: number } = {}): Promise<FakeWechat> {
+export async function startFakeWechat(
+  options: { accounts?: FakeAccount[]; pageSize?: number; tokenTtlSeconds?: number; port?: number; componentAppSecret?: string; messageToken?: string } = {},
+): Promise<FakeWechat> {
   const pageSize = options.pageSize ?? 10_000;
   const ttl = options.tokenTtlSeconds ?? 7200;
   const componentAppId = 'wx_component_test';
-  const componentAppSecret = token();
-  const messageToken = token();
+  const componentAppSecret = options.componentAppSecret ?? token();
+  const messageToken = options.messageToken ?? token();
   const accounts: FakeAccount[] = options.accounts ?? [
     {
       appId: 'wx_demo_account',
@@ -292,10 +295,42 @@ export async function startFakeWechat(options: { accounts?: FakeAccount[]; pageS
   app.post('/datacube/getusersummary', datacube('summary'));
   app.post('/datacube/getusercumulate', datacube('cumulate'));
 
-  await app.listen({ host: '127.0.0.1', port: 0 });
+  await app.listen({ host: '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   fake.baseUrl = `http://127.0.0.1:${port}`;
   fake.authPageUrl = `${fake.baseUrl}/cgi-bin/componentloginpage`;
   return fake;
+}
+
+/**
+ * The demo (docs/platforms.md "Demo"): `npx tsx apps/server/src/modules/cdp/testing/fake-wechat.ts`
+ * starts the fake on FAKE_WECHAT_PORT (default 9321) with fixed secrets, prints what to enter on
+ * 平台类型, and pushes a ticket to SHUTU_URL (default http://127.0.0.1:8080) at once and every 10 minutes.
+ */
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const target = `${process.env.SHUTU_URL ?? 'http://127.0.0.1:8080'}/api/cdp/ticket/${process.env.PLATFORM_ID ?? '1'}`;
+  const fake = await startFakeWechat({
+    port: Number(process.env.FAKE_WECHAT_PORT ?? 9321),
+    pageSize: 100,
+    componentAppSecret: 'demo-secret',
+    messageToken: 'demo-token',
+  });
+  console.log(
+    [
+      `平台接口地址      ${fake.baseUrl}`,
+      `授权页地址        ${fake.authPageUrl}`,
+      `第三方平台 AppID  ${fake.componentAppId}`,
+      `AppSecret         ${fake.componentAppSecret}`,
+      `消息校验 Token    ${fake.messageToken}`,
+      `ticket → ${target}`,
+    ].join('\n'),
+  );
+  const push = () =>
+    fake.pushTicket(target).then(
+      (status) => console.log(`ticket pushed: HTTP ${status}`),
+      (error: unknown) => console.log(`ticket push failed: ${String(error)}`),
+    );
+  void push();
+  setInterval(() => void push(), 10 * 60_000);
 }
