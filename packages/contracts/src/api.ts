@@ -33,6 +33,8 @@ export const API = {
     publicUrl: '/api/system/public-url',
     /** GET/PUT (administrators): 时区, the wall clock of schedules, relative dates and every time shown. */
     timeZone: '/api/system/time-zone',
+    /** GET (signed-in users) / PUT (administrators): the data source that receives uploaded file tables (issue 27). */
+    fileTableSource: '/api/system/file-table-source',
   },
   org: {
     users: '/api/org/users',

@@ -155,3 +155,11 @@ export const fileTableListQuerySchema = z.object({
   dsId: z.coerce.number({ error: zhCN.fileTableDsRequired }).int(zhCN.fileTableDsRequired).positive(zhCN.fileTableDsRequired),
 });
 export type FileTableListQuery = z.input<typeof fileTableListQuerySchema>;
+
+/**
+ * 文件表目标数据源 (issue 27): the data source uploaded file tables go to unless the uploader
+ * picks another — null is the built-in warehouse (the DuckDB file); in a cluster a shared
+ * PostgreSQL or ClickHouse source, so every server process sees the tables.
+ */
+export const fileTableSourceSchema = z.object({ datasourceId: z.number().int().positive().nullable() });
+export type FileTableSource = z.infer<typeof fileTableSourceSchema>;

@@ -5,7 +5,7 @@ import * as XLSX from '@e965/xlsx';
 import { collect } from '@shutu/connectors';
 import { defaultFileTableName, type FileColumn } from '@shutu/contracts';
 import { createTestServer, PG_URL, storeKinds, type TestServer } from '../../../test/harness.ts';
-import { call, type Call } from '../../../test/fixtures.ts';
+import { call, createUser, type Call } from '../../../test/fixtures.ts';
 import { multipart, type MultipartFile } from '../../../test/multipart.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 
@@ -231,5 +231,34 @@ describe.each(kinds)('file tables on %s', (kind) => {
   it('lists by data source and asks for one', async () => {
     expect((await call(server, 'GET', '/api/filetable/tables', { headers: admin })).body.msg).toBe('请选择数据源');
     expect((await call(server, 'GET', '/api/filetable/tables', { headers: admin, query: { dsId: 999999 } })).status).toBe(404);
+  });
+
+  it('file tables in a shared warehouse (issue 27): the target source is a setting every uploader reads, and uploads land there through its bulk path', async () => {
+    const analyst = await server.login((await createUser(server, admin)).account, 'secret123');
+    const target = (headers = admin) => call(server, 'GET', '/api/system/file-table-source', { headers });
+    const setTarget = (datasourceId: unknown, headers = admin) => call(server, 'PUT', '/api/system/file-table-source', { headers, payload: { datasourceId } });
+    expect((await target(analyst)).body.data).toEqual({ datasourceId: null });
+    expect((await setTarget(warehouseId, analyst)).status).toBe(403);
+    const missing = await setTarget(999_999);
+    expect([missing.status, missing.body.msg]).toEqual([400, '数据源不存在']);
+    expect((await setTarget('x')).status).toBe(400);
+    if (!postgresId) return;
+    const saved = await setTarget(postgresId);
+    expect([saved.status, saved.body.msg, saved.body.data]).toEqual([200, '保存成功', { datasourceId: postgresId }]);
+    expect((await target(analyst)).body.data).toEqual({ datasourceId: postgresId });
+
+    // 3 000 rows through COPY into PostgreSQL; the built-in warehouse has no such table.
+    const tableName = uniqueTable('shared');
+    pgTables.push(tableName);
+    const rows = Array.from({ length: 3000 }, (_, i) => `客户${i},城市${i % 7},${i}.5,2024-03-05 08:30:00`);
+    const res = await upload(form({ tableName, dsId: postgresId }), { name: '共享.csv', content: `姓名,城市,金额,下单时间\n${rows.join('\n')}\n` });
+    expect(res.status, res.raw.body).toBe(200);
+    expect(res.body.data).toMatchObject({ tableName, datasourceId: postgresId, rowCount: 3000 });
+    const pgDriver = await getDataSourceDriver(server.ctx, postgresId);
+    expect((await collect(pgDriver.query(`SELECT count(*)::int AS n, sum(amount) AS s FROM "${tableName}"`))).rows).toEqual([{ n: 3000, s: 4500000 }]);
+    expect(await (await getDataSourceDriver(server.ctx, warehouseId)).tableExists(tableName)).toBe(false);
+
+    expect((await setTarget(null)).body.data).toEqual({ datasourceId: null });
+    expect((await target()).body.data).toEqual({ datasourceId: null });
   });
 });

@@ -3,6 +3,7 @@ import {
   embedSettingsResponseSchema,
   embedSettingsSchema,
   envelopeSchema,
+  fileTableSourceSchema,
   notifySettingsSchema,
   publicUrlSettingsResponseSchema,
   publicUrlSettingsSchema,
@@ -19,6 +20,7 @@ import { getNotifySettings, saveNotifySettings } from './notify-settings.ts';
 import { getEmbedSettings, saveEmbedSettings } from './embed-settings.ts';
 import { getPublicUrlSettings, savePublicUrlSettings } from './public-url.ts';
 import { getTimeZoneSettings, saveTimeZoneSettings, serverTimeZone } from './time-zone.ts';
+import { getFileTableSource, saveFileTableSource } from './file-table-source.ts';
 
 export function registerSystemRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
@@ -105,5 +107,27 @@ export function registerSystemRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => ok(await saveTimeZoneSettings(ctx, request.body), zhCN.saved),
+  );
+  // 文件表目标数据源 (issue 27): read by every uploader (the upload picker preselects it), set by administrators.
+  app.get(
+    API.system.fileTableSource,
+    {
+      config: { access: 'user' },
+      schema: { tags: ['system'], summary: '读取上传文件表的目标数据源（null：内置数仓）', response: { 200: envelopeSchema(fileTableSourceSchema) } },
+    },
+    async () => ok(await getFileTableSource(ctx)),
+  );
+  app.put(
+    API.system.fileTableSource,
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['system'],
+        summary: '保存上传文件表的目标数据源（datasourceId 为 null 时使用内置数仓）',
+        body: fileTableSourceSchema,
+        response: { 200: envelopeSchema(fileTableSourceSchema) },
+      },
+    },
+    async (request) => ok(await saveFileTableSource(ctx, request.body), zhCN.saved),
   );
 }
