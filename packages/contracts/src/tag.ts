@@ -105,9 +105,15 @@ export interface TagTreeNode {
   title: string;
   children?: TagTreeNode[];
 }
-export const tagTreeNodeSchema: z.ZodType<TagTreeNode> = z.lazy(() =>
-  z.object({ value: z.string(), title: z.string(), children: z.array(tagTreeNodeSchema).optional() }),
-);
+export const tagTreeNodeSchema: z.ZodType<TagTreeNode> = z
+  .object({
+    value: z.string(),
+    title: z.string(),
+    get children() {
+      return z.array(tagTreeNodeSchema).optional();
+    },
+  })
+  .meta({ id: 'TagTreeNode' });
 /** linkup: level 1 → level 2 → tag; linkup_area: province → city; linkup_channel: belonging → channel. */
 export const TAG_TREE_TYPES = ['linkup', 'linkup_area', 'linkup_channel'] as const;
 export type TagTreeType = (typeof TAG_TREE_TYPES)[number];
