@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyBaseLogger, type RouteOptions } from 'fastify';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { API, zhCN } from '@shutu/contracts';
@@ -9,6 +8,7 @@ import type { AppContext, App } from './context.ts';
 import { installAccessControl } from './platform/auth/access.ts';
 import { installErrorHandler } from './platform/http/error-handler.ts';
 import { installSecurityHeaders } from './platform/http/security-headers.ts';
+import { installJsonCompression, isAssetPath, REVALIDATE, serveWebAssets } from './platform/http/static-assets.ts';
 import { embedOrigins } from './modules/system/embed-settings.ts';
 import { fail } from './platform/http/envelope.ts';
 import { modules } from './modules/index.ts';
@@ -32,6 +32,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   // Before access control: a refused request carries the headers too.
   await installSecurityHeaders(app, { embedOrigins: () => embedOrigins(ctx) });
   installAccessControl(app, ctx.db, ctx);
+
+  installJsonCompression(app);
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -57,14 +59,14 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   const webDist = ctx.config.webDist;
   const indexHtml = webDist ? path.join(webDist, 'index.html') : undefined;
   const serveWeb = indexHtml !== undefined && fs.existsSync(indexHtml);
-  if (serveWeb) await app.register(fastifyStatic, { root: webDist!, wildcard: false, index: false });
+  if (serveWeb) await serveWebAssets(app, webDist!);
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || !serveWeb || request.method !== 'GET') {
+    if (request.url.startsWith('/api/') || !serveWeb || request.method !== 'GET' || isAssetPath(request.url)) {
       return reply.code(404).send(fail(404, zhCN.routeNotFound));
     }
-    // Client-side routes all load the single page; its assets are hashed and cached.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // Client-side routes all load the single page (revalidated); its assets are hashed and cached.
+    return reply.header('cache-control', REVALIDATE).sendFile('index.html');
   });
 
   return app as App;
