@@ -13,6 +13,7 @@ import { alertLabels } from '../features/alert/index.ts';
 import { marketLabels } from '../features/market/index.ts';
 import { cm as cdpLabels } from '../features/cdp/messages.ts';
 import { workflowLabels } from '../features/workflow/index.ts';
+import { AUDIENCE_EDIT_PATH, AUDIENCE_LIST_PATH, audienceLabels } from '../features/audience/index.ts';
 import { PROFILE_COMPARE_PATH, TAG_AUDIENCE_PATH, TAG_DETAIL_PATH, TAG_LIBRARY_PATH, tagLabels } from '../features/tag/index.ts';
 import { LEAVE_HANDLE_PATH, LEAVE_START_PATH, WORK_START_PATH } from '@shutu/contracts';
 
@@ -57,6 +58,8 @@ export type PageKey =
   | 'cdpAccounts'
   | 'cdpFans'
   | 'cdpPlatforms'
+  | 'audience'
+  | 'audienceEdit'
   | 'tagLibrary'
   | 'tagDetail'
   | 'tagAudience'
@@ -134,6 +137,9 @@ export const PAGES: readonly PageDef[] = [
   { key: 'cdpJoinCallback', path: '/cdp/join/callback', label: cdpLabels.pageCallback, section: 'data', access: 'admin', hidden: true, parent: 'cdpJoin', notHome: true },
   { key: 'cdpAccounts', path: '/cdp/official', label: cdpLabels.pageAccounts, section: 'data', access: 'admin', notHome: true },
   { key: 'cdpFans', path: '/cdp/fans', label: cdpLabels.pageFans, section: 'data', access: 'admin', notHome: true },
+  // 人群管理 and the dataset-driven editor ?id= (issue 18 A; list route ours, docs/audiences.md): every signed-in user; reads use their own data permissions.
+  { key: 'audience', path: AUDIENCE_LIST_PATH, label: audienceLabels.pageList, section: 'data', access: 'user', notHome: true },
+  { key: 'audienceEdit', path: AUDIENCE_EDIT_PATH, label: audienceLabels.pageEdit, section: 'data', access: 'user', hidden: true, parent: 'audience', notHome: true },
   // 标签库 / 标签详情 / 标签人群 (issue 18 B; routes not in the spec, docs/tags.md): every signed-in user; table grants decide what they read.
   { key: 'tagLibrary', path: TAG_LIBRARY_PATH, label: tagLabels.pageLibrary, section: 'data', access: 'user', notHome: true },
   { key: 'tagDetail', path: TAG_DETAIL_PATH, label: tagLabels.pageDetail, section: 'data', access: 'user', hidden: true, parent: 'tagLibrary', notHome: true },

@@ -84,6 +84,9 @@ const AppEditorPage = lazy(() => import('../features/app/AppEditorPage.tsx'));
 const MobileHomePage = lazy(() => import('../features/mobile/MobileHomePage.tsx'));
 const MobileAppPage = lazy(() => import('../features/mobile/MobileAppPage.tsx'));
 const FramePage = lazy(() => import('../features/mobile/FramePage.tsx'));
+/** Audiences (issue 18 A): the list and the dataset-driven editor, each loaded on first use. */
+const AudienceListPage = lazy(() => import('../features/audience/AudienceListPage.tsx').then((m) => ({ default: m.AudienceListPage })));
+const AudienceEditorPage = lazy(() => import('../features/audience/AudienceEditorPage.tsx').then((m) => ({ default: m.AudienceEditorPage })));
 /** The tag pages (issue 18 B), each loaded on first use. */
 const TagLibraryPage = lazy(() => import('../features/tag/TagLibraryPage.tsx').then((m) => ({ default: m.TagLibraryPage })));
 const TagDetailPage = lazy(() => import('../features/tag/TagDetailPage.tsx').then((m) => ({ default: m.TagDetailPage })));
@@ -142,6 +145,8 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   workStart: <WorkStartPage />,
   leaveStart: <LeaveStartPage />,
   leaveHandle: <LeaveHandlePage />,
+  audience: lazyPage(<AudienceListPage />),
+  audienceEdit: lazyPage(<AudienceEditorPage />),
   cdpJoin: lazyPage(<CdpJoinListPage />),
   cdpJoinInfo: lazyPage(<CdpJoinInfoPage />),
   cdpJoinLog: lazyPage(<CdpJoinLogPage />),

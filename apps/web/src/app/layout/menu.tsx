@@ -74,6 +74,8 @@ const ICONS: Record<PageKey, ReactNode> = {
   cdpAccounts: <WechatOutlined />,
   cdpFans: <UserOutlined />,
   cdpPlatforms: <ClusterOutlined />,
+  audience: <TeamOutlined />,
+  audienceEdit: <TeamOutlined />,
   tagLibrary: <TagsOutlined />,
   tagDetail: <TagsOutlined />,
   tagAudience: <UsergroupAddOutlined />,
