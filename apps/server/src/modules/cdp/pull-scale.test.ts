@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createTestServer, storeKinds } from '../../../test/harness.ts';
 import { runPull } from './pull.ts';
 import { savePlatform, ensureTasks } from './platforms.ts';
-import { sealSecret } from './tokens.ts';
+import { platformAccess, sealSecret } from './tokens.ts';
+import { joinCallback } from './service.ts';
 import { demoFans, startFakeWechat } from './testing/fake-wechat.ts';
 
 /**
@@ -39,21 +40,19 @@ describe.runIf(process.env.CDP_BENCH === '1').each(kinds)('follower pull at scal
         .set({ verifyTicket: sealSecret(ctx, String(push.body.ComponentVerifyTicket)) })
         .where('id', '=', 1)
         .execute();
-      const { platformAccess } = await import('./tokens.ts');
       const access = await platformAccess(ctx, 1);
-      const pre = await (
+      const pre = (await (
         await fetch(`${fake.baseUrl}/cgi-bin/component/api_create_preauthcode?component_access_token=${access.token}`, {
           method: 'POST',
           body: '{}',
           headers: { 'content-type': 'application/json' },
         })
-      ).json();
+      ).json()) as { pre_auth_code: string };
       const page = await fetch(
         `${fake.authPageUrl}?component_appid=${fake.componentAppId}&pre_auth_code=${encodeURIComponent(pre.pre_auth_code)}&redirect_uri=http://x/cb`,
         { redirect: 'manual' },
       );
       const code = new URL(page.headers.get('location')!).searchParams.get('auth_code')!;
-      const { joinCallback } = await import('./service.ts');
       const { id } = await joinCallback(ctx, { userId: 1, isAdministrator: true }, { platformDictId: 1, auth_code: code });
       await ensureTasks(ctx, id);
       const task = await ctx.db.selectFrom('cdpTask').select('id').where('applyId', '=', id).executeTakeFirstOrThrow();
