@@ -4,10 +4,10 @@ import { Alert, Button, Card, DatePicker, Descriptions, Result, Spin } from 'ant
 import { ExpandAltOutlined, ShrinkOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import dayjs, { type Dayjs } from 'dayjs';
-import { shiftMonth, TAG_RATIO_MAX_STEPS, type Tag, type TagRatioRow } from '@shutu/contracts';
+import { shiftMonth, type Tag } from '@shutu/contracts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { BarWidget } from '../../shared/charts/BarLineWidget.tsx';
-import { fetchCount, fetchMonths, fetchRatio, fetchTag, storedTagId, storeTagId, tagKeys } from './api.ts';
+import { fetchCount, fetchMonths, fetchRatioSteppingBack, fetchTag, storedTagId, storeTagId, tagKeys } from './api.ts';
 import { fill, tg } from './messages.ts';
 import { TAG_LIBRARY_PATH } from './paths.ts';
 import './tag.css';
@@ -18,16 +18,6 @@ const month = (d: Dayjs) => d.format(MONTH);
 const RATIO_ROWS = [{ name: 'tagname', title: F.tagName }];
 const COUNT_ROWS = [{ name: 'datadate', title: tg.month }];
 const USERS = [{ name: 'num', title: tg.users }];
-
-/** The ratio of `month`, or of the month before when it has no data, and so on (spec 1 §4), at most TAG_RATIO_MAX_STEPS back. */
-async function ratioSteppingBack(tagId: number, asked: string): Promise<{ month: string; rows: TagRatioRow[] }> {
-  let current = asked;
-  for (let step = 0; ; step++) {
-    const rows = await fetchRatio(tagId, current);
-    if (rows.length > 0 || step >= TAG_RATIO_MAX_STEPS) return { month: rows.length > 0 ? current : asked, rows };
-    current = shiftMonth(current, 1);
-  }
-}
 
 function InfoCard({ tag }: { tag: Tag }) {
   return (
@@ -54,7 +44,7 @@ function InfoCard({ tag }: { tag: Tag }) {
 function RatioPanel({ tag, initialMonth, onPick }: { tag: Tag; initialMonth: string; onPick: (tagId: number) => void }) {
   const [asked, setAsked] = useState(initialMonth);
   const [expanded, setExpanded] = useState(false);
-  const ratio = useQuery({ queryKey: tagKeys.ratio(tag.tagId, asked), queryFn: () => ratioSteppingBack(tag.tagId, asked) });
+  const ratio = useQuery({ queryKey: tagKeys.ratio(tag.tagId, asked), queryFn: () => fetchRatioSteppingBack(tag.tagId, asked) });
   const chosen = ratio.data?.month ?? asked;
   const pick = (d: Dayjs | null) => d && setAsked(month(d));
   return (

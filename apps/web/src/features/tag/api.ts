@@ -1,5 +1,5 @@
 import type { ProfileCompare, Tag, TagAudienceSave, TagAudienceView, TagCountRow, TagRatioRow, TagRules, TagTreeNode, TagTreeType } from '@shutu/contracts';
-import { API } from '@shutu/contracts';
+import { API, shiftMonth, TAG_RATIO_MAX_STEPS } from '@shutu/contracts';
 import { http } from '../../shared/api.ts';
 
 const P = API.tag;
@@ -20,6 +20,15 @@ export const fetchTags = (keyword = '') => http.get<Tag[]>(P.list, { keyword });
 export const fetchTag = (tagId: number) => http.get<Tag>(P.detail, { tagId });
 export const fetchMonths = () => http.get<string[]>(P.months);
 export const fetchRatio = (tagId: number, dataDate: string) => http.get<TagRatioRow[]>(P.ratio, { tagId, dataDate });
+/** The ratio of `month`, or of the month before when it has no data, and so on (spec 1 §4), at most TAG_RATIO_MAX_STEPS back. */
+export async function fetchRatioSteppingBack(tagId: number, asked: string): Promise<{ month: string; rows: TagRatioRow[] }> {
+  let current = asked;
+  for (let step = 0; ; step++) {
+    const rows = await fetchRatio(tagId, current);
+    if (rows.length > 0 || step >= TAG_RATIO_MAX_STEPS) return { month: rows.length > 0 ? current : asked, rows };
+    current = shiftMonth(current, 1);
+  }
+}
 export const fetchCount = (tagId: number, startDate: string, endDate: string) => http.get<TagCountRow[]>(P.count, { tagId, startDate, endDate });
 export const fetchTree = (type: TagTreeType | 'product') =>
   type === 'product' ? http.get<TagTreeNode[]>(P.treeProduct) : http.get<TagTreeNode[]>(P.tree, { type });
