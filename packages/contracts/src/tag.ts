@@ -71,10 +71,12 @@ export const tagSchema = z.object({
 });
 export type Tag = z.infer<typeof tagSchema>;
 
-export const tagIdQuerySchema = z.object({ tagId: z.coerce.number().int().positive() });
-export const tagRatioQuerySchema = z.object({ tagId: z.coerce.number().int().positive(), dataDate: tagMonthSchema });
+/** Tag ids are INTEGER in the warehouse. */
+const tagIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+export const tagIdQuerySchema = z.object({ tagId: tagIdSchema });
+export const tagRatioQuerySchema = z.object({ tagId: tagIdSchema, dataDate: tagMonthSchema });
 export const tagCountQuerySchema = z
-  .object({ tagId: z.coerce.number().int().positive(), startDate: tagMonthSchema, endDate: tagMonthSchema })
+  .object({ tagId: tagIdSchema, startDate: tagMonthSchema, endDate: tagMonthSchema })
   .refine((q) => q.startDate <= q.endDate, { message: tagMessages.rangeReversed, path: ['endDate'] })
   .refine((q) => monthsBetween(q.startDate, q.endDate) <= TAG_MONTH_SPAN_MAX, { message: tagMessages.rangeTooLong, path: ['endDate'] });
 

@@ -45,6 +45,7 @@ describe('tags', () => {
     expect((await get('/api/tag/ratio', { tagId: 1003, dataDate: '1999-01' })).body.data).toEqual([]);
     expect((await get('/api/tag/ratio', { tagId: 1003, dataDate: '2026-13' })).body).toMatchObject({ code: 400, msg: '月份格式应为yyyy-MM' });
     expect((await get('/api/tag/detail', { tagId: 9 })).body).toMatchObject({ code: 404, msg: '标签不存在' });
+    expect((await get('/api/tag/detail', { tagId: '1e20' })).status).toBe(400);
   });
 
   it('count rows per month over a range, ends included', async () => {
