@@ -21,15 +21,16 @@ export function BoardSelect({ value, onChange }: { value?: number | null; onChan
     { label: am.kindReport, options: (boards.data?.report ?? []).map((b) => ({ value: b.id, label: b.title })) },
   ];
   return (
-    <Select
-      data-testid="menu-visual"
-      allowClear
-      showSearch={{ optionFilterProp: 'label' }}
-      loading={boards.isLoading}
-      placeholder={am.visualPlaceholder}
-      value={value ?? undefined}
-      onChange={(v: number | undefined) => onChange?.(v ?? null)}
-      options={options}
-    />
+    <div data-testid="menu-visual">
+      <Select
+        allowClear
+        showSearch={{ optionFilterProp: 'label' }}
+        loading={boards.isLoading}
+        placeholder={am.visualPlaceholder}
+        value={value ?? undefined}
+        onChange={(v: number | undefined) => onChange?.(v ?? null)}
+        options={options}
+      />
+    </div>
   );
 }

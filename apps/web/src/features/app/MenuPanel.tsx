@@ -104,7 +104,8 @@ export function MenuPanel({ appId, menus, onChange }: { appId: number; menus: Ap
           className="app-menu-tree"
           data-testid="app-menu-tree"
           blockNode
-          defaultExpandAll
+          // Always open: a new child shows at once under its parent.
+          expandedKeys={menus.map((m) => m.menuId)}
           draggable={{ icon: false }}
           selectable={false}
           treeData={treeData}
