@@ -106,6 +106,9 @@ describe('上传文件 on the dataset list', () => {
     expect(uploadedTablePath(3, 'a', 5)).toBe('/newbi/dataset/edit?sourceid=3&ws=5&tableName=a');
     expect(defaultUploadSource([sales, warehouse])).toBe(1);
     expect(defaultUploadSource([sales])).toBe(7);
+    // 系统设置 → 上传文件表 names the target: preselected when the caller may use it, else the warehouse.
+    expect(defaultUploadSource([sales, warehouse], 7)).toBe(7);
+    expect(defaultUploadSource([warehouse], 7)).toBe(1);
     expect(defaultUploadSource([])).toBeUndefined();
   });
 });

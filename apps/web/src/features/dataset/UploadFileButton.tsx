@@ -3,17 +3,20 @@ import { Button, Form, Modal, Select } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { BUILTIN_WAREHOUSE_NAME, CATEGORY_ROOT, type UsableDataSource } from '@shutu/contracts';
+import { BUILTIN_WAREHOUSE_NAME, CATEGORY_ROOT, type FileTableSource, type UsableDataSource } from '@shutu/contracts';
+import { API, http } from '../../shared/api.ts';
 import { t } from '../../shared/messages.ts';
 import { datasetKeys, fetchUsableSources } from './api.ts';
 import { FileUploadDrawer } from './editor/FileUploadDrawer.tsx';
 import { sm } from './editor/source-messages.ts';
 
 const PICK_SOURCE_TITLE = '上传到数据源';
+/** The settings card's key too (features/system/api.ts fileTableSourceKey): saving there refreshes this. */
+const FILE_TABLE_SOURCE_KEY = ['system', 'fileTableSource'] as const;
 
-/** The built-in warehouse when the caller may use it, else the first source. */
-export function defaultUploadSource(sources: readonly UsableDataSource[]): number | undefined {
-  return (sources.find((s) => s.type === 'duckdb' && s.dsDb === BUILTIN_WAREHOUSE_NAME) ?? sources[0])?.id;
+/** The configured target of uploads (系统设置 → 上传文件表), else the built-in warehouse, when the caller may use it; else the first source. */
+export function defaultUploadSource(sources: readonly UsableDataSource[], target: number | null = null): number | undefined {
+  return (sources.find((s) => s.id === target) ?? sources.find((s) => s.type === 'duckdb' && s.dsDb === BUILTIN_WAREHOUSE_NAME) ?? sources[0])?.id;
 }
 
 /** The new dataset's editor on `sourceId` with `tableName` dropped in (and the list's category, if one is chosen). */
@@ -41,6 +44,12 @@ export function UploadFileButton({ categoryId }: Props) {
   const [picking, setPicking] = useState(false);
   const [sourceId, setSourceId] = useState<number | null>(null);
   const sources = useQuery({ queryKey: datasetKeys.usableSources, queryFn: fetchUsableSources, staleTime: 0, meta: { silent: true } });
+  const target = useQuery({
+    queryKey: FILE_TABLE_SOURCE_KEY,
+    queryFn: () => http.get<FileTableSource>(API.system.fileTableSource),
+    staleTime: 0,
+    meta: { silent: true },
+  });
   // Only sources the caller may upload into (the grant's write permission, issue 28).
   const list = (sources.data ?? []).filter((s) => s.writable !== false);
   if (list.length === 0) return null;
@@ -69,7 +78,7 @@ export function UploadFileButton({ categoryId }: Props) {
             form={form}
             layout="vertical"
             clearOnDestroy
-            initialValues={{ datasourceId: defaultUploadSource(list) }}
+            initialValues={{ datasourceId: defaultUploadSource(list, target.data?.datasourceId ?? null) }}
             onFinish={(v) => {
               setPicking(false);
               setSourceId(v.datasourceId);

@@ -13,6 +13,7 @@ import { NotifySettingsCard } from './NotifySettingsCard.tsx';
 import { EmbedSettingsCard } from './EmbedSettingsCard.tsx';
 import { PublicUrlCard } from './PublicUrlCard.tsx';
 import { TimeZoneCard } from './TimeZoneCard.tsx';
+import { FileTableSourceCard } from './FileTableSourceCard.tsx';
 import { AiSettingsCard } from './AiSettingsCard.tsx';
 import { FrameSettingsCard } from '../app/FrameSettingsCard.tsx';
 
@@ -55,6 +56,7 @@ export function SystemSettingsPage() {
       </Card>
       <TimeZoneCard />
       <PublicUrlCard />
+      <FileTableSourceCard />
       <NotifySettingsCard />
       <EmbedSettingsCard />
       <AiSettingsCard />

@@ -4,6 +4,8 @@ import { API, http } from '../../shared/api.ts';
 import { setDisplayTimeZone } from '../../shared/time.ts';
 
 export const systemKeys = { config: ['system', 'config'] as const };
+/** 文件表目标数据源 (issue 27): read by the settings card and the upload picker. */
+export const fileTableSourceKey = ['system', 'fileTableSource'] as const;
 
 /** The public config; its zone becomes the one every time is shown in (shared/time.ts). */
 export async function fetchSystemConfig(): Promise<SystemConfigResponse> {
