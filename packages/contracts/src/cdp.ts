@@ -39,6 +39,7 @@ export const cdpMessages = {
   platformNameRequired: '请输入平台名称',
   platformNameTaken: '平台名称已存在',
   accessUrlRequired: '请输入接入地址',
+  accessUrlInvalid: '接入地址须为本系统的 /api/ 路径',
   apiBaseUrlInvalid: '请输入正确的平台接口地址（http:// 或 https://）',
   interfaceNameRequired: '请输入接口名称',
   tableNameInvalid: '表名只能包含小写字母、数字和下划线，并以字母开头',
@@ -126,7 +127,10 @@ export const platformTypeInputSchema = z.object({
   platformName: trimmed(50).min(1, cdpMessages.platformNameRequired),
   platformType: z.number().int().min(0).max(2),
   accessType: z.number().int().min(0).max(3),
-  accessUrl: trimmed(300).min(1, cdpMessages.accessUrlRequired),
+  // The browser POSTs to it with the user's token: only this server's own API paths.
+  accessUrl: trimmed(300)
+    .min(1, cdpMessages.accessUrlRequired)
+    .regex(/^\/api\/[A-Za-z0-9/_-]+$/, cdpMessages.accessUrlInvalid),
   icon: trimmed(500).default(''),
   apiBaseUrl: httpUrl,
   authPageUrl: httpUrl,

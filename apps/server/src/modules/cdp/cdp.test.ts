@@ -61,6 +61,10 @@ describe.each(kinds)('connected platforms on %s', (kind) => {
     const bad = await api('POST', P.platform, { ...saved.body.data, apiBaseUrl: 'ftp://x' });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toBe('请输入正确的平台接口地址（http:// 或 https://）');
+    // The browser posts to the access URL with its token: never another host.
+    const away = await api('POST', P.platform, { ...saved.body.data, accessUrl: 'https://evil.example.com/steal' });
+    expect(away.status).toBe(400);
+    expect(away.body.msg).toBe('接入地址须为本系统的 /api/ 路径');
   });
 
   it('refuses an authorisation link before the ticket, and a ticket with a wrong signature', async () => {

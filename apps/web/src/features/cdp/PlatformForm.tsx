@@ -59,7 +59,14 @@ export function PlatformForm({ platform, onClose, onSaved }: { platform: Platfor
         <Form.Item name="accessType" label={cm.accessType}>
           <Select options={options(ACCESS_TYPES)} />
         </Form.Item>
-        <Form.Item name="accessUrl" label={cm.accessUrl} rules={[{ required: true, message: cm.accessUrlRequired }]}>
+        <Form.Item
+          name="accessUrl"
+          label={cm.accessUrl}
+          rules={[
+            { required: true, message: cm.accessUrlRequired },
+            { pattern: /^\/api\/[A-Za-z0-9/_-]+$/, message: cm.accessUrlInvalid },
+          ]}
+        >
           <Input maxLength={300} />
         </Form.Item>
         <Form.Item name="apiBaseUrl" label={cm.apiBaseUrl} rules={[{ required: true, pattern: /^https?:\/\/\S+$/, message: cm.apiBaseUrlInvalid }]}>
