@@ -21,6 +21,7 @@ export const tagMessages = {
   conditionValue: '条件值应为数字',
   conditionText: '请填写条件值',
   conditionFunc: '该标签不支持此条件',
+  importKind: '只能选择导入人群',
   compareNeedsGroups: '请选择要对比的人群',
   compareTooMany: '最多对比{max}个人群',
   saved: '保存成功',

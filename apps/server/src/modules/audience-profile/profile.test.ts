@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/fixtures.ts';
+import { multipart } from '../../../test/multipart.ts';
 import { datasetWorld, type DatasetWorld, type Headers } from '../../../test/dataset-fixtures.ts';
 
 /**
@@ -62,6 +63,22 @@ describe('tag audiences and profile comparison', () => {
     expect(bad.body).toMatchObject({ code: 400, msg: '请选择标签【产品订购状态】的取值' });
     const list = await get('/api/audience/list', { size: 100 });
     expect(list.body.data.records.map((r: { groupName: string }) => r.groupName)).not.toContain('坏规则');
+  });
+
+  it('restricted to an imported group (importId): only its phones the rules select', async () => {
+    const inside = (await w.direct(`SELECT phone FROM users WHERE province = '广东' ORDER BY phone LIMIT 5`)).map((r) => String(r.phone));
+    const outside = (await w.direct(`SELECT phone FROM users WHERE province <> '广东' ORDER BY phone LIMIT 3`)).map((r) => String(r.phone));
+    const form = multipart({ name: '导入八人' }, { name: 'phones.txt', content: [...inside, ...outside].join('\n') });
+    const imported = await w.server.app.inject({ method: 'POST', url: '/api/audience/import', headers: { ...admin, ...form.headers }, payload: form.payload });
+    const importId = JSON.parse(imported.body).data.id as number;
+    const preview = await post('/api/tag/audience/preview', { rules: body('x', [guangdong]).rules, importId });
+    expect(preview.body.data).toEqual({ size: 5 });
+    const saved = await post('/api/tag/audience', { ...body('导入中的广东用户', [guangdong]), importId });
+    expect(saved.body.data.size).toBe(5);
+    expect((await get('/api/tag/audience', { id: saved.body.data.id })).body.data.importId).toBe(importId);
+    // Only an imported group restricts: a tag audience is refused.
+    const wrong = await post('/api/tag/audience/preview', { rules: body('x', [guangdong]).rules, importId: a });
+    expect(wrong.body).toMatchObject({ code: 400, msg: '只能选择导入人群' });
   });
 
   it('compares the audiences: each block equals the warehouse, the difference is the overlap', async () => {

@@ -1,10 +1,11 @@
 import { tagAudienceSaveSchema, tagMessages, tagRulesSchema, type TagAudienceSave, type TagRules } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../platform/http/errors.ts';
-import { getAudienceDetail, materialiseAudience, saveAudienceRow } from '../audience/index.ts';
+import { AppError, fieldError, notFound } from '../../platform/http/errors.ts';
+import { audienceMemberSql, getAudienceDetail, materialiseAudience, saveAudienceRow } from '../audience/index.ts';
+import { assertTablesUsable } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { streamBoundSql } from '../read/index.ts';
-import { compileTagAudience, compileTagAudienceCount, KEY } from './rules.ts';
+import { compileTagAudience, compileTagAudienceCount, KEY, RULE_TABLES } from './rules.ts';
 import { builtinSourceId, num, readStatement } from './warehouse.ts';
 
 /**
@@ -16,8 +17,34 @@ import { builtinSourceId, num, readStatement } from './warehouse.ts';
 
 const TIMEOUT_MS = 10 * 60_000;
 
-export async function previewTagAudience(ctx: AppContext, caller: Caller, rules: TagRules): Promise<{ size: number }> {
-  const [row] = await readStatement(ctx, caller, (dialect) => compileTagAudienceCount(rules, dialect), 'rules');
+/** Who reads the rules' statement, and within which imported audience's members (spec 3 §3 importId). */
+interface Scope {
+  reader: Caller;
+  withinTable?: string;
+}
+
+async function scopeOf(ctx: AppContext, caller: Caller, rules: TagRules, importId: number | null | undefined): Promise<Scope> {
+  if (!importId) return { reader: caller };
+  const imported = await getAudienceDetail(ctx, caller, importId);
+  if (imported.kind !== 'import') throw fieldError('importId', tagMessages.importKind);
+  const members = await audienceMemberSql(ctx, caller, importId);
+  if (!caller.isAdministrator) {
+    const tables = [...new Set(rules.ruledetails.map((r) => RULE_TABLES[r.type]))];
+    await assertTablesUsable(
+      ctx,
+      caller,
+      members.datasourceId,
+      tables.map((name) => ({ schema: null, name, quoted: false })),
+    );
+  }
+  // The member table has no grants of its own: it is reached only through its audience, whose
+  // visibility was checked above, as were the grants of the tables the rules read.
+  return { reader: { userId: caller.userId, isAdministrator: true }, withinTable: members.table };
+}
+
+export async function previewTagAudience(ctx: AppContext, caller: Caller, rules: TagRules, importId?: number | null): Promise<{ size: number }> {
+  const scope = await scopeOf(ctx, caller, rules, importId);
+  const [row] = await readStatement(ctx, scope.reader, (dialect) => compileTagAudienceCount(rules, dialect, scope.withinTable), 'rules');
   return { size: num(row?.n) };
 }
 
@@ -31,11 +58,13 @@ export interface TagAudienceView extends TagAudienceSave {
 export async function loadTagAudience(ctx: AppContext, caller: Caller, id: number): Promise<TagAudienceView> {
   const detail = await getAudienceDetail(ctx, caller, id);
   if (detail.kind !== 'tag') throw notFound(tagMessages.groupNotFound);
-  const rules = tagRulesSchema.safeParse(typeof detail.rules === 'string' ? JSON.parse(detail.rules) : detail.rules);
+  const raw = (typeof detail.rules === 'string' ? JSON.parse(detail.rules) : detail.rules) as { importId?: unknown } | null;
+  const rules = tagRulesSchema.safeParse(raw);
   if (!rules.success) throw new AppError(500, tagMessages.groupNotFound);
   const parsed = tagAudienceSaveSchema.parse({
     groupName: detail.groupName,
     groupUse: detail.groupUse === 1 ? 1 : 0,
+    importId: typeof raw?.importId === 'number' ? raw.importId : null,
     rules: rules.data,
     startAnalyseDate: detail.startAnalyseDate ?? rules.data.daterange[1],
     endAnalyseDate: detail.endAnalyseDate ?? rules.data.daterange[1],
@@ -53,19 +82,24 @@ export async function saveTagAudience(ctx: AppContext, caller: Caller, body: Tag
     if (existing.kind !== 'tag') throw notFound(tagMessages.groupNotFound);
   }
   // Compile and check (rules, grants of the tables) first: a refusal writes nothing.
-  await previewTagAudience(ctx, caller, body.rules);
+  await previewTagAudience(ctx, caller, body.rules, body.importId);
   const id = await saveAudienceRow(ctx, caller, {
     id: body.id ?? null,
     kind: 'tag',
     groupName: body.groupName,
-    rules: body.rules,
+    // The imported group it is restricted to is kept beside the rules (the row has no column for it).
+    rules: { ...body.rules, importId: body.importId },
     groupUse: body.groupUse,
     userGroupStatus: 1,
     startAnalyseDate: body.startAnalyseDate,
     endAnalyseDate: body.endAnalyseDate,
   });
   const sourceId = await builtinSourceId(ctx);
-  const rows = await streamBoundSql(ctx, caller, sourceId, (dialect) => compileTagAudience(body.rules, dialect), { timeoutMs: TIMEOUT_MS, field: 'rules' });
+  const scope = await scopeOf(ctx, caller, body.rules, body.importId);
+  const rows = await streamBoundSql(ctx, scope.reader, sourceId, (dialect) => compileTagAudience(body.rules, dialect, scope.withinTable), {
+    timeoutMs: TIMEOUT_MS,
+    field: 'rules',
+  });
   const phones = (async function* () {
     for await (const row of rows) yield [row[KEY] === null || row[KEY] === undefined ? null : String(row[KEY])];
   })();

@@ -131,10 +131,10 @@ export function registerTagRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags,
         summary: '标签人群预估：规则选中的用户数',
-        body: z.object({ rules: tagRulesSchema }),
+        body: z.object({ rules: tagRulesSchema, importId: z.number().int().positive().nullish() }),
         response: { 200: envelopeSchema(z.object({ size: z.number() })) },
       },
     },
-    async (request) => ok(await previewTagAudience(ctx, sessionOf(request), request.body.rules)),
+    async (request) => ok(await previewTagAudience(ctx, sessionOf(request), request.body.rules, request.body.importId)),
   );
 }

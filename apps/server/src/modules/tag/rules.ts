@@ -170,8 +170,20 @@ export function ruleQuery(rule: TagRuleDetail, index: number, [start, end]: read
   }
 }
 
-/** Every rule's phones combined by the relationship: one query of the column `k`. */
-export function tagAudienceQuery(rules: TagRules, dialect: Dialect): Query {
+/** The warehouse tables a rule type reads (a non-administrator needs a grant of each). */
+export const RULE_TABLES: Record<TagRuleDetail['type'], string> = {
+  product: 'orders',
+  channel: 'orders',
+  tag: 'user_tags',
+  appuse: 'user_month_usage',
+  area: 'users',
+};
+
+/**
+ * Every rule's phones combined by the relationship: one query of the column `k`; with
+ * `withinTable` (an imported audience's member table, spec 3 §3 importId) only its phones.
+ */
+export function tagAudienceQuery(rules: TagRules, dialect: Dialect, withinTable?: string): Query {
   const queries = rules.ruledetails.map((rule, i) => ruleQuery(rule, i, rule.date ?? rules.daterange));
   const native = dialect.capabilities.setOperations;
   const k: Expr = { k: 'alias', name: KEY };
@@ -183,19 +195,26 @@ export function tagAudienceQuery(rules: TagRules, dialect: Dialect): Query {
     else if (rules.relationship === 'or') acc = keyOnly({ k: 'setop', op: 'UNION ALL', left: acc, right });
     else acc = { ...keyOnly(acc), where: { k: 'inQuery', arg: k, query: right, negated: false } };
   });
-  return acc;
+  if (!withinTable) return acc;
+  const members = select({ columns: [{ expr: col('m', 'phone'), alias: 'p' }], from: { k: 'table', schema: null, name: withinTable, alias: 'm' } });
+  return select({
+    distinct: true,
+    columns: [{ expr: k, alias: KEY }],
+    from: { k: 'subquery', query: acc, alias: 'r' },
+    where: { k: 'inQuery', arg: k, query: members, negated: false },
+  });
 }
 
 /** The audience's phones, rendered for the dialect. */
-export function compileTagAudience(rules: TagRules, dialect: Dialect): RenderedSql {
-  return renderQuery(tagAudienceQuery(rules, dialect), dialect);
+export function compileTagAudience(rules: TagRules, dialect: Dialect, withinTable?: string): RenderedSql {
+  return renderQuery(tagAudienceQuery(rules, dialect, withinTable), dialect);
 }
 
 /** How many phones the rules select, rendered for the dialect. */
-export function compileTagAudienceCount(rules: TagRules, dialect: Dialect): RenderedSql {
+export function compileTagAudienceCount(rules: TagRules, dialect: Dialect, withinTable?: string): RenderedSql {
   const count = select({
     columns: [{ expr: { k: 'agg', fn: 'COUNT', arg: null }, alias: 'n' }],
-    from: { k: 'subquery', query: tagAudienceQuery(rules, dialect), alias: 'a' },
+    from: { k: 'subquery', query: tagAudienceQuery(rules, dialect, withinTable), alias: 'a' },
   });
   return renderQuery(count, dialect);
 }
