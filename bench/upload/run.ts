@@ -7,6 +7,7 @@
  *   npx tsx bench/upload/run.ts                          # starts a server in this process (temp data dir)
  *   npx tsx bench/upload/run.ts --rows 100000
  *   npx tsx bench/upload/run.ts --url http://localhost:8080 --pid <server pid>   # a running server
+ *   npx tsx bench/upload/run.ts --target postgres://postgres@127.0.0.1:5432/test  # into a PostgreSQL source (COPY)
  *
  * In-process, the peak RSS is the server's (the client only streams the file from disk).
  */
@@ -31,6 +32,8 @@ const { values } = parseArgs({
     pid: { type: 'string' },
     account: { type: 'string', default: 'admin' },
     password: { type: 'string', default: 'admin123' },
+    /** A PostgreSQL URL: the file table goes to a data source on it (COPY FROM STDIN) instead of the built-in warehouse. */
+    target: { type: 'string' },
   },
 });
 const rows = Number(values.rows);
@@ -130,7 +133,20 @@ try {
   const login = await json<{ token: string }>(base, 'POST', '/api/auth/login', null, { account: values.account, password: md5Hex(values.password!) });
   const token = login.token;
   const sources = await json<{ records: { id: number; isBuiltin: boolean }[] }>(base, 'GET', '/api/datasource?size=100', token);
-  const dsId = sources.records.find((s) => s.isBuiltin)!.id;
+  let dsId = sources.records.find((s) => s.isBuiltin)!.id;
+  if (values.target) {
+    const url = new URL(values.target);
+    const created = await json<{ id: number }>(base, 'POST', '/api/datasource', token, {
+      dsDb: `上传基准PG${Date.now()}`,
+      type: 'postgres',
+      host: url.hostname,
+      port: Number(url.port || 5432),
+      database: url.pathname.slice(1),
+      username: decodeURIComponent(url.username),
+      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    });
+    dsId = created.id;
+  }
 
   let peak = 0;
   const baseline = pid === null ? null : procMemory(pid, 'VmRSS');
