@@ -46,17 +46,22 @@ const { values } = parseArgs({
     orders: { type: 'string', default: '10000000' },
     runs: { type: 'string', default: '3' },
     dir: { type: 'string' },
+    /** The built web app to serve (default apps/web/dist), e.g. a build in a directory of one's own. */
+    web: { type: 'string' },
+    /** Which page loads to time: `batch` (the page's one chart-data/batch call) and/or `per-chart` (the batch refused, so every chart asks by itself, as before issue 26). */
+    modes: { type: 'string', default: 'batch,per-chart' },
   },
 });
+const modes = values.modes.split(',').map((m) => m.trim()) as ('batch' | 'per-chart')[];
 const orders = Number(values.orders);
 const runs = Number(values.runs);
 const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
-const WEB_DIST = path.join(REPO_ROOT, 'apps/web/dist');
+const WEB_DIST = values.web ? path.resolve(values.web) : path.join(REPO_ROOT, 'apps/web/dist');
 /** A cold load of 10M orders on a busy 2-core box takes a while; beyond this the bench gives up. */
 const READY_TIMEOUT_MS = 15 * 60_000;
 
 if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
-  console.error('apps/web/dist is missing: build the web app first with `npm run build -w @shutu/web`.');
+  console.error(`${WEB_DIST} is missing: build the web app first with \`npm run build -w @shutu/web\` (or pass --web <dir>).`);
   process.exit(1);
 }
 
@@ -237,8 +242,8 @@ try {
   const categoryId = (await api<{ id: number }>('POST', '/api/board/categories', token, { kind: 'visual', categoryValue: `基准 ${RUN}` })).id;
   const boardId = await api<number>('POST', '/api/board/boards', token, board20(categoryId, cubeId, ids));
 
-  // Every statement the server sends to the warehouse, as sent (deduplicated).
-  const statements = new Map<string, { sql: string; params: readonly ParamValue[] }>();
+  // Every statement the server sends to the warehouse, as sent (deduplicated), per phase.
+  let statements = new Map<string, { sql: string; params: readonly ParamValue[] }>();
   const driver = await getDataSourceDriver(ctx, warehouse.id);
   const query = driver.query.bind(driver);
   driver.query = (sql, params = [], options) => {
@@ -248,6 +253,13 @@ try {
     );
     return query(sql, params, options);
   };
+
+  // What each chart runs alone (POST chart-data, one call per chart, nothing cached): the work
+  // before issue 26, whose sequential sum is the issue's "raw sum".
+  clearReadCache(ctx);
+  for (const chart of CHARTS.keys()) await api('POST', '/api/board/chart-data', token, { boardId, chartKey: `c${chart + 1}` });
+  const perChartStatements = statements;
+  statements = new Map();
 
   const browser = await launchBrowser();
   try {
@@ -261,12 +273,16 @@ try {
     let sharedAnswers = 0;
     let lastAnswerAt = 0;
     page.on('response', (response) => {
-      if (!response.url().endsWith('/api/board/chart-data')) return;
-      chartRequests++;
+      const batch = response.url().endsWith('/api/board/chart-data/batch');
+      if (!batch && !response.url().endsWith('/api/board/chart-data')) return;
       lastAnswerAt = performance.now();
       response
         .json()
-        .then((body: { data?: { shared?: boolean } }) => void (body.data?.shared && sharedAnswers++))
+        .then((body: { data?: { shared?: boolean } | { data: { shared?: boolean } | null }[] }) => {
+          const answers = batch && Array.isArray(body.data) ? body.data.map((item) => item.data) : [body.data as { shared?: boolean } | undefined];
+          chartRequests += answers.length;
+          sharedAnswers += answers.filter((a) => a?.shared).length;
+        })
         .catch(() => undefined);
     });
     const url = `${base}/newbi/preview/${boardId}`;
@@ -287,69 +303,85 @@ try {
       return { millis, dataMillis, requests: chartRequests, shared: sharedAnswers };
     };
 
-    // Warm-up: the browser caches the app's assets, DuckDB reads the columns once, the statements are captured.
+    const refuseBatch = (route: { abort: () => Promise<void> }) => route.abort();
+    const setMode = async (mode: 'batch' | 'per-chart') => {
+      await page.unroute('**/api/board/chart-data/batch');
+      if (mode === 'per-chart') await page.route('**/api/board/chart-data/batch', refuseBatch);
+    };
+
+    // Warm-up: the browser caches the app's assets, DuckDB reads the columns once, the board's statements are captured.
+    await setMode(modes.includes('batch') ? 'batch' : 'per-chart');
     clearReadCache(ctx);
     const first = await open('goto');
+    const boardStatements = statements;
+    statements = new Map();
     console.log(
-      `warm-up load ${fmt(first.millis)}: ${first.requests} chart-data requests, ${statements.size} distinct statements, ${first.shared} shared answers`,
+      `warm-up load (${modes.includes('batch') ? 'batch' : 'per-chart'}) ${fmt(first.millis)}: ${first.requests} chart answers, ${boardStatements.size} distinct statements (${perChartStatements.size} when each chart runs alone), ${first.shared} shared answers`,
     );
     fs.mkdirSync(ARTIFACTS, { recursive: true });
     const shot = path.join(ARTIFACTS, `bench-board-${orders}.png`);
     await page.screenshot({ path: shot });
     console.log(`screenshot: ${path.relative(REPO_ROOT, shot)}`);
 
-    const cold: number[] = [];
-    const warm: number[] = [];
-    const coldData: number[] = [];
-    const warmData: number[] = [];
-    let warmShared = 0;
+    type Timings = { cold: number[]; warm: number[]; coldData: number[]; warmData: number[]; warmShared: number; answers: number };
+    const timings = new Map<string, Timings>(modes.map((m) => [m, { cold: [], warm: [], coldData: [], warmData: [], warmShared: 0, answers: 0 }]));
+    // The modes take turns within each run, so that load from elsewhere falls on both alike.
     for (let i = 0; i < runs; i++) {
-      clearReadCache(ctx);
-      const c = await open('goto');
-      const w = await open('reload');
-      cold.push(c.millis);
-      warm.push(w.millis);
-      coldData.push(c.dataMillis);
-      warmData.push(w.dataMillis);
-      warmShared = w.shared;
-      if (c.millis > 25_000) console.warn(`  cold load took ${fmt(c.millis)}: some answers may have left the 30 s cache before the warm load`);
+      for (const mode of modes) {
+        const t = timings.get(mode)!;
+        await setMode(mode);
+        clearReadCache(ctx);
+        const c = await open('goto');
+        const w = await open('reload');
+        t.cold.push(c.millis);
+        t.warm.push(w.millis);
+        t.coldData.push(c.dataMillis);
+        t.warmData.push(w.dataMillis);
+        t.warmShared = w.shared;
+        t.answers = w.requests;
+        if (c.millis > 25_000) console.warn(`  cold load took ${fmt(c.millis)}: some answers may have left the 30 s cache before the warm load`);
+      }
     }
     console.log(`chart cache after the runs: ${JSON.stringify(readCacheStats(ctx))}`);
 
     // The same statements, one after another, on a connection of the same process-wide DuckDB instance.
     const instance = await DuckDBInstance.fromCache(file, DUCKDB_LOCKED_DOWN);
     const connection = await instance.connect();
-    const list = [...statements.values()];
-    const perStatement = list.map(() => [] as number[]);
-    for (let i = 0; i < runs; i++) {
-      for (const [k, s] of list.entries()) {
-        const started = performance.now();
-        await connection.runAndReadAll(s.sql, [...s.params] as never);
-        perStatement[k]!.push(performance.now() - started);
+    const rawTimes = async (set: Map<string, { sql: string; params: readonly ParamValue[] }>) => {
+      const list = [...set.values()];
+      const perStatement = list.map(() => [] as number[]);
+      for (let i = 0; i < runs; i++) {
+        for (const [k, st] of list.entries()) {
+          const started = performance.now();
+          await connection.runAndReadAll(st.sql, [...st.params] as never);
+          perStatement[k]!.push(performance.now() - started);
+        }
       }
-    }
+      const each = perStatement.map(median);
+      return { count: list.length, sum: each.reduce((a, b) => a + b, 0), max: Math.max(...each) };
+    };
+    const raw = await rawTimes(perChartStatements);
+    const rawBoard = await rawTimes(boardStatements);
     connection.closeSync();
-    const rawEach = perStatement.map(median);
-    const rawSum = rawEach.reduce((a, b) => a + b, 0);
-    const rawMax = Math.max(...rawEach);
 
-    const coldMedian = median(cold);
-    const warmMedian = median(warm);
+    const runsOf = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
     console.log('');
-    console.log(`| ${orders.toLocaleString('en')} orders, ${CHARTS.length} charts, ${list.length} distinct statements | median | runs |`);
+    console.log(`| ${orders.toLocaleString('en')} orders, ${CHARTS.length} charts | median | runs |`);
     console.log('|---|---|---|');
-    console.log(`| cold: navigation → ready, chart cache empty | ${fmt(coldMedian)} | ${cold.map((x) => x.toFixed(0)).join(' ')} |`);
-    console.log(
-      `| warm: reload → ready, within the cache TTL (${warmShared} of ${first.requests} answers shared) | ${fmt(warmMedian)} | ${warm.map((x) => x.toFixed(0)).join(' ')} |`,
-    );
-    console.log(`| cold: navigation → last chart-data answer | ${fmt(median(coldData))} | ${coldData.map((x) => x.toFixed(0)).join(' ')} |`);
-    console.log(`| warm: reload → last chart-data answer | ${fmt(median(warmData))} | ${warmData.map((x) => x.toFixed(0)).join(' ')} |`);
-    console.log(`| raw DuckDB: sum of the ${list.length} statements, sequential | ${fmt(rawSum)} | |`);
-    console.log(`| raw DuckDB: slowest single statement | ${fmt(rawMax)} | |`);
+    for (const [mode, t] of timings) {
+      console.log(`| ${mode}: cold, navigation → ready, chart cache empty | ${fmt(median(t.cold))} | ${runsOf(t.cold)} |`);
+      console.log(`| ${mode}: warm, reload → ready (${t.warmShared} of ${t.answers} answers shared) | ${fmt(median(t.warm))} | ${runsOf(t.warm)} |`);
+      console.log(`| ${mode}: cold, navigation → last chart answer | ${fmt(median(t.coldData))} | ${runsOf(t.coldData)} |`);
+      console.log(`| ${mode}: warm, reload → last chart answer | ${fmt(median(t.warmData))} | ${runsOf(t.warmData)} |`);
+    }
+    console.log(`| raw DuckDB: the ${raw.count} statements of the charts run alone, sequential sum | ${fmt(raw.sum)} | |`);
+    console.log(`| raw DuckDB: slowest of them | ${fmt(raw.max)} | |`);
+    console.log(`| raw DuckDB: the board's ${rawBoard.count} statements (grouped), sequential sum | ${fmt(rawBoard.sum)} | |`);
+    console.log(`| raw DuckDB: slowest of them | ${fmt(rawBoard.max)} | |`);
     console.log('');
-    console.log(
-      `cold / raw sum ${(coldMedian / rawSum).toFixed(2)}, warm / raw sum ${(warmMedian / rawSum).toFixed(2)}, cold / slowest ${(coldMedian / rawMax).toFixed(2)}`,
-    );
+    for (const [mode, t] of timings) {
+      console.log(`${mode}: cold / raw sum ${(median(t.cold) / raw.sum).toFixed(2)}, warm / raw sum ${(median(t.warm) / raw.sum).toFixed(2)}`);
+    }
     console.log(`load average after: ${load()}`);
   } finally {
     await browser.close();

@@ -31,8 +31,8 @@ export function setTokenOverride(token: string | null): void {
   tokenOverride = token;
 }
 
-/** The bearer token calls send: the override, else the stored session. */
-function authToken(): string | null {
+/** The bearer token calls send: the override, else the stored session (also for streamed calls: board/runtime/useBoardBatch.ts). */
+export function authToken(): string | null {
   return tokenOverride ?? getToken();
 }
 

@@ -182,6 +182,28 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     expect(admin.get('phones')!.error).toBeNull();
   });
 
+  it('streams one line per chart as NDJSON, each with its index, the same answers as the JSON form', async () => {
+    clearReadCache(w.server.ctx);
+    const json = byKey((await batch(w.admin)).body.data);
+    const res = await w.server.app.inject({
+      method: 'POST',
+      url: '/api/board/chart-data/batch',
+      headers: { ...w.admin, accept: 'application/x-ndjson' },
+      payload: { boardId, charts: KEYS.map((chartKey) => ({ chartKey })) },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/x-ndjson');
+    const lines = res.body
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ChartDataBatchItem & { index: number });
+    expect(lines.map((l) => l.index).sort((a, b) => a - b)).toEqual(KEYS.map((_, i) => i));
+    for (const { index, ...item } of lines) {
+      expect(item.chartKey).toBe(KEYS[index]);
+      expect(item.data?.dataList ?? null, item.chartKey).toEqual(json.get(item.chartKey)!.data?.dataList ?? null);
+    }
+  });
+
   it('refuses the whole call for a board the caller may not see, and names a missing chart', async () => {
     const stranger = (await w.member()).headers;
     const hidden = await call(w.server, 'POST', '/api/board/boards', {

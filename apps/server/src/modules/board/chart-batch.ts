@@ -38,6 +38,28 @@ import { findCharts } from './repo.ts';
 const EMPTY: ChartDataResult = { dataList: [], fieldDict: [], total: null, elapsedMs: 0, shared: false };
 
 export async function chartDataBatch(ctx: AppContext, caller: Caller & MaybeScoped, body: ChartDataBatchRequestParsed): Promise<ChartDataBatchItem[]> {
+  return Promise.all(await openChartBatch(ctx, caller, body));
+}
+
+/**
+ * The batch's answers as they come (the NDJSON form of the route): one line per chart, in the
+ * order the engine answers — the charts of a grouped statement together, a slow chart alone
+ * last — each with its index in the request.
+ */
+export async function* chartDataBatchLines(answers: Promise<ChartDataBatchItem>[]): AsyncGenerator<string> {
+  const waiting = new Map(answers.map((answer, index) => [index, answer.then((item) => ({ index, item }))]));
+  while (waiting.size > 0) {
+    const { index, item } = await Promise.race(waiting.values());
+    waiting.delete(index);
+    yield `${JSON.stringify({ index, ...item })}\n`;
+  }
+}
+
+/**
+ * Checks the board (throws 403 / 404 for the whole call) and starts every chart's read; one
+ * promise per chart, in request order, which never rejects: a chart's failure is its `error`.
+ */
+export async function openChartBatch(ctx: AppContext, caller: Caller & MaybeScoped, body: ChartDataBatchRequestParsed): Promise<Promise<ChartDataBatchItem>[]> {
   const board = await requireViewableBoard(ctx, caller, body.boardId);
   const rows = new Map((await findCharts(ctx.db, board.id)).map((row) => [row.chartKey, row]));
   const subject = chartSubject(caller, { access: 'board', ownerId: board.createUserId });
@@ -80,17 +102,15 @@ export async function chartDataBatch(ctx: AppContext, caller: Caller & MaybeScop
     plans.map((p) => ({ read: p.read, request: p.request })),
   );
   const pageOf = new Map(plans.map((p, i) => [p, pages[i]!]));
-  const answers = await Promise.allSettled(
-    planned.map(async (p) => {
-      if (p.status === 'rejected') throw p.reason;
-      if (!('read' in p.value)) return p.value;
-      return chartResult(ctx, p.value, pageOf.get(p.value)!);
-    }),
-  );
-  return answers.map((answer, i) => {
+  return planned.map(async (p, i): Promise<ChartDataBatchItem> => {
     const chartKey = body.charts[i]!.chartKey;
-    if (answer.status === 'fulfilled') return { chartKey, data: answer.value, error: null };
-    return { chartKey, data: null, error: failure(answer.reason) };
+    try {
+      if (p.status === 'rejected') throw p.reason;
+      const data = 'read' in p.value ? await chartResult(ctx, p.value, pageOf.get(p.value)!) : p.value;
+      return { chartKey, data, error: null };
+    } catch (error) {
+      return { chartKey, data: null, error: failure(error) };
+    }
   });
 }
 

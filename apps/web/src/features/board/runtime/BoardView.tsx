@@ -77,7 +77,7 @@ export function BoardView({ board, tools = true, header, onReady, batch = false 
   );
 
   // The drawn charts' first data in one call (the charts that share a dataset and its filters: one statement).
-  const batchPending = useBoardBatch(
+  const batchWaiting = useBoardBatch(
     board.id,
     batch ? drawn.flatMap((c) => boardChartRequest(board.id, charts.get(c.key) ?? c, links[c.key] ?? []) ?? []) : [],
   );
@@ -138,7 +138,7 @@ export function BoardView({ board, tools = true, header, onReady, batch = false 
         onPointClick={drivers.has(chart.key) && CLICK_DRIVER_TYPES.includes(chart.name) ? onPointClick : undefined}
         defaultBackground={inDialog ? '#fff' : chartBackground}
         height={inDialog ? Math.round(window.innerHeight * DIALOG_HEIGHT_SHARE) : undefined}
-        waiting={!inDialog && batchPending}
+        waiting={!inDialog && batchWaiting(chart.key)}
       />
     );
   };

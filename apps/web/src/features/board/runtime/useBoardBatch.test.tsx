@@ -36,21 +36,51 @@ const mount = (ui: React.ReactElement) =>
     </QueryClientProvider>,
   );
 
-it('asks for the drawn charts in one batch, renders from its answers, and lets a failed chart ask by itself', async () => {
-  const calls = mockFetch((c) => {
-    if (c.url === '/api/board/chart-data/batch') {
-      const body = c.body as ChartDataBatchRequest;
-      return ok(
-        body.charts.map(({ chartKey }) =>
-          chartKey === 'failing'
-            ? { chartKey, data: null, error: { status: 500, msg: '查询超时' } }
-            : { chartKey, data: salesData([['浙江', 1]]), error: null },
-        ),
-      );
-    }
-    if (c.url === '/api/board/chart-data') return fail(500, '查询超时');
-    return undefined;
+/** The batch answered as NDJSON, its lines given out as `release` lets them (the rest of mockFetch's calls as mocked). */
+function streamBatch(
+  lines: (request: ChartDataBatchRequest) => { index: number; chartKey: string; data: unknown; error: unknown }[],
+  held: Promise<void>,
+  heldFrom: number,
+) {
+  const original = globalThis.fetch;
+  const batches: ChartDataBatchRequest[] = [];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input) !== '/api/board/chart-data/batch') return original(input, init);
+    const request = JSON.parse(String(init?.body)) as ChartDataBatchRequest;
+    batches.push(request);
+    const all = lines(request).map((l) => `${JSON.stringify(l)}\n`);
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        for (const [i, line] of all.entries()) {
+          if (i === heldFrom) await held;
+          controller.enqueue(encoder.encode(line));
+        }
+        controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { 'Content-Type': 'application/x-ndjson' } });
   });
+  return batches;
+}
+
+it('asks for the drawn charts in one streamed batch, draws each as its line arrives, and lets a failed chart ask by itself', async () => {
+  const calls = mockFetch((c) => (c.url === '/api/board/chart-data' ? fail(500, '查询超时') : undefined));
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  // The bar's and the filter's lines first; the failing table's line is held back.
+  const batches = streamBatch(
+    (request) =>
+      request.charts
+        .map(({ chartKey }, index) =>
+          chartKey === 'failing'
+            ? { index, chartKey, data: null, error: { status: 500, msg: '查询超时' } }
+            : { index, chartKey, data: salesData([['浙江', 1]]), error: null },
+        )
+        .sort((a, b) => Number(a.chartKey === 'failing') - Number(b.chartKey === 'failing')),
+    held,
+    2,
+  );
   const onReady = vi.fn();
   const board = makeBoard([
     chartAt('province', 'filterSelect', '省份筛选', { x: 0, y: 0 }, { defaultValue: ['浙江'] }),
@@ -60,13 +90,17 @@ it('asks for the drawn charts in one batch, renders from its answers, and lets a
     chartAt('dialog', 'bar', '弹窗图', { isDiglog: true }),
   ]);
   mount(<BoardView board={board} batch onReady={onReady} />);
-  await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
+  // The bar is drawn from its line while the table still waits for its own.
+  await waitFor(() => expect(document.querySelector('[data-chart-key="bar"]')?.getAttribute('data-row-count')).toBe('1'));
+  expect(document.querySelector('[data-chart-key="failing"]')?.getAttribute('data-loading')).toBe('true');
+  expect(onReady).not.toHaveBeenCalled();
+  release();
   await screen.findByText('查询超时');
+  await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
 
-  const batches = calls.filter((c) => c.url === '/api/board/chart-data/batch');
   expect(batches).toHaveLength(1);
   // The drawn charts that read data, with their first-load links (the filter's default); not the text, not the dialog chart.
-  expect(batches[0]!.body).toEqual({
+  expect(batches[0]).toEqual({
     boardId: board.id,
     charts: [
       { chartKey: 'province', mode: 'values', links: [], current: 1, size: null },
@@ -75,10 +109,7 @@ it('asks for the drawn charts in one batch, renders from its answers, and lets a
     ],
   });
   // Answered charts do not ask again; the failed one asks by itself and shows its own failure.
-  const own = calls.filter((c) => c.url === '/api/board/chart-data').map((c) => (c.body as ChartDataRequest).chartKey);
-  expect(own).toEqual(['failing']);
-  const bar = document.querySelector('[data-chart-key="bar"]');
-  expect(bar?.getAttribute('data-row-count')).toBe('1');
+  expect(calls.map((c) => (c.body as ChartDataRequest).chartKey)).toEqual(['failing']);
 });
 
 it('falls back to one request per chart when the batch fails', async () => {
