@@ -7,7 +7,7 @@ import type { TagAudienceSave, TagAudienceView, TagRuleDetail, TagRules } from '
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { ApiError } from '../../shared/api.ts';
 import { notifyError, notifySuccess, notifyWarning } from '../../shared/notify.ts';
-import { fetchTagAudience, fetchTags, fetchTree, previewAudience, saveTagAudience, tagKeys } from './api.ts';
+import { fetchImportGroups, fetchTagAudience, fetchTags, fetchTree, previewAudience, saveTagAudience, tagKeys } from './api.ts';
 import { initialRules, lastMonth, libraryEntries, newRule, ruleKey, tagsOf } from './editor-model.ts';
 import { EditorLibrary } from './EditorLibrary.tsx';
 import { tg } from './messages.ts';
@@ -44,12 +44,14 @@ function TagAudienceEditor({ saved, onSaved }: { saved: TagAudienceView | null; 
   const [analyse, setAnalyse] = useState<Range>(saved ? [saved.startAnalyseDate, saved.endAnalyseDate] : [lastMonth(), lastMonth()]);
   const [groupName, setGroupName] = useState(saved?.groupName ?? '');
   const [groupUse, setGroupUse] = useState<0 | 1>(saved?.groupUse ?? 0);
+  const [importId, setImportId] = useState<number | null>(saved?.importId ?? null);
   const [size, setSize] = useState<number | null>(saved?.size ?? null);
   const [busy, setBusy] = useState(false);
   const tags = useQuery({ queryKey: tagKeys.list(''), queryFn: () => fetchTags() });
   const product = useQuery({ queryKey: tagKeys.tree('product'), queryFn: () => fetchTree('product') });
   const channel = useQuery({ queryKey: tagKeys.tree('linkup_channel'), queryFn: () => fetchTree('linkup_channel') });
   const area = useQuery({ queryKey: tagKeys.tree('linkup_area'), queryFn: () => fetchTree('linkup_area') });
+  const imports = useQuery({ queryKey: ['audience', 'list', 'import'], queryFn: fetchImportGroups });
   const entries = useMemo(() => libraryEntries(tags.data ?? []), [tags.data]);
   const selected = new Set(rules.map(ruleKey));
 
@@ -58,7 +60,7 @@ function TagAudienceEditor({ saved, onSaved }: { saved: TagAudienceView | null; 
     ...(id ? { id } : {}),
     groupName: groupName.trim(),
     groupUse,
-    importId: null,
+    importId,
     defaultShow: false,
     rules: current(),
     startAnalyseDate: analyse[0],
@@ -74,7 +76,7 @@ function TagAudienceEditor({ saved, onSaved }: { saved: TagAudienceView | null; 
       setBusy(false);
     }
   };
-  const preview = () => run(async () => setSize((await previewAudience(current())).size));
+  const preview = () => run(async () => setSize((await previewAudience(current(), importId)).size));
   const save = async () => {
     if (!groupName.trim()) return notifyWarning(tg.groupNameRequired);
     const write = () =>
@@ -128,6 +130,16 @@ function TagAudienceEditor({ saved, onSaved }: { saved: TagAudienceView | null; 
             </Form.Item>
             <Form.Item label={tg.groupUse}>
               <Select value={groupUse} onChange={setGroupUse} options={[0, 1].map((v) => ({ value: v, label: tg.groupUses[v as 0 | 1] }))} />
+            </Form.Item>
+            <Form.Item label={tg.importGroup} extra={tg.importTip}>
+              <Select
+                allowClear
+                value={importId ?? undefined}
+                placeholder={tg.importNone}
+                onChange={(v?: number) => setImportId(v ?? null)}
+                options={(imports.data ?? []).map((a) => ({ value: a.id, label: a.groupName }))}
+                data-testid="tag-import"
+              />
             </Form.Item>
             <Form.Item label={tg.analyse} extra={tg.analyseTip}>
               <DatePicker.RangePicker

@@ -1,4 +1,16 @@
-import type { ProfileCompare, Tag, TagAudienceSave, TagAudienceView, TagCountRow, TagRatioRow, TagRules, TagTreeNode, TagTreeType } from '@shutu/contracts';
+import type {
+  AudienceListItem,
+  Page,
+  ProfileCompare,
+  Tag,
+  TagAudienceSave,
+  TagAudienceView,
+  TagCountRow,
+  TagRatioRow,
+  TagRules,
+  TagTreeNode,
+  TagTreeType,
+} from '@shutu/contracts';
 import { API, shiftMonth, TAG_RATIO_MAX_STEPS } from '@shutu/contracts';
 import { http } from '../../shared/api.ts';
 
@@ -32,7 +44,10 @@ export async function fetchRatioSteppingBack(tagId: number, asked: string): Prom
 export const fetchCount = (tagId: number, startDate: string, endDate: string) => http.get<TagCountRow[]>(P.count, { tagId, startDate, endDate });
 export const fetchTree = (type: TagTreeType | 'product') =>
   type === 'product' ? http.get<TagTreeNode[]>(P.treeProduct) : http.get<TagTreeNode[]>(P.tree, { type });
-export const previewAudience = (rules: TagRules) => http.post<{ size: number }>(P.audienceCount, { rules });
+export const previewAudience = (rules: TagRules, importId: number | null) => http.post<{ size: number }>(P.audienceCount, { rules, importId });
+/** Imported groups (part A's audience list, kind import) a tag audience can be restricted to. */
+export const fetchImportGroups = () =>
+  http.get<Page<AudienceListItem>>(API.audience.list, { current: 1, size: 10000, kind: 'import' }).then((p) => p.records.filter((a) => a.status === 'done'));
 
 export const fetchTagAudience = (id: number) => http.get<TagAudienceView>(P.audience, { id });
 export const saveTagAudience = (body: TagAudienceSave) => http.post<{ id: number; size: number }>(P.audience, body);
