@@ -9,6 +9,15 @@
  *   npx tsx bench/board/run.ts                           # 10M orders in a temp data directory
  *   npx tsx bench/board/run.ts --orders 200000 --runs 3
  *   npx tsx bench/board/run.ts --dir /tmp/shutu-b        # keep (and reuse) the generated warehouse
+ *   npx tsx bench/board/run.ts --web /tmp/my-web          # serve a web build of one's own
+ *   npx tsx bench/board/run.ts --modes batch              # time only the page as shipped
+ *
+ * Issue 26: two pages are timed in turns within each run — `batch` (the page's streamed
+ * chart-data/batch call; charts sharing the dataset and its filters read in one grouped
+ * statement) and `per-chart` (that call refused by Playwright, so each chart asks by itself as
+ * before). The raw baseline stays the charts' own statements (one POST chart-data per chart,
+ * captured at the driver before the browser starts); the board's grouped statements get a raw
+ * sum of their own.
  *
  * The server is the real one (buildApp, embedded PGlite, HTTP on 127.0.0.1, the built web app),
  * assembled here as startServer does so that the bench holds its AppContext: "cold" clears the
