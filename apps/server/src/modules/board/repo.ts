@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kys
 import type { BoardKind } from '@shutu/contracts';
 import type { BoardChartTable, BoardTable, Database } from '../../platform/db/schema.ts';
 import { containsPattern } from '../dataset/index.ts';
+import { cachedRead } from '../../platform/cache/coherent.ts';
 
 type Db = Kysely<Database>;
 
@@ -102,7 +103,8 @@ function boardQuery(db: Db) {
 }
 
 export function findBoard(db: Db, id: number): Promise<BoardRow | undefined> {
-  return boardQuery(db).where('b.id', '=', id).executeTakeFirst();
+  // Every chart of a board asks: kept until a board (or its category, its creator) is written (platform/cache/watch.ts).
+  return cachedRead(db, `board:${id}`, () => boardQuery(db).where('b.id', '=', id).executeTakeFirst());
 }
 
 /** The board row, locked `for update` until the transaction ends. */
@@ -219,7 +221,9 @@ export function findCharts(db: Db, boardId: number): Promise<ChartRow[]> {
 }
 
 export function findChart(db: Db, boardId: number, chartKey: string): Promise<ChartRow | undefined> {
-  return db.selectFrom('boardChart').selectAll().where('boardId', '=', boardId).where('chartKey', '=', chartKey).executeTakeFirst();
+  return cachedRead(db, `chart:${boardId}:${chartKey}`, () =>
+    db.selectFrom('boardChart').selectAll().where('boardId', '=', boardId).where('chartKey', '=', chartKey).executeTakeFirst(),
+  );
 }
 
 /** The board's charts become `charts` (call inside a transaction). */

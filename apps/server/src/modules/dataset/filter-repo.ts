@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { CubePermFilterTable, Database, GlobalParamTable } from '../../platform/db/schema.ts';
 import { containsPattern } from './repo.ts';
+import { cachedRead } from '../../platform/cache/coherent.ts';
 
 type Db = Kysely<Database>;
 
@@ -18,7 +19,8 @@ export function listPermFilters(db: Db, cubeId: number, permIds?: readonly numbe
   if (permIds && permIds.length === 0) return Promise.resolve([]);
   let query = permFilterQuery(db).where('f.cubeId', '=', cubeId);
   if (permIds) query = query.where('f.permId', 'in', [...permIds]);
-  return query.orderBy('f.id').execute();
+  // Every chart read of a member asks: kept until a filter (or group) is written (platform/cache/watch.ts).
+  return cachedRead(db, `permFilters:${cubeId}:${permIds?.join(',') ?? '*'}`, () => query.orderBy('f.id').execute());
 }
 
 export function findPermFilter(db: Db, id: number): Promise<PermFilterRow | undefined> {

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type Selectable, type SqlBool, type Updateable } from 'kysely';
 import type { CubeFieldTable, CubeTable, Database } from '../../platform/db/schema.ts';
+import { cachedRead } from '../../platform/cache/coherent.ts';
 
 type Db = Kysely<Database>;
 
@@ -95,7 +96,8 @@ function cubeQuery(db: Db) {
 }
 
 export function findCube(db: Db, id: number): Promise<CubeRow | undefined> {
-  return cubeQuery(db).where('c.id', '=', id).executeTakeFirst();
+  // Every chart read asks: kept until a dataset table is written (platform/cache/watch.ts).
+  return cachedRead(db, `cube:${id}`, () => cubeQuery(db).where('c.id', '=', id).executeTakeFirst());
 }
 
 /** The dataset row, locked `for update` until the transaction ends. */
@@ -184,7 +186,9 @@ export type FieldValues = Omit<Insertable<CubeFieldTable>, 'id' | 'cubeId'>;
 
 /** The fields of a dataset in display order. */
 export function listFields(db: Db, cubeId: number): Promise<FieldRow[]> {
-  return db.selectFrom('cubeField').selectAll().where('cubeId', '=', cubeId).orderBy('sortNum').orderBy('id').execute();
+  return cachedRead(db, `fields:${cubeId}`, () =>
+    db.selectFrom('cubeField').selectAll().where('cubeId', '=', cubeId).orderBy('sortNum').orderBy('id').execute(),
+  );
 }
 
 export function findField(db: Db, id: number): Promise<FieldRow | undefined> {

@@ -2,6 +2,7 @@ import type { ColumnInfo } from '@shutu/connectors';
 import { guardSelectSql, referencedTables, type SqlTableRef } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { getDataSource, getDataSourceDriver } from './registry.ts';
+import { cachedRead } from '../../platform/cache/coherent.ts';
 
 /**
  * Saved SQL views as tables of their source (issue 28): a dataset may name a view (V_SQL_…)
@@ -23,7 +24,9 @@ export interface SourceView {
 
 /** The source's views by lower-cased name (view names are unique per source ignoring case). */
 export async function sourceViews(ctx: AppContext, datasourceId: number): Promise<Map<string, SourceView>> {
-  const rows = await ctx.db.selectFrom('sqlView').select(['id', 'viewName', 'sqlStatement', 'createUserId']).where('datasourceId', '=', datasourceId).execute();
+  const rows = await cachedRead(ctx.db, `views:${datasourceId}`, () =>
+    ctx.db.selectFrom('sqlView').select(['id', 'viewName', 'sqlStatement', 'createUserId']).where('datasourceId', '=', datasourceId).execute(),
+  );
   if (rows.length === 0) return new Map();
   const { type } = await getDataSource(ctx, datasourceId);
   const views = new Map<string, SourceView>();

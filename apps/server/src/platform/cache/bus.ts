@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { ExecuteSql } from '../db/store.ts';
+import { CACHE_CHANNEL, installTableWatches } from './watch.ts';
+
+export { CACHE_CHANNEL };
 
 /**
  * The cache bus (docs/scale-out.md): every per-process cache of metadata belongs to a topic, and
@@ -20,7 +23,6 @@ import type { ExecuteSql } from '../db/store.ts';
 export const CACHE_TOPICS = ['perm', 'session', 'datasource', 'settings', 'dict', 'dataset', 'read'] as const;
 export type CacheTopic = (typeof CACHE_TOPICS)[number];
 
-export const CACHE_CHANNEL = 'shutu_cache';
 /** How often the version rows are read as a fallback for a missed notice. */
 export const POLL_MS = 1_000;
 
@@ -30,6 +32,8 @@ export interface CacheBus {
   generation(topic: CacheTopic): number;
   /** Invalidates the topic here at once and in every other process (after the change committed). */
   publish(topic: CacheTopic): void;
+  /** Drops the topic's caches in this process only (a write this process made; its trigger tells the others). */
+  invalidateLocal(topic: CacheTopic): void;
   /** Called on every invalidation of the topic, local or remote. Returns the unsubscribe. */
   subscribe(topic: CacheTopic, listener: () => void): () => void;
   /** Resolves once the publishes made so far reached the store (tests, shutdown). */
@@ -50,6 +54,10 @@ export class LocalCacheBus implements CacheBus {
   }
 
   publish(topic: CacheTopic): void {
+    this.bump(topic);
+  }
+
+  invalidateLocal(topic: CacheTopic): void {
     this.bump(topic);
   }
 
@@ -112,6 +120,8 @@ export class PostgresCacheBus extends LocalCacheBus {
   /** Listens, reads the versions, and starts the fallback poll. */
   static async open(options: { connectionString: string; executeSql: ExecuteSql; log?: Log; pollMs?: number }): Promise<PostgresCacheBus> {
     const bus = new PostgresCacheBus(options.connectionString, options.executeSql, options.log, options.pollMs ?? POLL_MS);
+    // Writes to the tables the read path keeps bump their topic at commit, whoever makes them.
+    await installTableWatches(options.executeSql);
     await bus.listen();
     bus.poller = setInterval(() => void bus.poll(), bus.pollMs);
     bus.poller.unref();

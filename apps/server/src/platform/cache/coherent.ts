@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { LocalCacheBus, type CacheBus, type CacheTopic } from './bus.ts';
+import type { WriteWatchPlugin } from './watch.ts';
 
 /**
  * Caches that follow the bus (bus.ts). A cache of a topic keeps its entries while the topic's
@@ -6,24 +8,45 @@ import { LocalCacheBus, type CacheBus, type CacheTopic } from './bus.ts';
  * process or another, drops them before the next read.
  */
 
-/** What holds a bus: the app context (server, worker, tests). */
+/** What holds a bus: the app context (server, worker, tests) or a store's database handle. */
 export interface HasBus {
   bus?: CacheBus;
 }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any database schema
+type AnyDb = Kysely<any>;
+export type BusHolder = HasBus | AnyDb;
 
-const fallbacks = new WeakMap<object, CacheBus>();
+/** The bus of each store's database handle (openCacheBus, or an in-process one made on first use). */
+const dbBuses = new WeakMap<object, CacheBus>();
+/** The write watch of each store's database handle (store.ts). */
+const writeWatches = new WeakMap<object, WriteWatchPlugin>();
 /** Every bus of this process, for changes made where no context is at hand (tokens revoked inside a transaction). */
 const buses = new Set<CacheBus>();
 /** Process-wide generations: what publishEverywhere bumps besides the buses. */
 const processGenerations = new Map<CacheTopic, number>();
 
-/** The context's bus; a context opened without one (API tests, scripts) gets an in-process bus of its own. */
-export function busOf(holder: HasBus): CacheBus {
-  if (holder.bus) return holder.bus;
-  let bus = fallbacks.get(holder);
+/** store.ts: the plugin that sees this database handle's writes. */
+export function registerWriteWatch(db: object, watch: WriteWatchPlugin): void {
+  writeWatches.set(db, watch);
+}
+
+/** openCacheBus: this bus serves the store's database handle; its writes invalidate locally. */
+export function attachBus(db: object, bus: CacheBus): () => void {
+  dbBuses.set(db, bus);
+  return writeWatches.get(db)?.onWrite((topic) => bus.invalidateLocal(topic)) ?? (() => undefined);
+}
+
+/**
+ * The bus of a context (its own, else its store's) or of a database handle. A store opened
+ * without openCacheBus (API tests, scripts) gets an in-process bus on first use.
+ */
+export function busOf(holder: BusHolder): CacheBus {
+  if ('bus' in holder && holder.bus) return holder.bus;
+  const db: object = 'db' in holder && holder.db ? (holder.db as object) : holder;
+  let bus = dbBuses.get(db);
   if (!bus) {
     bus = new LocalCacheBus();
-    fallbacks.set(holder, bus);
+    attachBus(db, bus);
   }
   return bus;
 }
@@ -35,7 +58,7 @@ export function registerBus(bus: CacheBus): () => void {
 }
 
 /** Publishes on the context's bus. */
-export function publish(holder: HasBus, topic: CacheTopic): void {
+export function publish(holder: BusHolder, topic: CacheTopic): void {
   busOf(holder).publish(topic);
 }
 
@@ -49,7 +72,7 @@ export function publishEverywhere(topic: CacheTopic): void {
 }
 
 /** One number that changes when any of the topics changes (generations only grow). */
-export function stampOf(holder: HasBus, topics: readonly CacheTopic[]): number {
+export function stampOf(holder: BusHolder, topics: readonly CacheTopic[]): number {
   const bus = busOf(holder);
   let stamp = 0;
   for (const topic of topics) stamp += bus.generation(topic) + (processGenerations.get(topic) ?? 0);
@@ -75,7 +98,7 @@ export class CoherentMemo<V> {
     private readonly maxEntries = 10_000,
   ) {}
 
-  get(holder: HasBus, key: string, load: () => Promise<V>, now = Date.now()): Promise<V> {
+  get(holder: BusHolder, key: string, load: () => Promise<V>, now = Date.now()): Promise<V> {
     const entries = this.entriesOf(holder);
     const hit = entries.get(key);
     if (hit && now - hit.at < this.ttlMs) return hit.value;
@@ -88,11 +111,11 @@ export class CoherentMemo<V> {
   }
 
   /** Forgets one entry in this process (the caller publishes too when others must forget). */
-  delete(holder: HasBus, key: string): void {
+  delete(holder: BusHolder, key: string): void {
     this.slots.get(holder)?.entries.delete(key);
   }
 
-  private entriesOf(holder: HasBus): Map<string, { at: number; value: Promise<V> }> {
+  private entriesOf(holder: BusHolder): Map<string, { at: number; value: Promise<V> }> {
     const stamp = stampOf(holder, this.topics);
     let slot = this.slots.get(holder);
     if (!slot || slot.stamp !== stamp) {
@@ -101,4 +124,16 @@ export class CoherentMemo<V> {
     }
     return slot.entries;
   }
+}
+
+const reads = new CoherentMemo<unknown>(['dataset'], 60_000, 20_000);
+
+/**
+ * A metadata read of the hot path (a board's chart, a dataset, its fields, filters, views),
+ * kept per database handle until a watched table is written (watch.ts) or 60 s passed. Reads
+ * inside a transaction are never kept nor served from memory.
+ */
+export function cachedRead<T>(db: AnyDb, key: string, load: () => Promise<T>): Promise<T> {
+  if (db.isTransaction) return load();
+  return reads.get(db, key, load) as Promise<T>;
 }

@@ -1,6 +1,6 @@
 import type { MetadataStore } from '../db/store.ts';
 import { LocalCacheBus, PostgresCacheBus, type CacheBus } from './bus.ts';
-import { registerBus } from './coherent.ts';
+import { attachBus, registerBus } from './coherent.ts';
 
 type Log = { warn(obj: object, msg: string): void };
 
@@ -9,7 +9,7 @@ type Log = { warn(obj: object, msg: string): void };
  * process only). Closing it also removes it from publishEverywhere.
  */
 export async function openCacheBus(
-  store: Pick<MetadataStore, 'connectionString' | 'executeSql'>,
+  store: Pick<MetadataStore, 'connectionString' | 'executeSql' | 'db'>,
   log?: Log,
   options: { pollMs?: number } = {},
 ): Promise<CacheBus> {
@@ -17,9 +17,11 @@ export async function openCacheBus(
     ? await PostgresCacheBus.open({ connectionString: store.connectionString, executeSql: store.executeSql, log, pollMs: options.pollMs })
     : new LocalCacheBus();
   const unregister = registerBus(bus);
+  const detach = attachBus(store.db, bus);
   const close = bus.close.bind(bus);
   bus.close = async () => {
     unregister();
+    detach();
     await close();
   };
   return bus;

@@ -6,6 +6,16 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { PGlitePool, type QueryResult } from './pglite-pool.ts';
+import { WriteWatchPlugin } from '../cache/watch.ts';
+import { registerWriteWatch } from '../cache/coherent.ts';
+
+/** Kysely on the store, with its writes to the read path's tables watched (platform/cache/watch.ts). */
+function storeKysely(dialect: PostgresDialect): Kysely<Database> {
+  const watch = new WriteWatchPlugin();
+  const db = new Kysely<Database>({ dialect, plugins: [new CamelCasePlugin(), watch] });
+  registerWriteWatch(db, watch);
+  return db;
+}
 
 /** Runs one SQL text on the store; pg-boss and raw maintenance use it. */
 export type ExecuteSql = (text: string, values?: unknown[]) => Promise<QueryResult>;
@@ -41,7 +51,7 @@ export async function openStore(options: StoreOptions): Promise<MetadataStore> {
     // An idle client that dies (server restart, terminated backend) is dropped by the pool and the
     // next query reconnects; without a listener its 'error' event would crash the process.
     pool.on('error', (error) => options.onIdleError?.(error));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new CamelCasePlugin()] });
+    const db = storeKysely(new PostgresDialect({ pool }));
     return {
       db,
       kind: 'postgres',
@@ -58,7 +68,7 @@ export async function openStore(options: StoreOptions): Promise<MetadataStore> {
   await pglite.waitReady;
   const pool = new PGlitePool(pglite);
   // PGlitePool implements the part of PostgresPool that Kysely uses (no cursors: we never stream the store).
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as unknown as PostgresPool }), plugins: [new CamelCasePlugin()] });
+  const db = storeKysely(new PostgresDialect({ pool: pool as unknown as PostgresPool }));
   return {
     db,
     kind: 'pglite',
