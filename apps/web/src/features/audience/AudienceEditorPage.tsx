@@ -60,17 +60,15 @@ export function AudienceEditorPage() {
     if (detail.error) notifyError(detail.error);
   }, [detail.error]);
 
-  const pick = useCallback((source: DragSource) => {
-    const card = source.kind === 'cube' ? newCard({ cubeId: source.id, cubeName: source.name }) : newCard({ audienceId: source.id, cubeName: source.name });
-    setCards((cs) => {
-      const next = addCard(cs, card);
-      if (typeof next === 'string') {
-        notifyWarning(next);
-        return cs;
-      }
-      return next;
-    });
-  }, []);
+  const pick = useCallback(
+    (source: DragSource) => {
+      const card = source.kind === 'cube' ? newCard({ cubeId: source.id, cubeName: source.name }) : newCard({ audienceId: source.id, cubeName: source.name });
+      const next = addCard(cards, card);
+      if (typeof next === 'string') notifyWarning(next);
+      else setCards(next);
+    },
+    [cards],
+  );
   const drop = (e: DragEvent) => {
     e.preventDefault();
     setOver(false);
@@ -153,12 +151,18 @@ export function AudienceEditorPage() {
             <div
               className={`audience-drop${over ? ' over' : ''}`}
               data-testid="audience-drop"
-              onDragOver={(e) => {
+              // Capture: a dataset dropped over a card's filter tree is still ours (the tree handles only its own items).
+              onDragOverCapture={(e) => {
+                if (!e.dataTransfer.types.includes(DRAG_TYPE)) return;
                 e.preventDefault();
                 setOver(true);
               }}
               onDragLeave={() => setOver(false)}
-              onDrop={drop}
+              onDropCapture={(e) => {
+                if (!e.dataTransfer.types.includes(DRAG_TYPE)) return;
+                e.stopPropagation();
+                drop(e);
+              }}
             >
               {cards.length === 0 && <div className="audience-drop-hint">{aum.dropHere}</div>}
               {cards.map((card, i) => (
