@@ -213,6 +213,22 @@ describe('apps', () => {
     await phone.close();
   });
 
+  it('a dashboard the member may not see shows 没有此大屏权限 inside the app, as on the desktop', async () => {
+    const report = await apiCall<{ records: { id: number; title: string }[] }>(app, token, 'GET', '/api/board/boards?kind=report&current=1&size=50');
+    const reportId = report.records.find((b) => b.title === '订单明细报表')!.id;
+    await apiCall(app, token, 'PUT', `/api/board/boards/${reportId}/auth`, { publicStatus: 0, dataPermIdList: [] });
+    try {
+      const phone = await phoneLogin('phone1', 'phone123');
+      await phone.goto(`${app.url}/m/app/${appId}`);
+      await phone.getByTestId('m-menu').filter({ hasText: '经营分析' }).click();
+      await phone.getByTestId('m-submenu-item').filter({ hasText: '订单明细' }).click();
+      await phone.getByTestId('board-failure').getByText('没有此大屏权限').waitFor();
+      await phone.close();
+    } finally {
+      await apiCall(app, token, 'PUT', `/api/board/boards/${reportId}/auth`, { publicStatus: 1, dataPermIdList: [] });
+    }
+  });
+
   it('a user outside the group is refused, and does not see the app at /m', async () => {
     const phone = await phoneLogin('other1', 'other123');
     await phone.goto(`${app.url}/m`);
