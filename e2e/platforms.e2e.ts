@@ -104,7 +104,7 @@ describe('平台接入：授权、拉取、预览、粉丝与日志', () => {
 
   it('reads the log, then logs a failed pull (45009) with its reason', async () => {
     await page.goto(`${app.url}/cdp/join/info?id=${appId}`);
-    await card('wx_fans').getByRole('link', { name: '查看日志' }).click();
+    await card('wx_fans').getByRole('button', { name: '查看日志' }).click();
     await page.waitForURL(/\/cdp\/join\/log\?id=\d+&taskId=\d+/);
     const ok = page.locator('tr', { hasText: '粉丝列表' }).first();
     await ok.getByText('正常').waitFor();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Avatar, Button, Card, Col, Descriptions, Empty, Modal, Row, Space, Tag, Typography } from 'antd';
+import { WechatOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataTask } from '@shutu/contracts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
@@ -37,7 +38,7 @@ export function JoinInfoPage() {
       <Card loading={app.isLoading} style={{ marginBottom: 16 }}>
         {a && (
           <Space align="start" size="large">
-            <Avatar src={a.appIcon} size={64} shape="square" />
+            <Avatar src={a.appIcon} icon={<WechatOutlined />} size={64} shape="square" />
             <Descriptions column={2} size="small" title={a.appName}>
               <Descriptions.Item label={cm.platform}>{a.platformName}</Descriptions.Item>
               <Descriptions.Item label={cm.joinType}>{a.joinType}</Descriptions.Item>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Avatar, Button, Card, Col, Empty, Row, Tag } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, WechatOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { cdpKeys, fetchAccounts } from './api.ts';
@@ -29,7 +29,7 @@ export function OfficialAccountsPage() {
           <Col key={a.id} xs={24} sm={12} lg={8} xl={6}>
             <Card hoverable onClick={() => void navigate(`/cdp/join/info?id=${a.id}`)}>
               <Card.Meta
-                avatar={<Avatar src={a.headImg} size={48} />}
+                avatar={<Avatar src={a.headImg} icon={<WechatOutlined />} size={48} />}
                 title={a.nickName}
                 description={
                   <>

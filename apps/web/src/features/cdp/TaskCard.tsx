@@ -1,5 +1,5 @@
 import { Button, Card, Descriptions, Space, Tag } from 'antd';
-import { Link } from 'react-router';
+import { useNavigate } from 'react-router';
 import { CYCLE_UNIT_LABELS, type DataTask } from '@shutu/contracts';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { formatDateTime } from '../../shared/time.ts';
@@ -8,6 +8,7 @@ import { cm } from './messages.ts';
 
 /** One data-configuration card per interface: log, request cycle, manual pull (dataType "0"), preview. */
 export function TaskCard({ task, onCycle, onPreview, onPulled }: { task: DataTask; onCycle: () => void; onPreview: () => void; onPulled: () => void }) {
+  const navigate = useNavigate();
   const pull = async () => {
     try {
       const res = await refreshTask(task.jobId);
@@ -23,9 +24,9 @@ export function TaskCard({ task, onCycle, onPreview, onPulled }: { task: DataTas
       title={task.interfaceName}
       data-testid={`task-${task.tableName}`}
       actions={[
-        <Link key="log" to={`/cdp/join/log?id=${task.applyId}&taskId=${task.id}`}>
+        <Button key="log" size="small" type="link" onClick={() => void navigate(`/cdp/join/log?id=${task.applyId}&taskId=${task.id}`)}>
           {cm.viewLog}
-        </Link>,
+        </Button>,
         <Button key="cycle" size="small" type="link" onClick={onCycle}>
           {cm.cycleSetting}
         </Button>,
