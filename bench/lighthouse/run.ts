@@ -80,11 +80,19 @@ async function startServer(): Promise<{ url: string; child: ChildProcess; dataDi
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await until(
-    async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.ok,
-    'the server to answer',
-    () => child.exitCode !== null,
-  );
+  try {
+    // A busy 2-core box can take minutes to migrate the store and generate the warehouse.
+    await until(
+      async () => (await fetch(`${url}/api/health`).catch(() => undefined))?.ok,
+      'the server to answer',
+      () => child.exitCode !== null,
+      600_000,
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return { url, child, dataDir };
 }
 
