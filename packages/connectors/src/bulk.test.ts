@@ -84,3 +84,20 @@ describe('inlined parameters (engines without server-side parameters)', () => {
     expect(inlineParams(clickhouse, 'SELECT 1', [])).toBe('SELECT 1');
   });
 });
+
+describe('canonicalRow fast path', () => {
+  it('keeps canonical values as coerce would, and still refuses what coerce refuses', () => {
+    const columns = [
+      { name: 'n', type: 'NUMBER' as const },
+      { name: 's', type: 'STRING' as const },
+      { name: 't', type: 'DATETIME' as const },
+    ];
+    for (const t of ['2024-03-05 08:30:00', '2024-02-29 23:59:59', '1000-01-01 00:00:00']) {
+      expect(canonicalRow(columns, [1.5, 'x', t], 1)).toEqual([1.5, 'x', parseDateTime(t)]);
+    }
+    for (const bad of ['2023-02-29 00:00:00', '2024-04-31 00:00:00', '0050-01-01 00:00:00', '2024-03-05 24:00:00']) {
+      expect(() => canonicalRow(columns, [1, 'x', bad], 7)).toThrow(/第 7 行【t】/);
+    }
+    expect(() => canonicalRow(columns, [Infinity, 'x', null], 3)).toThrow(/第 3 行【n】/);
+  });
+});

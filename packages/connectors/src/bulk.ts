@@ -103,10 +103,33 @@ function coerce(type: LoadColumnType, value: LoadValue, where: () => { row: numb
   }
 }
 
+const CANONICAL_DATETIME = /^([1-9]\d{3})-(\d{2})-(\d{2}) (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d$/;
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** 'YYYY-MM-DD HH:mm:ss' of a real day (year from 1000): what parseDateTime returns unchanged. */
+function isCanonicalDateTime(text: string): boolean {
+  const m = CANONICAL_DATETIME.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12 || d < 1 || d > MONTH_DAYS[mo - 1]!) return false;
+  return !(mo === 2 && d === 29 && !(y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0)));
+}
+
 /** Checks and converts one row; `rowNumber` is 1-based (for messages). */
 export function canonicalRow(columns: readonly LoadColumn[], row: LoadRow, rowNumber: number): CanonicalValue[] {
   if (row.length !== columns.length) throw connectorError('invalid', 'rowLength', { row: rowNumber, actual: row.length, expected: columns.length });
-  return columns.map((c, i) => coerce(c.type, row[i], () => ({ row: rowNumber, column: c.name })));
+  const out: CanonicalValue[] = new Array(columns.length);
+  for (let i = 0; i < columns.length; i++) {
+    const type = columns[i]!.type;
+    const value = row[i];
+    // Values already in canonical form (what coerce would return unchanged) skip it: the hot path of file tables.
+    if (value === null || value === undefined) out[i] = null;
+    else if (type === 'STRING' && typeof value === 'string') out[i] = value;
+    else if (type === 'NUMBER' && typeof value === 'number' && Number.isFinite(value)) out[i] = value;
+    else if (type === 'DATETIME' && typeof value === 'string' && isCanonicalDateTime(value)) out[i] = value;
+    else out[i] = coerce(type, value, () => ({ row: rowNumber, column: columns[i]!.name }));
+  }
+  return out;
 }
 
 /** Canonical rows in batches of `size`. */
