@@ -24,10 +24,13 @@ export function PlatformForm({ platform, onClose, onSaved }: { platform: Platfor
   const [form] = Form.useForm<PlatformTypeInput>();
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    const values = await form.validateFields();
+    // A failed validation shows its messages on the fields; nothing to send.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setBusy(true);
     try {
-      const res = await savePlatform({ ...values, id: platform?.id, interfaces: values.interfaces ?? [] });
+      // The form has no data-source field: keep the type's (set through the API).
+      const res = await savePlatform({ ...values, id: platform?.id, datasourceId: platform?.datasourceId ?? null, interfaces: values.interfaces ?? [] });
       notifySuccess(res.msg);
       onSaved();
       onClose();

@@ -11,7 +11,9 @@ export function CycleDialog({ task, onClose, onSaved }: { task: DataTask; onClos
   const [form] = Form.useForm<{ unit: CycleUnit; value: number }>();
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    const values = await form.validateFields();
+    // A failed validation shows its messages on the fields; nothing to send.
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setBusy(true);
     try {
       const res = await updateTask(task.id, values.unit, values.value);

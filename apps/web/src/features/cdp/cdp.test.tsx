@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Fan, JoinApp } from '@shutu/contracts';
+import type { Fan, JoinApp, PlatformType } from '@shutu/contracts';
 import { mockFetch, ok } from '../../test/fetch-mock.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { FanListPage } from './FanListPage.tsx';
 import { JoinListPage } from './JoinListPage.tsx';
+import { PlatformForm } from './PlatformForm.tsx';
 
 /** Connected platforms in the browser (issue 21, spec 3 §2): the join list's labels and the fan row editor. */
 
@@ -85,5 +86,41 @@ describe('connected platforms', () => {
     await screen.findByText('改过的名字');
     expect(screen.getByText('平台：张伟1')).toBeTruthy();
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ applyId: 7, openid: 'o1', nickname: '改过的名字', sex: 1, headimgurl: 'https://img/1.png' });
+  });
+
+  it('saves a platform type keeping its interfaces, its data source and (left empty) its secret; refuses a foreign access URL', async () => {
+    const platform: PlatformType = {
+      id: 1,
+      platformName: '微信公众号',
+      platformType: 0,
+      accessType: 0,
+      accessUrl: '/api/cdp/auth/url',
+      icon: '',
+      apiBaseUrl: 'https://api.weixin.qq.com',
+      authPageUrl: 'https://mp.weixin.qq.com/cgi-bin/componentloginpage',
+      componentAppId: 'wx_c',
+      hasAppSecret: true,
+      hasMessageToken: true,
+      ticketTime: null,
+      datasourceId: 3,
+      interfaces: [{ id: 5, interfaceName: '粉丝列表', dataType: '0', kind: 'fans', tableName: 'wx_fans' }],
+    };
+    const calls = mockFetch((c) => (c.url === '/api/cdp/platform' ? ok(platform, '保存成功') : undefined));
+    const saved = vi.fn();
+    renderWithApp(<PlatformForm platform={platform} onClose={() => undefined} onSaved={saved} />);
+    expect(screen.getAllByPlaceholderText('已设置，留空则不修改')).toHaveLength(2);
+    fireEvent.change(screen.getByLabelText('接入地址'), { target: { value: 'https://evil.example.com/x' } });
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await screen.findByText('接入地址须为本系统的 /api/ 路径');
+    expect(calls).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('接入地址'), { target: { value: '/api/cdp/auth/url' } });
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(saved).toHaveBeenCalled());
+    expect(calls[0]!.body).toMatchObject({
+      id: 1,
+      datasourceId: 3,
+      componentAppSecret: '',
+      interfaces: [{ id: 5, interfaceName: '粉丝列表', kind: 'fans', dataType: '0', tableName: 'wx_fans' }],
+    });
   });
 });
