@@ -53,7 +53,7 @@ describe('人群：数据集人群与导入人群', () => {
     await page.keyboard.type(title);
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: title }).first().click();
   };
-  const drop = async (name: string) => page.getByTestId(`audience-cube-${name}`).dragTo(page.getByTestId('audience-drop'));
+  const drop = async (name: string) => page.getByTestId(`audience-cube-${name}`).dragTo(page.getByTestId('audience-drop'), { targetPosition: { x: 40, y: 8 } });
   const previewTotal = async () => {
     const text = await page.getByTestId('audience-preview-total').innerText();
     await page.keyboard.press('Escape');
@@ -84,11 +84,12 @@ describe('人群：数据集人群与导入人群', () => {
     await page.getByTestId('audience-save').click();
     await page.getByText('请输入人群名称').first().waitFor();
     await drop('订单分析');
-    await drop('用户人群');
-    await page.getByTestId('audience-card-1').waitFor();
+    await page.getByTestId('audience-card-0').waitFor();
     // The same dataset twice is refused.
     await drop('订单分析');
     await page.getByText('该数据集已选用过').waitFor();
+    await drop('用户人群');
+    await page.getByTestId('audience-card-1').waitFor();
     await page.getByTestId('audience-preview').click();
     await page.getByText('请选择数据集主键字段').waitFor();
     await choose('audience-card-0-key', '手机号');
