@@ -34,6 +34,7 @@ describe('标签：标签库、标签详情、标签人群与画像对比', () =
     await page.goto(`${app.url}/cdp/tags`);
     await page.getByRole('heading', { name: '标签库' }).waitFor();
     await page.getByText('31个标签').waitFor();
+    await screenshot(page, 'tags-library');
     await page.getByTestId('tag-search').locator('input').fill('流失');
     await page.getByTestId('tag-search').locator('input').press('Enter');
     await page.getByText('3个标签').waitFor();

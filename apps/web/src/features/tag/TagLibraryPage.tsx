@@ -47,25 +47,27 @@ export function TagLibraryPage() {
     void navigate(TAG_DETAIL_PATH);
   };
   const columns: TableColumnsType<Tag> = [
-    { key: 'id', title: F.tagId, dataIndex: 'tagId', width: 90 },
+    { key: 'id', title: F.tagId, dataIndex: 'tagId', width: 80 },
     {
       key: 'name',
       title: F.tagName,
+      width: 130,
       render: (_, t) => (
         <Button type="link" size="small" onClick={() => open(t)} data-testid={`tag-open-${t.tagId}`}>
           {t.tagName}
         </Button>
       ),
     },
-    { key: 'l1', title: F.level1Name, dataIndex: 'level1Name' },
-    { key: 'l2', title: F.level2Name, dataIndex: 'level2Name' },
-    { key: 'user', title: F.userType, dataIndex: 'userType' },
-    { key: 'type', title: F.tagType, render: (_, t) => tg.tagTypes[t.tagType as 1 | 2] ?? t.tagType },
-    { key: 'dev', title: F.developType, render: (_, t) => tg.developTypes[t.developType as 1 | 2] ?? t.developType },
-    { key: 'ex', title: F.exclusion, render: (_, t) => tg.exclusion[t.exclusion as 1 | 2] ?? t.exclusion },
+    { key: 'l1', title: F.level1Name, dataIndex: 'level1Name', width: 90 },
+    { key: 'l2', title: F.level2Name, dataIndex: 'level2Name', width: 100 },
+    { key: 'user', title: F.userType, dataIndex: 'userType', width: 80 },
+    { key: 'type', title: F.tagType, width: 70, render: (_, t) => tg.tagTypes[t.tagType as 1 | 2] ?? t.tagType },
+    { key: 'dev', title: F.developType, width: 80, render: (_, t) => tg.developTypes[t.developType as 1 | 2] ?? t.developType },
+    { key: 'ex', title: F.exclusion, width: 60, render: (_, t) => tg.exclusion[t.exclusion as 1 | 2] ?? t.exclusion },
     {
       key: 'online',
       title: F.isOnline,
+      width: 80,
       render: (_, t) => <AntTag color={t.isOnline === 1 ? 'green' : 'default'}>{tg.online[t.isOnline as 1 | 2] ?? t.isOnline}</AntTag>,
     },
     { key: 'desc', title: F.tagDesc, dataIndex: 'tagDesc', ellipsis: true },
