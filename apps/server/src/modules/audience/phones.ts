@@ -27,6 +27,9 @@ const MOBILE = /^1\d{10}$/;
 
 /** The 11-digit mobile number of a line, or null. */
 export function normalisePhone(line: string): string | null {
+  // Most lines are already bare numbers (optionally with \r): no regular expression for them.
+  const bare = line.length === 12 && line.charCodeAt(11) === 13 ? line.slice(0, 11) : line;
+  if (bare.length === 11 && MOBILE.test(bare)) return bare;
   let s = line.replace(SEPARATORS, '').replace(/^\uFEFF/, '');
   if (s.startsWith('+86')) s = s.slice(3);
   else if (s.startsWith('0086')) s = s.slice(4);
