@@ -4,7 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { FAN_PAGE_ALL, FAN_PAGE_SIZES, SEX_LABELS, type Fan } from '@shutu/contracts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
-import { cdpKeys, fetchFans, saveFan } from './api.ts';
+import { cdpKeys, fetchAccounts, fetchFans, saveFan } from './api.ts';
 import { cm } from './messages.ts';
 
 const keyOf = (f: Fan) => `${f.applyId}:${f.openid}`;
@@ -12,7 +12,8 @@ const SEX_OPTIONS = Object.entries(SEX_LABELS).map(([value, label]) => ({ value:
 
 /** 粉丝列表 (userPage): nickname, sex, headimgurl, edited per row (a local edit; the platform's value stays visible). */
 export function FanListPage() {
-  const [page, setPage] = useState({ page: 1, size: FAN_PAGE_SIZES[0] as number });
+  const [page, setPage] = useState<{ page: number; size: number; applyId?: number }>({ page: 1, size: FAN_PAGE_SIZES[0] });
+  const accounts = useQuery({ queryKey: cdpKeys.accounts, queryFn: fetchAccounts });
   const [editing, setEditing] = useState<{ key: string; nickname: string; sex: number; headimgurl: string } | null>(null);
   const client = useQueryClient();
   const fans = useQuery({ queryKey: cdpKeys.fans(page), queryFn: () => fetchFans(page), placeholderData: keepPreviousData });
@@ -108,7 +109,24 @@ export function FanListPage() {
   return (
     <PageContainer
       title={cm.pageFans}
-      extra={<Select aria-label={cm.pageSize} value={page.size} options={sizeOptions} onChange={(size) => setPage({ page: 1, size })} style={{ width: 120 }} />}
+      extra={
+        <Space>
+          <Select
+            aria-label={cm.appName}
+            value={page.applyId ?? 0}
+            options={[{ value: 0, label: cm.allApps }, ...(accounts.data ?? []).map((a) => ({ value: a.id, label: a.nickName }))]}
+            onChange={(applyId) => setPage((p) => ({ ...p, page: 1, applyId: applyId || undefined }))}
+            style={{ width: 180 }}
+          />
+          <Select
+            aria-label={cm.pageSize}
+            value={page.size}
+            options={sizeOptions}
+            onChange={(size) => setPage((p) => ({ ...p, page: 1, size }))}
+            style={{ width: 120 }}
+          />
+        </Space>
+      }
     >
       <Table
         rowKey={keyOf}

@@ -31,6 +31,6 @@ export const refreshTask = (jobId: string) => request<null>(P.taskRefresh, { met
 export const fetchLogs = (p: { applyId: number; taskId?: number; startDate?: string; endDate?: string; current: number; size: number }) =>
   http.get<Page<PullLog>>(P.logList, p);
 export const fetchAccounts = () => http.get<OfficialAccount[]>(P.accounts);
-export const fetchFans = (p: { page: number; size: number }) => http.get<Page<Fan>>(P.fans, p);
+export const fetchFans = (p: { page: number; size: number; applyId?: number }) => http.get<Page<Fan>>(P.fans, p);
 export const saveFan = (fan: { applyId: number; openid: string; nickname: string; sex: number; headimgurl: string }) =>
   request<Fan>(P.fan, { method: 'PUT', body: fan });

@@ -65,6 +65,7 @@ describe('connected platforms', () => {
   it('edits a fan row: cancel keeps the row, save sends the edit and shows the platform value beside it', async () => {
     let current = fan;
     const calls = mockFetch((c) => {
+      if (c.url.startsWith('/api/cdp/account/list')) return ok([{ id: 7, headImg: '', nickName: '数图示例公众号', signature: '', status: 1 }]);
       if (c.url.startsWith('/api/cdp/fan/page')) return ok(page([current]));
       if (c.url === '/api/cdp/fan' && c.method === 'PUT') {
         current = { ...fan, nickname: (c.body as { nickname: string }).nickname, edited: true };
@@ -74,7 +75,7 @@ describe('connected platforms', () => {
     });
     renderWithApp(<FanListPage />);
     await screen.findByText('张伟1');
-    expect(new URL(calls[0]!.url, 'http://x').searchParams.get('size')).toBe('30');
+    expect(new URL(calls.find((c) => c.url.startsWith('/api/cdp/fan/page'))!.url, 'http://x').searchParams.get('size')).toBe('30');
     fireEvent.click(screen.getByRole('button', { name: /编\s*辑/ }));
     fireEvent.change(screen.getByLabelText('昵称'), { target: { value: '改过的名字' } });
     fireEvent.click(screen.getByRole('button', { name: /取\s*消/ }));

@@ -73,6 +73,7 @@ export const cm = {
   platformValue: (v: string) => `平台：${v}`,
   all: '全部',
   pageSize: '每页条数',
+  allApps: '全部应用',
   signature: '签名',
   platformName: '平台名称',
   platformType: '平台类型',
