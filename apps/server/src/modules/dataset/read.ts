@@ -58,12 +58,28 @@ export async function openDatasetRead(
   const cube = options.access === 'granted' ? await findCube(ctx.db, cubeId) : await requireViewable(ctx, caller, cubeId);
   if (!cube) throw notFound(datasetMessages.datasetNotFound);
   const fields = await listFields(ctx.db, cube.id);
-  const model = cubeModelSchema.parse(storedModel(parseTables(cube.cubeTableNames), parseJoins(cube.linksJoin), fields));
+  const model = parsedModel(cube, fields);
   const restriction = await readRestriction(ctx, caller, cube, options.ownerId);
   const globalFilter = parseFilterTree(cube.filterJson);
   const rowFilters = globalFilter && !treeIsEmpty(globalFilter) ? [resolveParams(globalFilter, params)] : [];
   const derivedTables = await viewStatements(ctx, cube.datasourceId, model.tables);
   return { cube, fields, model, permissions: { ...restriction, rowFilters: [...restriction.rowFilters, ...rowFilters] }, derivedTables };
+}
+
+/**
+ * The stored model parsed once per loaded cube row and field list: the rows come from the
+ * metadata memo (platform/cache/coherent.ts cachedRead) and are the same objects until the
+ * dataset changes, so a chart answered from cache does not parse its model again. Any newly
+ * loaded row or list misses here and is parsed. The parsed model is shared: nothing mutates it.
+ */
+const parsedModels = new WeakMap<FieldRow[], { cube: CubeRow; model: CubeModelParsed }>();
+
+function parsedModel(cube: CubeRow, fields: FieldRow[]): CubeModelParsed {
+  const hit = parsedModels.get(fields);
+  if (hit && hit.cube === cube) return hit.model;
+  const model = cubeModelSchema.parse(storedModel(parseTables(cube.cubeTableNames), parseJoins(cube.linksJoin), fields));
+  parsedModels.set(fields, { cube, model });
+  return model;
 }
 
 /** The dataset's saved order (orderByList), for the entries the request selects. */
