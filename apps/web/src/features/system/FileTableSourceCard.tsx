@@ -67,7 +67,7 @@ export function FileTableSourceCard() {
             />
           </Form.Item>
           <Form.Item>
-            <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending}>
+            <Button type="primary" htmlType="submit" icon={<SaveOutlined />} loading={save.isPending} data-testid="file-table-source-save">
               {fm.save}
             </Button>
           </Form.Item>
