@@ -137,6 +137,30 @@ describe('apps', () => {
     await toast('保存成功').waitFor();
   });
 
+  it('reorders children by dragging, 保存菜单 numbering them again', async () => {
+    const childOrder = async () =>
+      (await apiCall<{ menus: { children: { menuName: string; sortNum: number }[] }[] }>(app, token, 'GET', `/api/apps/${appId}`)).menus[1]!.children.map(
+        (c) => `${c.sortNum}${c.menuName}`,
+      );
+    const drag = async (name: string, before: string) => {
+      // Straight up (a sideways move would change the level in antd's tree): onto the top edge of `before`.
+      const from = (await menuNode(name).boundingBox())!;
+      const to = (await menuNode(before).boundingBox())!;
+      await page.mouse.move(from.x + 40, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(from.x + 40, from.y + from.height / 2 - 6, { steps: 3 });
+      await page.mouse.move(to.x + 40, to.y + 3, { steps: 10 });
+      await page.mouse.up();
+      await page.getByText('顺序已调整，尚未保存').waitFor();
+      await page.getByTestId('menu-save-all').click();
+      await page.getByText('顺序已调整，尚未保存').waitFor({ state: 'detached' });
+    };
+    await drag('销售大屏', '订单明细');
+    expect(await childOrder()).toEqual(['1销售大屏', '2订单明细']);
+    await drag('订单明细', '销售大屏');
+    expect(await childOrder()).toEqual(['1订单明细', '2销售大屏']);
+  });
+
   it('grants the published app to the group in the 应用 tab', async () => {
     await page.goto(`${app.url}/system/authGroupSetting?id=${groupId}&name=${encodeURIComponent('手机用户组')}`);
     await page.getByRole('tab', { name: '应用' }).click();

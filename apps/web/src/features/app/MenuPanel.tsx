@@ -50,8 +50,17 @@ export function MenuPanel({ appId, menus, onChange }: { appId: number; menus: Ap
     saveAll.mutate();
   };
   const onDrop: TreeProps['onDrop'] = (info) => {
-    const after = info.dropPosition > Number(String(info.node.pos).split('-').pop());
-    const next = moveMenu(menus, Number(info.dragNode.key), Number(info.node.key), after);
+    const dragId = Number(info.dragNode.key);
+    const dropId = Number(info.node.key);
+    let next = menus;
+    if (!info.dropToGap) {
+      // Dropped onto its own parent (the upper half of the first child): first among the children.
+      const first = menus.find((m) => m.menuId === dropId)?.children[0];
+      if (first) next = moveMenu(menus, dragId, first.menuId, false);
+    } else {
+      const after = info.dropPosition > Number(String(info.node.pos).split('-').pop());
+      next = moveMenu(menus, dragId, dropId, after);
+    }
     if (next !== menus) {
       onChange(next);
       setDirty(true);
@@ -109,7 +118,9 @@ export function MenuPanel({ appId, menus, onChange }: { appId: number; menus: Ap
           draggable={{ icon: false }}
           selectable={false}
           treeData={treeData}
-          allowDrop={({ dragNode, dropNode, dropPosition }) => dropPosition !== 0 && parentOf(Number(dragNode.key)) === parentOf(Number(dropNode.key))}
+          allowDrop={({ dragNode, dropNode, dropPosition }) =>
+            dropPosition === 0 ? parentOf(Number(dragNode.key)) === Number(dropNode.key) : parentOf(Number(dragNode.key)) === parentOf(Number(dropNode.key))
+          }
           onDrop={onDrop}
         />
       )}
