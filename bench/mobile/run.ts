@@ -18,7 +18,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Page } from 'playwright-core';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, startApp } from '../../e2e/harness.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, board: { type: 'string', default: '销售概览' } } });
@@ -30,6 +29,9 @@ const PROFILES = {
   'fast 4G': { latency: 165, downloadThroughput: (9_000 * 1000) / 8, uploadThroughput: (1_500 * 1000) / 8 },
   'slow 4G': { latency: 562.5, downloadThroughput: (1_600 * 1000) / 8, uploadThroughput: (750 * 1000) / 8 },
 } as const;
+
+/** The harness's page type (playwright-core is the e2e package's dependency, not the bench's). */
+type Page = Awaited<ReturnType<typeof newPage>>;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
