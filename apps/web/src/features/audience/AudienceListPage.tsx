@@ -27,8 +27,8 @@ export function AudienceListPage() {
     queryKey: audienceKeys.list(q),
     queryFn: () => fetchAudiences(q),
     placeholderData: keepPreviousData,
-    // While one computes, look again every 2 s.
-    refetchInterval: (query) => (query.state.data?.records.some((r) => r.status === 'running') ? 2000 : false),
+    // While one waits for its job or computes, look again every 2 s.
+    refetchInterval: (query) => (query.state.data?.records.some((r) => r.status === 'running' || (r.status === 'new' && r.kind === 'dataset')) ? 2000 : false),
   });
   const reload = () => queryClient.invalidateQueries({ queryKey: audienceKeys.all });
   const done = async (r: { msg: string }) => {
