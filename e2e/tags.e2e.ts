@@ -60,7 +60,7 @@ describe('标签：标签库、标签详情、标签人群与画像对比', () =
     await page.mouse.click(box.x + points[1]![0], box.y + points[1]![1]);
     await expect.poll(() => detail.getAttribute('data-tag-id')).toBe('1027');
     await page.getByTestId('tag-info').getByText('中流失风险').first().waitFor();
-    expect(await page.evaluate(() => localStorage.getItem('shutu.tagId'))).toBe('1027');
+    expect(await page.evaluate("localStorage.getItem('shutu.tagId')")).toBe('1027');
     // The panel expands to the full width and back.
     await page.getByTestId('tag-ratio-expand').click();
     await page.locator('.tag-panel-expanded').waitFor();

@@ -28,6 +28,7 @@ import {
   WechatOutlined,
   UserOutlined,
   ClusterOutlined,
+  AppstoreOutlined,
   TagsOutlined,
   UsergroupAddOutlined,
 } from '@ant-design/icons';
@@ -80,6 +81,8 @@ const ICONS: Record<PageKey, ReactNode> = {
   tagDetail: <TagsOutlined />,
   tagAudience: <UsergroupAddOutlined />,
   profileCompare: <UsergroupAddOutlined />,
+  app: <AppstoreOutlined />,
+  appEdit: <AppstoreOutlined />,
 };
 
 type MenuItem = Required<MenuProps>['items'][number];
