@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { ExecuteSql } from '../db/store.ts';
+import type { ExecuteSql } from '../db/execute-sql.ts';
 import { CACHE_CHANNEL, installTableWatches } from './watch.ts';
+import { CACHE_TOPICS, type CacheTopic } from './topics.ts';
 
-export { CACHE_CHANNEL };
+export { CACHE_CHANNEL, CACHE_TOPICS, type CacheTopic };
 
 /**
  * The cache bus (docs/scale-out.md): every per-process cache of metadata belongs to a topic, and
@@ -19,9 +20,6 @@ export { CACHE_CHANNEL };
  *
  * On the embedded PGlite store there is one process: the bus is in-process only.
  */
-
-export const CACHE_TOPICS = ['perm', 'session', 'datasource', 'settings', 'dict', 'dataset', 'read'] as const;
-export type CacheTopic = (typeof CACHE_TOPICS)[number];
 
 /** How often the version rows are read as a fallback for a missed notice. */
 export const POLL_MS = 1_000;

@@ -1,6 +1,6 @@
 import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult, RootOperationNode, UnknownRow, QueryId } from 'kysely';
-import type { ExecuteSql } from '../db/store.ts';
-import type { CacheTopic } from './bus.ts';
+import type { ExecuteSql } from '../db/execute-sql.ts';
+import type { CacheTopic } from './topics.ts';
 
 /** The NOTIFY channel of the cache bus (bus.ts listens on it). */
 export const CACHE_CHANNEL = 'shutu_cache';

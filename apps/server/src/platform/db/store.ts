@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.ts';
 import { migrations } from './migrations/index.ts';
 import { PGlitePool, type QueryResult } from './pglite-pool.ts';
+import type { ExecuteSql } from './execute-sql.ts';
 import { WriteWatchPlugin } from '../cache/watch.ts';
 import { registerWriteWatch } from '../cache/coherent.ts';
 
@@ -17,8 +18,7 @@ function storeKysely(dialect: PostgresDialect): Kysely<Database> {
   return db;
 }
 
-/** Runs one SQL text on the store; pg-boss and raw maintenance use it. */
-export type ExecuteSql = (text: string, values?: unknown[]) => Promise<QueryResult>;
+export type { ExecuteSql } from './execute-sql.ts';
 
 export interface MetadataStore {
   db: Kysely<Database>;
