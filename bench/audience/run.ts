@@ -150,7 +150,7 @@ try {
     const line = i % 200 === 7 ? 'bad-line' : i % 100 === 3 ? String(13_000_000_000 + i - 1) : String(13_000_000_000 + i);
     if (!out.write(`${line}\n`)) await new Promise((r) => out.once('drain', r));
   }
-  await new Promise((r) => out.end(r));
+  await new Promise<void>((r) => out.end(() => r()));
   const size = fs.statSync(phoneFile).size;
   const form = new FormData();
   form.set('name', '百万导入');
