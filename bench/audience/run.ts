@@ -148,7 +148,7 @@ try {
   const out = fs.createWriteStream(phoneFile);
   for (let i = 0; i < lines; i++) {
     const line = i % 200 === 7 ? 'bad-line' : i % 100 === 3 ? String(13_000_000_000 + i - 1) : String(13_000_000_000 + i);
-    if (!out.write(`${line}\n`)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(`${line}\n`)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((r) => out.end(() => r()));
   const size = fs.statSync(phoneFile).size;
