@@ -233,24 +233,26 @@ describe.each(kinds)('connected platforms on %s', (kind) => {
     expect((await api('POST', P.taskRefresh, { jobId: tasks.wx_fans!.jobId })).status).toBe(503);
   });
 
-  it.runIf(kind === 'postgres')('refreshes an expiring token exactly once across two processes', async () => {
-    const other = await openStore({ databaseUrl: w.server.store.connectionString! });
-    try {
-      const ctx2 = { ...w.server.ctx, store: other, db: other.db };
-      await w.server.ctx.db
-        .updateTable('cdpApp')
-        .set({ accessTokenExpires: new Date(Date.now() - 1000) })
-        .where('id', '=', appId)
-        .execute();
-      const refreshes = fake.refreshes;
-      const [a, b, c] = await Promise.all([appAccess(w.server.ctx, appId), appAccess(ctx2, appId), appAccess(ctx2, appId)]);
-      expect(fake.refreshes - refreshes).toBe(1);
-      expect(b.token).toBe(a.token);
-      expect(c.token).toBe(a.token);
-    } finally {
-      await other.close();
-    }
-  });
+  // Two processes need a real PostgreSQL (the embedded store is one process): defined there only, not skipped.
+  if (kind === 'postgres')
+    it('refreshes an expiring token exactly once across two processes', async () => {
+      const other = await openStore({ databaseUrl: w.server.store.connectionString! });
+      try {
+        const ctx2 = { ...w.server.ctx, store: other, db: other.db };
+        await w.server.ctx.db
+          .updateTable('cdpApp')
+          .set({ accessTokenExpires: new Date(Date.now() - 1000) })
+          .where('id', '=', appId)
+          .execute();
+        const refreshes = fake.refreshes;
+        const [a, b, c] = await Promise.all([appAccess(w.server.ctx, appId), appAccess(ctx2, appId), appAccess(ctx2, appId)]);
+        expect(fake.refreshes - refreshes).toBe(1);
+        expect(b.token).toBe(a.token);
+        expect(c.token).toBe(a.token);
+      } finally {
+        await other.close();
+      }
+    });
 
   it('sends one pull per due slot of a task, however many processes tick', async () => {
     const sent: { name: string; data: object }[] = [];

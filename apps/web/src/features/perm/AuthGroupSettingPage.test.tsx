@@ -53,6 +53,8 @@ describe('AuthGroupSettingPage', () => {
     const calls = mockFetch((c) => {
       if (c.url === '/api/perm/groups/12/datasources') return ok([]);
       if (c.url === '/api/dataset/categories') return ok([]);
+      if (c.url === '/api/apps/grantable') return ok([{ appId: 3, appName: '经营驾驶舱' }]);
+      if (c.url === '/api/apps/auth/12') return ok([3]);
       return undefined;
     });
     renderPage('/system/authGroupSetting?id=12&name=%E7%AE%A1%E7%90%86%E5%B1%82%20%26%20%E8%B4%A2%E5%8A%A1', bossGroup);
@@ -65,7 +67,9 @@ describe('AuthGroupSettingPage', () => {
     fireEvent.click(screen.getByRole('tab', { name: '数据集' }));
     expect(await screen.findByText('暂无数据集分类：请先在「数据集」页面新增分类')).toBeTruthy();
     fireEvent.click(screen.getByRole('tab', { name: '应用' }));
-    expect(await screen.findByText('应用尚未上线：应用功能上线后在此为权限组授权已发布的应用')).toBeTruthy();
+    // The published apps, the group's grants ticked (issue 24).
+    expect(await screen.findByText('已选 1 / 共 1 个已发布应用')).toBeTruthy();
+    expect(screen.getByRole('checkbox', { name: '经营驾驶舱' })).toHaveProperty('checked', true);
   });
 
   it('without a group id, says where to come from', () => {
