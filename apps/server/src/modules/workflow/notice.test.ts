@@ -169,7 +169,7 @@ describe.each(kinds)('approver mail outbox on %s', (kind) => {
       // enqueued and sent it first (then neither does). The mail count below proves it went out once.
       expect(outcomes.filter((o) => o === 'sent').length).toBeLessThanOrEqual(1);
       expect(outcomes.every((o) => o === 'sent' || o === 'not-claimed')).toBe(true);
-      await expect.poll(async () => (await notice(store.db, racedId)).status, { timeout: 20_000 }).toBe('sent');
+      await expect.poll(async () => (await notice(store.db, raced)).status, { timeout: 20_000 }).toBe('sent');
       await Promise.all([sweepNotices(served.ctx, () => undefined), sweepNotices(other.ctx, () => undefined)]);
       for (const id of owed) await expect.poll(async () => (await notice(store.db, id)).status, { timeout: 20_000 }).toBe('sent');
       await expect.poll(() => noticeJobsIdle(store.db), { timeout: 20_000 }).toBe(true);
