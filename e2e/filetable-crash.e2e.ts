@@ -22,9 +22,14 @@ const COLUMNS = [
 ];
 const CITIES = ['北京', '上海', '广州', '深圳', '杭州'];
 
+/**
+ * Dates written 2024/01/11: the server parses them itself, row by row (the engine's own CSV path
+ * takes only 2024-01-11 and would load the whole file in about a second — too fast to be killed
+ * half-way; docs/filetable-load.md), so the load is long enough to be killed in the middle.
+ */
 function bigCsv(rows: number): Buffer {
   const lines = ['编号,城市,金额,日期'];
-  for (let i = 1; i <= rows; i++) lines.push(`${i},${CITIES[i % 5]},${(i % 1000) + 0.5},2024-0${(i % 9) + 1}-1${i % 10}`);
+  for (let i = 1; i <= rows; i++) lines.push(`${i},${CITIES[i % 5]},${(i % 1000) + 0.5},2024/0${(i % 9) + 1}/1${i % 10}`);
   return Buffer.from(`${lines.join('\n')}\n`);
 }
 
