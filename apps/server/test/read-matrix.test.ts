@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from './fixtures.ts';
+import { call, type Call } from './fixtures.ts';
 import { alertCheckOwnedRead, alertCheckRead, alertPreviewRead } from './alert-matrix.ts';
 import { multipart } from './multipart.ts';
 import { sqlAnswer, startFakeOpenAi, type FakeOpenAi } from '../src/modules/ai/testing/fake-openai.ts';
@@ -75,6 +75,7 @@ const NO_PERMISSION = forbidden('没有权限执行此操作');
 const NO_USERS_TABLE = forbidden('没有数据表【users】的使用权限，请联系管理员授权');
 const NO_CLICKS_TABLE = forbidden('没有数据表【click_events】的使用权限，请联系管理员授权');
 const NO_PAGES_TABLE = forbidden('没有数据表【web_pages】的使用权限，请联系管理员授权');
+const NO_TAGS_TABLE = forbidden('没有数据表【tags】的使用权限，请联系管理员授权');
 /** AI SQL over an ungranted table: refused by the read module on every try, no SQL returned (422 with the module's reason). */
 const AI_NO_USERS_TABLE: Refused = { status: 422, msg: 'AI 生成的 SQL 经 2 次修正仍无法执行：没有数据表【users】的使用权限，请联系管理员授权' };
 
@@ -263,6 +264,19 @@ const NO_ACTIVATION_TABLE = forbidden('没有数据表【task_activation_daily�
 const firstActivationTask = async (m: MatrixWorld) =>
   String((await m.w.direct('SELECT task_id FROM marketing_tasks WHERE task_type = 1 ORDER BY task_id LIMIT 1'))[0]!.task_id);
 
+/** One chart of the subject's board read through POST chart-data/batch, as its own call's answer (or the refusal). */
+async function batchChart(m: MatrixWorld, s: Subject, chartKey: string, mode: 'detail' | 'aggregate'): Promise<Call> {
+  const res = await call(m.w.server, 'POST', '/api/board/chart-data/batch', {
+    headers: s.headers,
+    payload: { boardId: s.boardId, charts: [{ chartKey, mode, size: 1000 }] },
+  });
+  if (res.status !== 200) return res;
+  const [item] = res.body.data as { data: unknown; error: { status: number; msg: string } | null }[];
+  return item!.error
+    ? { ...res, status: item!.error.status, body: { ...res.body, msg: item!.error.msg } }
+    : { ...res, body: { ...res.body, data: item!.data } };
+}
+
 //                     管理员      受限成员    无授权成员   无授权成员·受限成员的大屏  分享链接  订阅·受限成员
 const PATHS: ReadPath[] = [
   {
@@ -274,6 +288,19 @@ const PATHS: ReadPath[] = [
   {
     name: '图表数据：各省金额（聚合，读取金额）',
     read: async (m, s) => ifShown(shownOf(await chartData(m, s.headers, { boardId: s.boardId, chartKey: CHART.amount })), unordered),
+    expected: amountSql,
+    cells: cells(ALL, HIDDEN, ALL, HIDDEN, HIDDEN, HIDDEN),
+  },
+  {
+    // The board's batch read (issue 26: one call, charts sharing rows in one grouped statement) shows each chart as its own call does.
+    name: '图表数据（大屏批量读取）：明细表',
+    read: (m, s) => batchChart(m, s, CHART.detail, 'detail').then(shownOf),
+    expected: detailSql,
+    cells: cells(ALL, GD, ALL, GD, GD, GD),
+  },
+  {
+    name: '图表数据（大屏批量读取）：各省金额',
+    read: async (m, s) => ifShown(shownOf(await batchChart(m, s, CHART.amount, 'aggregate')), unordered),
     expected: amountSql,
     cells: cells(ALL, HIDDEN, ALL, HIDDEN, HIDDEN, HIDDEN),
   },
@@ -459,6 +486,17 @@ const PATHS: ReadPath[] = [
     },
     expected: async () => unordered({ titles: ['mode'], rows: [['frame']] }),
     cells: cells(ALL, NO_PAGES_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_PAGES_TABLE),
+  },
+  {
+    // The tag library (issue 18) reads the tags table raw, like the heat map: a grant of the table (the whole table).
+    name: '标签库：全部标签（tags）',
+    read: async (m, s) => {
+      const res = await call(m.w.server, 'GET', '/api/tag/list', { headers: s.headers });
+      if (res.status !== 200) return refusal(res);
+      return unordered({ titles: ['tag_id', 'tag_name'], rows: rowsOf(res.body.data, ['tagId', 'tagName']) });
+    },
+    expected: async (m, view) => unordered(await direct(m, rawSql('SELECT tag_id, tag_name FROM tags', view), ['tag_id', 'tag_name'])),
+    cells: cells(ALL, NO_TAGS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_TAGS_TABLE),
   },
   {
     // The permission code order_export (none of the members holds it); a grant of v_order_data and products is the whole table.
