@@ -11,6 +11,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { getDialect } from '@shutu/query';
+import { duckdbAppendRows, duckdbDeleteRows } from './append.ts';
 import { checkColumns, loadFailed, newIdentifier, runLoad, runRename, withoutStagingTables, type CanonicalValue } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
 import { appendCsvFile, nonFiniteCheck, SerialReadNeeded } from './csv-file.ts';
@@ -33,6 +34,7 @@ import type {
   QueryOptions,
   QueryStream,
   Row,
+  RowCondition,
   SqlInspection,
   TableInfo,
   TableOptions,
@@ -360,6 +362,17 @@ export class DuckDBDriver extends DriverBase {
     } finally {
       this.release(connection);
     }
+  }
+
+  /** Columnar chunks through the Appender in one transaction (append.ts). */
+  async appendRows(table: string, columns: readonly LoadColumn[], rows: readonly LoadRow[], options: TableOptions = {}): Promise<BulkLoadResult> {
+    return this.withConnection((c) => duckdbAppendRows(c, dialect, table, columns, rows, options.schema));
+  }
+
+  async deleteRows(table: string, where: readonly RowCondition[], options: TableOptions = {}): Promise<BulkLoadResult> {
+    return this.withConnection((c) => duckdbDeleteRows(c, dialect, table, where, options.schema)).catch((error: unknown) => {
+      throw loadFailed(error);
+    });
   }
 
   async tableExists(table: string, options: TableOptions = {}): Promise<boolean> {

@@ -26,6 +26,7 @@ export const connectorMessages = {
   closed: '数据源连接已关闭',
   loadFailed: '数据导入失败：{detail}',
   csvRefused: '文件中有引擎无法直接导入的内容，请检查文件格式',
+  appendColumns: '表【{name}】的列与追加的数据不一致：{detail}',
 } as const;
 
 export type ConnectorMessageKey = keyof typeof connectorMessages;

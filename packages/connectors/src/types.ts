@@ -149,6 +149,13 @@ export interface BulkLoadResult {
   rows: number;
 }
 
+/** A condition of `deleteRows`: a column, a comparison and a bound value (a Date by its UTC reading). */
+export interface RowCondition {
+  column: string;
+  op: '=' | '<';
+  value: string | number | Date;
+}
+
 export type { SqlInspection, SqlNameRef } from '@shutu/query';
 
 /** One interface for every engine. All errors are `ConnectorError`s with a Chinese message. */
@@ -181,6 +188,15 @@ export interface Driver {
    * when present, on top of their own tokenizer.
    */
   inspectSql?(sql: string): Promise<SqlInspection>;
+  /**
+   * Appends rows to a table that lives on (event ingestion), creating it with these columns when
+   * it does not exist; an existing table must have exactly these columns in this order. The rows
+   * of one call are stored all or none. Offered by engines with a bulk append path (DuckDB: the
+   * Appender); others leave it out.
+   */
+  appendRows?(table: string, columns: readonly LoadColumn[], rows: readonly LoadRow[], options?: TableOptions): Promise<BulkLoadResult>;
+  /** Deletes the rows matching every condition (a missing table has none); beside `appendRows`. */
+  deleteRows?(table: string, where: readonly RowCondition[], options?: TableOptions): Promise<BulkLoadResult>;
   /** Whether a table or view of this name exists (matched the way the engine matches names). */
   tableExists(table: string, options?: TableOptions): Promise<boolean>;
   /**
