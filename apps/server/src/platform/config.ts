@@ -57,6 +57,53 @@ export interface Config {
    * it, so no change is forced. At least 6 characters.
    */
   adminPassword: string | undefined;
+  /** Where files another process must read live (exports, PDFs, images): docs/storage.md. */
+  files: FileStorageConfig;
+}
+
+/**
+ * SHUTU_FILE_STORAGE=local (default): a directory, SHUTU_FILES_DIR or else DATA_DIR (a shared
+ * mount when several processes run). SHUTU_FILE_STORAGE=s3: an S3-compatible bucket.
+ */
+export type FileStorageConfig =
+  /** dir absent: the data directory (read when used, so a copied config with another dataDir follows it). */
+  | { kind: 'local'; dir: string | undefined }
+  | {
+      kind: 's3';
+      bucket: string;
+      /** SHUTU_S3_ENDPOINT: an S3-compatible server (MinIO, Ceph, OSS, COS…); absent means AWS itself. */
+      endpoint: string | undefined;
+      region: string;
+      /** Absent: the SDK's own chain (AWS_ACCESS_KEY_ID…, instance role). */
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      /** bucket in the path (http://host/bucket/key) rather than the host name; default on with an endpoint. */
+      forcePathStyle: boolean;
+      /** Prepended to every key ('shutu/'): several installations in one bucket. */
+      prefix: string;
+    };
+
+const FILE_STORAGE_KINDS = ['local', 's3'];
+
+function fileStorageOf(env: NodeJS.ProcessEnv): FileStorageConfig {
+  const kind = (env.SHUTU_FILE_STORAGE || 'local').trim().toLowerCase();
+  if (!FILE_STORAGE_KINDS.includes(kind)) throw new Error(`SHUTU_FILE_STORAGE: 只能是 local 或 s3（当前：${env.SHUTU_FILE_STORAGE}）`);
+  if (kind === 'local') return { kind: 'local', dir: env.SHUTU_FILES_DIR ? path.resolve(env.SHUTU_FILES_DIR) : undefined };
+  const bucket = env.SHUTU_S3_BUCKET?.trim();
+  if (!bucket) throw new Error('SHUTU_S3_BUCKET: 文件存储为 s3 时必须填写存储桶名称');
+  const endpoint = env.SHUTU_S3_ENDPOINT?.trim() || undefined;
+  const pathStyle = env.SHUTU_S3_PATH_STYLE?.trim().toLowerCase();
+  const prefix = (env.SHUTU_S3_PREFIX ?? '').trim().replace(/^\/+/, '');
+  return {
+    kind: 's3',
+    bucket,
+    endpoint,
+    region: env.SHUTU_S3_REGION?.trim() || 'us-east-1',
+    accessKeyId: env.SHUTU_S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.SHUTU_S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: pathStyle ? pathStyle !== 'false' && pathStyle !== '0' : endpoint !== undefined,
+    prefix: prefix && !prefix.endsWith('/') ? `${prefix}/` : prefix,
+  };
 }
 
 /** A positive number from the environment, or the default when unset or not a positive number. */
@@ -95,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionCatchUpMs: positiveNumber(env.SHUTU_SUBSCRIPTION_CATCH_UP_MINUTES, 60) * 60_000,
     subscriptionStaleClaimMs: positiveNumber(env.SHUTU_SUBSCRIPTION_STALE_CLAIM_SECONDS, 600) * 1000,
     adminPassword: env.SHUTU_ADMIN_PASSWORD || undefined,
+    files: fileStorageOf(env),
   };
 }
