@@ -16,12 +16,18 @@ import type { Database, JobRunTable } from '../db/schema.ts';
  * A live process's runs are never touched, however long they take.
  */
 
-/** How often a working process renews its heartbeat. */
-export const HEARTBEAT_MS = 5_000;
-/** A process whose heartbeat is older than this is dead: its runs are abandoned. */
-export const STALE_AFTER_MS = 30_000;
-/** How often a working process looks for abandoned runs (and once when it starts working). */
-export const SWEEP_EVERY_MS = 10_000;
+/** Seconds from the environment (positive), else the default: operators and the kill -9 tests tune the periods. */
+function secondsFromEnv(name: string, fallbackMs: number): number {
+  const value = Number(process.env[name]);
+  return process.env[name] && Number.isFinite(value) && value > 0 ? value * 1000 : fallbackMs;
+}
+
+/** How often a working process renews its heartbeat (SHUTU_JOB_HEARTBEAT_SECONDS, default 5). */
+export const HEARTBEAT_MS = secondsFromEnv('SHUTU_JOB_HEARTBEAT_SECONDS', 5_000);
+/** A process whose heartbeat is older than this is dead: its runs are abandoned (SHUTU_JOB_STALE_SECONDS, default 30). */
+export const STALE_AFTER_MS = secondsFromEnv('SHUTU_JOB_STALE_SECONDS', 30_000);
+/** How often a working process looks for abandoned runs, and once when it starts working (SHUTU_JOB_SWEEP_SECONDS, default 10). */
+export const SWEEP_EVERY_MS = secondsFromEnv('SHUTU_JOB_SWEEP_SECONDS', 10_000);
 /** Dead instances without runs are forgotten after this long. */
 const FORGET_INSTANCE_MS = 3600_000;
 
