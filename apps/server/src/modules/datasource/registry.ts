@@ -59,7 +59,7 @@ export async function getDataSourceDriver(ctx: AppContext, id: number): Promise<
   const cached = drivers.get(id);
   if (cached?.fingerprint === fingerprint) return cached.driver;
   // openDriver does no I/O, so nothing can interleave between the check above and the set below.
-  const driver = openDriver(connectionConfig(ctx, row));
+  const driver = announcingWrites(ctx, id, openDriver(connectionConfig(ctx, row)));
   drivers.set(id, { fingerprint, driver });
   if (cached) closeQuietly(cached.driver);
   return driver;
@@ -102,6 +102,30 @@ function driversOf(ctx: AppContext): Map<number, CachedDriver> {
     registries.set(ctx, drivers);
   }
   return drivers;
+}
+
+/**
+ * Loads, appends, deletes, renames and drops through the driver change the source's data: each publishes the read
+ * topic keyed by the source before and after it runs, so the read cache (modules/read/cache.ts)
+ * of every process counts the source's data version up and serves no answer read before or
+ * during the change (issue 26). Patched on the instance: the drivers keep private state.
+ */
+function announcingWrites(ctx: AppContext, id: number, driver: Driver): Driver {
+  const changed = () => publish(ctx, 'read', String(id));
+  const writes = driver as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>;
+  for (const name of ['bulkLoad', 'bulkLoadCsvFile', 'appendRows', 'deleteRows', 'renameTable', 'dropTable'] as const) {
+    const write = writes[name];
+    if (!write) continue;
+    writes[name] = async (...args: unknown[]) => {
+      changed();
+      try {
+        return await write.apply(driver, args);
+      } finally {
+        changed();
+      }
+    };
+  }
+  return driver;
 }
 
 function fingerprintOf(row: DataSourceRow): string {

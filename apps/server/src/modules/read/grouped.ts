@@ -1,7 +1,7 @@
 import { CUBE_PREVIEW_TIMEOUT_MS, type CubeQueryRequestParsed } from '@shutu/contracts';
 import { groupPlans, type CompiledQuery, type CubePlan, type GroupedStatement } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
-import { readCacheOf, readKey, type SharedRows } from './cache.ts';
+import { cachedRead, type SharedRows } from './cache.ts';
 import { planWithPermissions, previewLimit } from './compile.ts';
 import { readPage, type OpenRead } from './open.ts';
 import { readRows } from './run.ts';
@@ -72,8 +72,10 @@ export function readPages(ctx: AppContext, reads: readonly PageRead[]): Promise<
 
 /** The grouped statement's rows, through the read cache (keyed by its text and bound values as any read), split per member. */
 async function runGrouped(ctx: AppContext, source: number, read: OpenRead, group: GroupedStatement) {
-  const { value, shared } = await readCacheOf(ctx).run(
-    readKey(source, { sql: group.sql, params: group.params, count: null }),
+  const { value, shared } = await cachedRead(
+    ctx,
+    { id: source, driver: read.driver },
+    { sql: group.sql, params: group.params, count: null },
     async (): Promise<SharedRows> => {
       const started = performance.now();
       // Every member's rows are limited in the statement; the whole answer is read.

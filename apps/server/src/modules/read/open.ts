@@ -7,7 +7,7 @@ import { openDatasetRead, type DatasetRead } from '../dataset/index.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import { serverTimeZoneOffsetMinutes } from '../system/index.ts';
 import type { Caller } from '../perm/index.ts';
-import { readCacheOf, readKey, type SharedRows } from './cache.ts';
+import { cachedRead, type SharedRows } from './cache.ts';
 import { compilePreview, compileWithPermissions } from './compile.ts';
 import { runPreview } from './run.ts';
 
@@ -70,7 +70,7 @@ export async function readPage(
     read.timeZoneOffsetMinutes,
     read.derivedTables,
   );
-  const answer = await readCacheOf(ctx).run(readKey(read.cube.datasourceId, compiled), async () => {
+  const answer = await cachedRead(ctx, { id: read.cube.datasourceId, driver: read.driver }, compiled, async () => {
     const result = await runPreview(read.driver, compiled);
     return { dataList: result.dataList, total: result.total, elapsedMs: result.elapsedMs };
   });

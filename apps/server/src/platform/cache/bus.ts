@@ -28,12 +28,15 @@ export interface CacheBus {
   readonly kind: 'local' | 'postgres';
   /** Changes whenever the topic is invalidated, here or in another process: caches compare it. */
   generation(topic: CacheTopic): number;
-  /** Invalidates the topic here at once and in every other process (after the change committed). */
-  publish(topic: CacheTopic): void;
+  /**
+   * Invalidates the topic here at once and in every other process (after the change committed).
+   * With a key (the read topic's data-source id), listeners are told which part changed.
+   */
+  publish(topic: CacheTopic, key?: string): void;
   /** Drops the topic's caches in this process only (a write this process made; its trigger tells the others). */
   invalidateLocal(topic: CacheTopic): void;
-  /** Called on every invalidation of the topic, local or remote. Returns the unsubscribe. */
-  subscribe(topic: CacheTopic, listener: () => void): () => void;
+  /** Called on every invalidation of the topic, local or remote (with the key it was published with). Returns the unsubscribe. */
+  subscribe(topic: CacheTopic, listener: (key?: string) => void): () => void;
   /** Resolves once the publishes made so far reached the store (tests, shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -45,33 +48,33 @@ type Log = { warn(obj: object, msg: string): void };
 export class LocalCacheBus implements CacheBus {
   readonly kind: 'local' | 'postgres' = 'local';
   private readonly generations = new Map<CacheTopic, number>();
-  private readonly listeners = new Map<CacheTopic, Set<() => void>>();
+  private readonly listeners = new Map<CacheTopic, Set<(key?: string) => void>>();
 
   generation(topic: CacheTopic): number {
     return this.generations.get(topic) ?? 0;
   }
 
-  publish(topic: CacheTopic): void {
-    this.bump(topic);
+  publish(topic: CacheTopic, key?: string): void {
+    this.bump(topic, key);
   }
 
   invalidateLocal(topic: CacheTopic): void {
     this.bump(topic);
   }
 
-  subscribe(topic: CacheTopic, listener: () => void): () => void {
+  subscribe(topic: CacheTopic, listener: (key?: string) => void): () => void {
     let set = this.listeners.get(topic);
     if (!set) this.listeners.set(topic, (set = new Set()));
     set.add(listener);
     return () => set.delete(listener);
   }
 
-  /** Drops the topic's caches in this process. */
-  protected bump(topic: CacheTopic): void {
+  /** Drops the topic's caches in this process (a keyed change: what listeners keep under that key). */
+  protected bump(topic: CacheTopic, key?: string): void {
     this.generations.set(topic, this.generation(topic) + 1);
     for (const listener of this.listeners.get(topic) ?? []) {
       try {
-        listener();
+        listener(key);
       } catch {
         // A listener only forgets; one that throws must not keep the others from forgetting.
       }
@@ -92,6 +95,9 @@ const PUBLISH_SQL = `with v as (
   on conflict (topic) do update set version = cache_version.version + 1
   returning version
 ) select version::float8 as version, pg_notify('${CACHE_CHANNEL}', $1 || ':' || version || ':' || $2) from v`;
+
+/** Between a topic and its key in a version row's name and a notice (`read/12`); topics hold no slash. */
+const KEY_SEPARATOR = '/';
 
 /** The bus of a process on a real PostgreSQL: LISTEN/NOTIFY plus the version rows. */
 export class PostgresCacheBus extends LocalCacheBus {
@@ -126,10 +132,12 @@ export class PostgresCacheBus extends LocalCacheBus {
     return bus;
   }
 
-  override publish(topic: CacheTopic): void {
-    this.bump(topic);
-    const done = this.executeSql(PUBLISH_SQL, [topic, this.instance])
-      .then((result) => this.advance(topic, Number((result.rows[0] as { version: number }).version), true))
+  override publish(topic: CacheTopic, key?: string): void {
+    this.bump(topic, key);
+    // A keyed change has a version row of its own (`read/12`), so a missed notice is found by the poll too.
+    const name = key === undefined ? topic : `${topic}${KEY_SEPARATOR}${key}`;
+    const done = this.executeSql(PUBLISH_SQL, [name, this.instance])
+      .then((result) => this.advance(name, Number((result.rows[0] as { version: number }).version), true))
       .catch((error: unknown) =>
         this.log?.warn({ err: error, topic }, 'cache bus: publish failed (other processes see it at their next poll of a later change)'),
       )
@@ -161,7 +169,9 @@ export class PostgresCacheBus extends LocalCacheBus {
     if (version <= seen) return;
     this.seen.set(topic, version);
     if (own && version === seen + 1) return;
-    if ((CACHE_TOPICS as readonly string[]).includes(topic)) this.bump(topic as CacheTopic);
+    const at = topic.indexOf(KEY_SEPARATOR);
+    const base = at < 0 ? topic : topic.slice(0, at);
+    if ((CACHE_TOPICS as readonly string[]).includes(base)) this.bump(base as CacheTopic, at < 0 ? undefined : topic.slice(at + 1));
   }
 
   private async listen(): Promise<void> {

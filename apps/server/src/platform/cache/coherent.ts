@@ -57,9 +57,9 @@ export function registerBus(bus: CacheBus): () => void {
   return () => buses.delete(bus);
 }
 
-/** Publishes on the context's bus. */
-export function publish(holder: BusHolder, topic: CacheTopic): void {
-  busOf(holder).publish(topic);
+/** Publishes on the context's bus (with a key: only that part of the topic changed, e.g. one source's data). */
+export function publish(holder: BusHolder, topic: CacheTopic, key?: string): void {
+  busOf(holder).publish(topic, key);
 }
 
 /**

@@ -68,8 +68,8 @@ export class SingleFlightCache<V> {
     this.now = options.now ?? Date.now;
   }
 
-  /** The kept answer for `key`, else the flight in progress for it, else a new call of `fn`. */
-  async run(key: string, fn: () => Promise<V>): Promise<SingleFlightAnswer<V>> {
+  /** The kept answer for `key`, else the flight in progress for it, else a new call of `fn` (its answer kept `ttlMs`, default the cache's). */
+  async run(key: string, fn: () => Promise<V>, ttlMs = this.ttlMs): Promise<SingleFlightAnswer<V>> {
     const kept = this.lookup(key);
     if (kept) {
       this.counters.hits += 1;
@@ -86,7 +86,7 @@ export class SingleFlightCache<V> {
     this.flights.set(key, flight);
     try {
       const value = await flight;
-      if (generation === this.generation) this.store(key, value);
+      if (generation === this.generation) this.store(key, value, ttlMs);
       return { value, shared: false };
     } finally {
       if (this.flights.get(key) === flight) this.flights.delete(key);
@@ -118,13 +118,18 @@ export class SingleFlightCache<V> {
     return entry;
   }
 
-  private store(key: string, value: V): void {
-    if (this.ttlMs === 0 || this.maxEntries === 0) return;
+  /** Forgets the kept answers whose key passes `test` (flights in progress still keep theirs). */
+  forget(test: (key: string) => boolean): void {
+    for (const [key, entry] of this.entries) if (test(key)) this.remove(key, entry);
+  }
+
+  private store(key: string, value: V, ttlMs: number): void {
+    if (ttlMs <= 0 || this.maxEntries === 0) return;
     const weight = Math.max(0, this.weigh(value));
     if (weight > this.maxWeight) return;
     const previous = this.entries.get(key);
     if (previous) this.remove(key, previous);
-    this.entries.set(key, { value, weight, expiresAt: this.now() + this.ttlMs });
+    this.entries.set(key, { value, weight, expiresAt: this.now() + ttlMs });
     this.totalWeight += weight;
     this.purgeExpired();
     for (const [oldKey, oldEntry] of this.entries) {
