@@ -187,6 +187,12 @@ export class ClickHouseDriver extends DriverBase {
     const settings: ClickHouseSettings = {
       max_execution_time: Math.max(1, Math.ceil(execution.timeoutMs / 1000)),
       join_use_nulls: 1,
+      // A query on a Distributed table whose IN / JOIN reads another Distributed table (a
+      // cluster, docs/deploy.md "ClickHouse cluster"): the inner read runs once on this node and
+      // its rows go to every shard (GLOBAL IN / GLOBAL JOIN), right whatever the sharding keys.
+      // 18.16's default refuses such a query ("Double-distributed IN/JOIN subqueries is denied");
+      // without Distributed tables the setting changes nothing.
+      distributed_product_mode: 'global',
       // Last: after readonly=1 the server refuses to change settings.
       readonly: '1',
     };
@@ -264,38 +270,74 @@ export class ClickHouseDriver extends DriverBase {
         .catch((error: unknown) => {
           throw loadFailed(error);
         });
-      let count = 0;
-      let failure: unknown = null;
-      // DateTime takes whole seconds on 18.16.
-      const datetimes = columns.flatMap((c, i) => (c.type === 'DATETIME' ? [i] : []));
-      const text = (async function* () {
-        try {
-          for await (const batch of batches(columns, rows, options.batchSize ?? 10_000, options.signal)) {
-            for (const row of batch) for (const i of datetimes) if (typeof row[i] === 'string') row[i] = (row[i] as string).slice(0, 19);
-            count += batch.length;
-            yield csvText(batch, '\\N');
-          }
-        } catch (error) {
-          failure = error;
-          throw error;
-        }
-      })();
       try {
-        await this.client.insert({
-          table: qualified,
-          values: Readable.from(text, { objectMode: false }),
-          format: 'CSV',
-          columns: names as [string, ...string[]],
-        });
-        if (failure !== null) throw failure;
-        return { rows: count };
+        return await this.streamCsv(qualified, columns, names, rows, options);
       } catch (error) {
         await this.client.command({ query: `DROP TABLE IF EXISTS ${qualified}` }).catch(() => undefined);
-        throw loadFailed(failure ?? error);
+        throw loadFailed(error);
       }
     } catch (error) {
       throw this.mapError(error, 0);
     }
+  }
+
+  /**
+   * Rows into an existing table through the same CSV path as bulkLoad (one INSERT … FORMAT CSV,
+   * streamed as the rows are converted), with extra insert settings: the cluster loader inserts
+   * into a Distributed table with `insert_distributed_sync: 1`, so each row is written to its
+   * shard (by the table's sharding key) before the call returns. Not transactional.
+   */
+  async insertCsv(
+    table: string,
+    columns: readonly LoadColumn[],
+    rows: AsyncIterable<LoadRow> | Iterable<LoadRow>,
+    options: BulkLoadOptions & { settings?: ClickHouseSettings } = {},
+  ): Promise<{ rows: number }> {
+    this.check();
+    const names = checkColumns(dialect, columns);
+    try {
+      return await this.streamCsv(qualify(table, options), columns, names, rows, options);
+    } catch (error) {
+      throw this.mapError(loadFailed(error), 0);
+    }
+  }
+
+  private async streamCsv(
+    qualified: string,
+    columns: readonly LoadColumn[],
+    names: string[],
+    rows: AsyncIterable<LoadRow> | Iterable<LoadRow>,
+    options: BulkLoadOptions & { settings?: ClickHouseSettings },
+  ): Promise<{ rows: number }> {
+    let count = 0;
+    let failure: unknown = null;
+    // DateTime takes whole seconds on 18.16.
+    const datetimes = columns.flatMap((c, i) => (c.type === 'DATETIME' ? [i] : []));
+    const text = (async function* () {
+      try {
+        for await (const batch of batches(columns, rows, options.batchSize ?? 10_000, options.signal)) {
+          for (const row of batch) for (const i of datetimes) if (typeof row[i] === 'string') row[i] = (row[i] as string).slice(0, 19);
+          count += batch.length;
+          yield csvText(batch, '\\N');
+        }
+      } catch (error) {
+        failure = error;
+        throw error;
+      }
+    })();
+    try {
+      await this.client.insert({
+        table: qualified,
+        values: Readable.from(text, { objectMode: false }),
+        format: 'CSV',
+        columns: names as [string, ...string[]],
+        ...(options.settings ? { clickhouse_settings: options.settings } : {}),
+      });
+    } catch (error) {
+      throw failure ?? error;
+    }
+    if (failure !== null) throw failure;
+    return { rows: count };
   }
 
   private async existsIn(schema: string | undefined, name: string): Promise<boolean> {

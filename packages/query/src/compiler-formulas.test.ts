@@ -26,7 +26,7 @@ describeSqlCases([
         'SELECT (-`o`.`amount`) - (-1) + (`o`.`amount` * 2 / NULLIF((`u`.`age` - 1), 0)) AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
       ],
       clickhouse: [
-        'SELECT (-`o`.`amount`) - (-1) + (`o`.`amount` * 2 / nullIf((`u`.`age` - 1), 0)) AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
+        'SELECT (-`o`.`amount`) - (-1) + (toFloat64(`o`.`amount` * 2) / nullIf(toFloat64((`u`.`age` - 1)), 0)) AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
       ],
     },
   },
@@ -45,7 +45,7 @@ describeSqlCases([
         'SELECT ABS(`o`.`amount`) + CEIL(`o`.`amount`) + FLOOR(`o`.`amount`) + POWER(`o`.`amount`, 2) + SQRT(`o`.`amount`) + MOD(`o`.`amount`, 7) + ROUND(`o`.`amount`, 1) AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
       ],
       clickhouse: [
-        'SELECT abs(`o`.`amount`) + ceil(`o`.`amount`) + floor(`o`.`amount`) + pow(`o`.`amount`, 2) + sqrt(`o`.`amount`) + modulo(`o`.`amount`, 7) + round(`o`.`amount`, 1) AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
+        'SELECT abs(`o`.`amount`) + ceil(`o`.`amount`) + floor(`o`.`amount`) + pow(`o`.`amount`, 2) + sqrt(`o`.`amount`) + modulo(`o`.`amount`, 7) + round(`o`.`amount`, 1) AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
       ],
     },
   },
@@ -67,7 +67,7 @@ describeSqlCases([
         ['-', 'a', 'b'],
       ],
       clickhouse: [
-        "SELECT concat(upperUTF8(`o`.`province`), '-', lowerUTF8(substringUTF8(`o`.`user_phone`, 4, lengthUTF8(`o`.`user_phone`))), toString(lengthUTF8(replaceAll(`o`.`channel`, 'a', 'b')))) AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
+        "SELECT concat(upperUTF8(`o`.`province`), '-', lowerUTF8(substringUTF8(`o`.`user_phone`, 4, lengthUTF8(`o`.`user_phone`))), toString(lengthUTF8(replaceAll(`o`.`channel`, 'a', 'b')))) AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
       ],
     },
   },
@@ -89,7 +89,7 @@ describeSqlCases([
         'SELECT YEAR(`o`.`order_time`) * 10000 + QUARTER(`o`.`order_time`) + MONTH(`o`.`order_time`) + DAYOFMONTH(`o`.`order_time`) + HOUR(`o`.`order_time`) + DATEDIFF(CAST(DATE(`o`.`order_time`) - INTERVAL WEEKDAY(`o`.`order_time`) DAY AS DATETIME), `o`.`order_time`) AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
       ],
       clickhouse: [
-        'SELECT toYear(`o`.`order_time`) * 10000 + toQuarter(`o`.`order_time`) + toMonth(`o`.`order_time`) + toDayOfMonth(`o`.`order_time`) + toHour(`o`.`order_time`) + (toRelativeDayNum(toDateTime(toMonday(`o`.`order_time`))) - toRelativeDayNum(`o`.`order_time`)) AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
+        'SELECT toYear(`o`.`order_time`) * 10000 + toQuarter(`o`.`order_time`) + toMonth(`o`.`order_time`) + toDayOfMonth(`o`.`order_time`) + toHour(`o`.`order_time`) + (toRelativeDayNum(toDateTime(toMonday(`o`.`order_time`))) - toRelativeDayNum(`o`.`order_time`)) AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
       ],
     },
   },
@@ -114,7 +114,7 @@ describeSqlCases([
         ['上海', '北京'],
       ],
       clickhouse: [
-        "SELECT CASE WHEN (`o`.`province` IN ('上海', '北京') AND NOT (`o`.`amount` BETWEEN 1 AND 2)) OR `o`.`channel` IS NULL THEN coalesce(nullIf(`o`.`amount`, 0), ifNull(`u`.`age`, 1)) ELSE 0 END AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
+        "SELECT CASE WHEN (`o`.`province` IN ('上海', '北京') AND NOT (`o`.`amount` BETWEEN 1 AND 2)) OR `o`.`channel` IS NULL THEN coalesce(nullIf(`o`.`amount`, 0), ifNull(`u`.`age`, 1)) ELSE 0 END AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
       ],
     },
   },
@@ -136,7 +136,7 @@ describeSqlCases([
         ['上海', '北京', '2024-03-01 00:00:00'],
       ],
       clickhouse: [
-        "SELECT CASE `o`.`province` WHEN '上海' THEN 1 WHEN '北京' THEN 2 ELSE 0 END + CASE WHEN `o`.`order_time` >= toDateTime('2024-03-01 00:00:00') THEN 1 END AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
+        "SELECT CASE `o`.`province` WHEN '上海' THEN 1 WHEN '北京' THEN 2 ELSE 0 END + CASE WHEN `o`.`order_time` >= toDateTime('2024-03-01 00:00:00') THEN 1 END AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
       ],
     },
   },
@@ -148,7 +148,9 @@ describeSqlCases([
       duckdb: ['SELECT "o"."amount" * 2 AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"'],
       postgres: ['SELECT "o"."amount" * 2 AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"'],
       mysql: ['SELECT `o`.`amount` * 2 AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`'],
-      clickhouse: ['SELECT `o`.`amount` * 2 AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`'],
+      clickhouse: [
+        'SELECT `o`.`amount` * 2 AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
+      ],
     },
   },
   {
@@ -166,7 +168,7 @@ describeSqlCases([
         'SELECT `o`.`province` AS `d0`, COUNT(*) + COUNT(DISTINCT `o`.`user_phone`) + COUNT(DISTINCT `o`.`channel`) + (SUM(`o`.`amount`) / NULLIF(AVG(`u`.`age`), 0)) + MAX(`o`.`amount`) - MIN(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone` GROUP BY 1',
       ],
       clickhouse: [
-        'SELECT `o`.`province` AS `d0`, COUNT(*) + uniqExact(`o`.`user_phone`) + uniqExact(`o`.`channel`) + (SUM(`o`.`amount`) / nullIf(AVG(`u`.`age`), 0)) + MAX(`o`.`amount`) - MIN(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone` GROUP BY `o`.`province`',
+        'SELECT `o`.`province` AS `d0`, COUNT(*) + uniqExact(`o`.`user_phone`) + uniqExact(`o`.`channel`) + (toFloat64(SUM(`o`.`amount`)) / nullIf(toFloat64(AVG(`u`.`age`)), 0)) + MAX(`o`.`amount`) - MIN(`o`.`amount`) AS `m0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone` GROUP BY `o`.`province`',
       ],
     },
   },
@@ -195,7 +197,7 @@ describeSqlCases([
         'SELECT `u`.`user_name` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` RIGHT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone` AND `o`.`province` = `u`.`user_name` GROUP BY 1',
       ],
       clickhouse: [
-        'SELECT `u`.`user_name` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` ALL RIGHT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone` AND `o`.`province` = `u`.`user_name` GROUP BY `u`.`user_name`',
+        'SELECT `u`.`user_name` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM (SELECT * FROM `ods_order`) AS `o` ALL RIGHT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone` AND `o`.`province` = `u`.`user_name` GROUP BY `u`.`user_name`',
       ],
     },
   },
@@ -219,7 +221,7 @@ describeSqlCases([
         ['86'],
       ],
       clickhouse: [
-        "SELECT `u`.`user_name` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` ALL INNER JOIN `dw`.`dim_user` AS `u` ON concat('86', `o`.`user_phone`) = `u`.`phone` GROUP BY `u`.`user_name`",
+        "SELECT `u`.`user_name` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM (SELECT * FROM `ods_order`) AS `o` ALL INNER JOIN `dw`.`dim_user` AS `u` ON concat('86', `o`.`user_phone`) = `u`.`phone` GROUP BY `u`.`user_name`",
       ],
     },
   },
@@ -246,7 +248,7 @@ describeSqlCases([
         [2, '上海'],
       ],
       clickhouse: [
-        "SELECT `o`.`amount` * 2 + CASE WHEN `o`.`province` = '上海' THEN 1 ELSE 0 END AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
+        "SELECT `o`.`amount` * 2 + CASE WHEN `o`.`province` = '上海' THEN 1 ELSE 0 END AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
       ],
     },
   },
@@ -264,7 +266,9 @@ describeSqlCases([
         [1.5, 1.5],
       ],
       mysql: ['SELECT `o`.`amount` * ? + ? AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`', [1.5, 1.5]],
-      clickhouse: ['SELECT `o`.`amount` * 1.5 + 1.5 AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`'],
+      clickhouse: [
+        'SELECT `o`.`amount` * 1.5 + 1.5 AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
+      ],
     },
   },
   {
@@ -275,7 +279,9 @@ describeSqlCases([
       duckdb: ['SELECT "o"."amount" * NULL + 1 AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"'],
       postgres: ['SELECT "o"."amount" * NULL + 1 AS "d0" FROM "ods_order" AS "o" LEFT JOIN "dw"."dim_user" AS "u" ON "o"."user_phone" = "u"."phone"'],
       mysql: ['SELECT `o`.`amount` * NULL + 1 AS `d0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`'],
-      clickhouse: ['SELECT `o`.`amount` * NULL + 1 AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`'],
+      clickhouse: [
+        'SELECT `o`.`amount` * NULL + 1 AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`',
+      ],
     },
   },
   {
@@ -296,7 +302,7 @@ describeSqlCases([
         ['2'],
       ],
       clickhouse: [
-        "SELECT concat(`o`.`province`, NULL, '2') AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
+        "SELECT concat(`o`.`province`, NULL, '2') AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
       ],
     },
   },
@@ -318,7 +324,7 @@ describeSqlCases([
         ['2024-01-01 00:00:00', 'new'],
       ],
       clickhouse: [
-        "SELECT CASE WHEN `o`.`order_time` >= toDateTime('2024-01-01 00:00:00') THEN 'new' ELSE NULL END AS `d0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
+        "SELECT CASE WHEN `o`.`order_time` >= toDateTime('2024-01-01 00:00:00') THEN 'new' ELSE NULL END AS `d0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone`",
       ],
     },
   },

@@ -60,7 +60,7 @@ describeSqlCases([
         `SELECT \`o\`.\`province\` AS \`d0\`, SUM(\`o\`.\`amount\`) AS \`m0\`, MAX(\`v\`.\`total\` / NULLIF(10000, 0)) AS \`m1\` FROM (${VIEW_SQL}\n) AS \`v\` INNER JOIN \`ods_order\` AS \`o\` ON \`v\`.\`province\` = \`o\`.\`province\` GROUP BY 1`,
       ],
       clickhouse: [
-        `SELECT \`o\`.\`province\` AS \`d0\`, SUM(\`o\`.\`amount\`) AS \`m0\`, MAX(\`v\`.\`total\` / nullIf(10000, 0)) AS \`m1\` FROM (${VIEW_SQL}\n) AS \`v\` ALL INNER JOIN \`ods_order\` AS \`o\` ON \`v\`.\`province\` = \`o\`.\`province\` GROUP BY \`o\`.\`province\``,
+        `SELECT \`o\`.\`province\` AS \`d0\`, SUM(\`o\`.\`amount\`) AS \`m0\`, MAX(toFloat64(\`v\`.\`total\`) / nullIf(toFloat64(10000), 0)) AS \`m1\` FROM (${VIEW_SQL}\n) AS \`v\` ALL INNER JOIN \`ods_order\` AS \`o\` ON \`v\`.\`province\` = \`o\`.\`province\` GROUP BY \`o\`.\`province\``,
       ],
     },
   },

@@ -237,7 +237,7 @@ describeSqlCases([
         ['大额', '普通'],
       ],
       clickhouse: [
-        "SELECT CASE WHEN `o`.`amount` >= 100 THEN '大额' ELSE '普通' END AS `d0`, SUM(`o`.`amount`) / nullIf(uniqExact(`o`.`user_phone`), 0) AS `m0`, SUM(round(`o`.`amount` * 1.06, 2)) AS `m1` FROM `ods_order` AS `o` GROUP BY CASE WHEN `o`.`amount` >= 100 THEN '大额' ELSE '普通' END",
+        "SELECT CASE WHEN `o`.`amount` >= 100 THEN '大额' ELSE '普通' END AS `d0`, toFloat64(SUM(`o`.`amount`)) / nullIf(toFloat64(uniqExact(`o`.`user_phone`)), 0) AS `m0`, SUM(round(`o`.`amount` * 1.06, 2)) AS `m1` FROM `ods_order` AS `o` GROUP BY CASE WHEN `o`.`amount` >= 100 THEN '大额' ELSE '普通' END",
       ],
     },
   },
@@ -256,7 +256,7 @@ describeSqlCases([
         'SELECT `u`.`user_name` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone` GROUP BY 1',
       ],
       clickhouse: [
-        'SELECT `u`.`user_name` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone` GROUP BY `u`.`user_name`',
+        'SELECT `u`.`user_name` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM (SELECT * FROM `ods_order`) AS `o` ALL LEFT JOIN `dw`.`dim_user` AS `u` ON `o`.`user_phone` = `u`.`phone` GROUP BY `u`.`user_name`',
       ],
     },
   },

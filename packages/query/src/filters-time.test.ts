@@ -137,7 +137,7 @@ describeSqlCases([
         [100, 2, 10, 50],
       ],
       clickhouse: [
-        'SELECT `o`.`province` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`province` HAVING SUM(`o`.`amount`) > 100 AND uniqExact(`o`.`user_phone`) >= 2 AND (SUM(`o`.`amount`) / nullIf(uniqExact(`o`.`user_phone`), 0)) BETWEEN 10 AND 50',
+        'SELECT `o`.`province` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`province` HAVING SUM(`o`.`amount`) > 100 AND uniqExact(`o`.`user_phone`) >= 2 AND (toFloat64(SUM(`o`.`amount`)) / nullIf(toFloat64(uniqExact(`o`.`user_phone`)), 0)) BETWEEN 10 AND 50',
       ],
     },
   },

@@ -1,6 +1,6 @@
 import type { CubeQueryRequest } from '@shutu/contracts';
 import { describe, expect, it } from 'vitest';
-import { DIALECTS, groupPlans, planCubeQuery, type QueryDialect } from './index.ts';
+import { DIALECTS, groupPlans, planCubeQuery, withCapabilities, type Dialect, type QueryDialect } from './index.ts';
 import { where } from './testing/expect-sql.ts';
 import { NOW, ordersModel, singleTableModel } from './testing/fixtures.ts';
 
@@ -20,7 +20,7 @@ const BY_MONTH: CubeQueryRequest = {
 };
 const DISTINCT: CubeQueryRequest = { dimensions: [{ fieldId: 1 }], measures: [{ fieldId: 3, aggregation: 'COUNT_DISTINCT' }], limit: 1000 };
 
-const plansFor = (dialect: QueryDialect, requests: CubeQueryRequest[], rowFilter = '线上') =>
+const plansFor = (dialect: QueryDialect | Dialect, requests: CubeQueryRequest[], rowFilter = '线上') =>
   requests.map((r) => planCubeQuery(singleTableModel, r, { dialect, now: NOW, rowFilters: [where(2, 'eq', [rowFilter])] }));
 
 const EXPECTED =
@@ -44,6 +44,15 @@ describe('grouped statements (one scan for the charts that read the same rows)',
 
   it.each(['mysql', 'clickhouse'] as const)('%s: no grouping, every chart its own statement', (dialect) => {
     expect(groupPlans(plansFor(dialect, [CARD, BY_PROVINCE, BY_MONTH]))).toEqual({ groups: [], alone: [0, 1, 2] });
+  });
+
+  it('the choice follows the capabilities, never the name: DuckDB without GROUPING SETS or window functions runs each chart alone', () => {
+    for (const changes of [{ groupingSets: false }, { windowFunctions: false }]) {
+      expect(groupPlans(plansFor(withCapabilities('duckdb', changes), [CARD, BY_PROVINCE, BY_MONTH]))).toEqual({ groups: [], alone: [0, 1, 2] });
+    }
+    // A ClickHouse server that had both (not 18.16) would group; only the flags decide.
+    const flagged = withCapabilities('clickhouse', { groupingSets: true, windowFunctions: true });
+    expect(groupPlans(plansFor(flagged, [CARD, BY_PROVINCE])).groups.map((g) => g.members)).toEqual([[0, 1]]);
   });
 
   it('charts over other rows (another row filter: another viewer, another link) are not grouped together', () => {

@@ -1,6 +1,7 @@
 import type { Expr, SelectQuery } from './ast.ts';
 import { select } from './ast.ts';
 import type { CubePlan } from './compiler.ts';
+import type { Dialect } from './dialects/types.ts';
 import { renderQuery, type ParamValue, type RenderedSql } from './render.ts';
 
 /**
@@ -25,15 +26,19 @@ import { renderQuery, type ParamValue, type RenderedSql } from './render.ts';
  * Only the user values of the shared WHERE and of the expressions are bound (rendered once by
  * renderQuery); the rest of the text is quoted aliases and numbers written here.
  *
- * Dialects: DuckDB and PostgreSQL. MySQL / MariaDB have no GROUPING SETS (only WITH ROLLUP);
- * ClickHouse inlines a CTE at every reference (each branch would scan again). Their plans run
+ * Only for dialects with the capabilities `groupingSets` and `windowFunctions` (DuckDB,
+ * PostgreSQL). MySQL / MariaDB have no GROUPING SETS (only WITH ROLLUP); ClickHouse 18.16 has
+ * neither and inlines a CTE at every reference (each branch would scan again). Their plans run
  * as separate statements. Plans that are not groupable run alone too: detail reads, HAVING,
  * OFFSET, a count query, DISTINCT, and COUNT DISTINCT measures (measured on DuckDB at 1M
  * orders: a distinct aggregate in a GROUPING SETS statement made it 14 times slower than the
  * same statement without it — docs/board-speed.md).
  */
 
-export const GROUPING_DIALECTS = new Set(['duckdb', 'postgres']);
+/** Whether the dialect can run a grouped statement (its capabilities, never its name). */
+export function canGroup(dialect: Dialect): boolean {
+  return dialect.capabilities.groupingSets && dialect.capabilities.windowFunctions;
+}
 
 /** A statement answering several plans, and how to split its rows back per plan. */
 export interface GroupedStatement extends RenderedSql {
@@ -54,7 +59,7 @@ const mentionsDistinct = (expr: Expr): boolean => JSON.stringify(expr).includes(
 /** Whether a plan may share a grouped statement: an aggregate read without HAVING, OFFSET, count or distinct aggregates. */
 export function isGroupable(plan: CubePlan): boolean {
   const q = plan.query;
-  if (!GROUPING_DIALECTS.has(plan.dialect.name) || plan.count || q.k !== 'select') return false;
+  if (!canGroup(plan.dialect) || plan.count || q.k !== 'select') return false;
   if (q.distinct || q.having || q.offset || q.limit === null) return false;
   const dims = plan.fields.filter((f) => f.kind === 'dimension').length;
   const measures = plan.fields.length - dims;

@@ -155,6 +155,10 @@ class Renderer {
     return `${f.schema ? `${this.q(f.schema)}.` : ''}${this.q(f.name)} AS ${this.q(f.alias)}`;
   }
 
+  private tableAsSubquery(f: Extract<FromItem, { k: 'table' }>): string {
+    return `(SELECT * FROM ${f.schema ? `${this.q(f.schema)}.` : ''}${this.q(f.name)}) AS ${this.q(f.alias)}`;
+  }
+
   query(query: Query): string {
     if (query.k === 'setop') {
       const side = (q: Query) => (q.k === 'setop' ? `(${this.query(q)})` : this.query(q));
@@ -166,7 +170,9 @@ class Renderer {
   private select(s: SelectQuery): string {
     const caps = this.d.capabilities;
     const columns = s.columns.map((c) => `${this.expr(c.expr)} AS ${this.q(c.alias)}`).join(', ');
-    let sql = `SELECT ${s.distinct ? 'DISTINCT ' : ''}${columns} FROM ${this.from(s.from)}`;
+    // A JOIN's first table read as a subquery where the engine needs it (capability joinFromSubquery).
+    const first = s.joins.length > 0 && caps.joinFromSubquery && s.from.k === 'table' ? this.tableAsSubquery(s.from) : this.from(s.from);
+    let sql = `SELECT ${s.distinct ? 'DISTINCT ' : ''}${columns} FROM ${first}`;
     for (const j of s.joins) sql += ` ${this.d.joinKeyword(j.type)} ${this.from(j.table)} ON ${this.expr(j.on)}`;
     if (s.where) sql += ` WHERE ${this.expr(s.where)}`;
     if (s.groupBy.length > 0) {

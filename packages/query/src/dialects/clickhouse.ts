@@ -31,6 +31,11 @@ export const clickhouse: Dialect = {
     nulInStrings: true,
     nullsLast: true,
     likeIgnoresCase: false,
+    // 18.16: no GROUPING SETS, no window functions (both came in 21–22), and a WITH is
+    // inlined at every reference.
+    groupingSets: false,
+    windowFunctions: false,
+    joinFromSubquery: true,
   },
   placeholder: () => {
     throw new Error('ClickHouse has no server-side parameters');
@@ -75,7 +80,9 @@ export const clickhouse: Dialect = {
   stringValue: (arg) => arg,
   // Numbers are inlined as literals, which carry their type.
   numberValue: (arg) => arg,
-  divide: (left, right) => `${left} / nullIf(${right}, 0)`,
+  // Decimal / anything keeps the dividend's scale on ClickHouse (SUM(amount) / COUNT(DISTINCT …)
+  // of a Decimal(10,2) gives 142.24, DuckDB 142.2479…): both sides as Float64, as the other engines divide.
+  divide: (left, right) => `toFloat64(${left}) / nullIf(toFloat64(${right}), 0)`,
   contains: (haystack, needle) => `position(${haystack}, ${needle}) > 0`,
   joinKeyword: (type) => `ALL ${baseDialect.joinKeyword(type)}`,
   limitOffset: (limit, offset) => (offset === null ? baseDialect.limitOffset(limit, null) : `LIMIT ${offset}, ${limit ?? NO_LIMIT}`),

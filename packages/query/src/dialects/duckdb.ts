@@ -15,6 +15,9 @@ export const duckdb: Dialect = {
     nulInStrings: false,
     nullsLast: true,
     likeIgnoresCase: false,
+    groupingSets: true,
+    windowFunctions: true,
+    joinFromSubquery: false,
   },
   quoteIdentifier: quoteDouble,
   escapeString(value) {

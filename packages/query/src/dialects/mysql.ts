@@ -31,6 +31,10 @@ export const mysql: Dialect = {
     nulInStrings: true,
     nullsLast: false,
     likeIgnoresCase: true,
+    // MariaDB 10.2+ and MySQL 8 (ROW_NUMBER, COUNT(*) OVER ()); GROUPING SETS in neither.
+    groupingSets: false,
+    windowFunctions: true,
+    joinFromSubquery: false,
   },
   placeholder: () => '?',
   quoteIdentifier(name) {

@@ -15,6 +15,9 @@ export const postgres: Dialect = {
     nulInStrings: false,
     nullsLast: true,
     likeIgnoresCase: false,
+    groupingSets: true,
+    windowFunctions: true,
+    joinFromSubquery: false,
   },
   quoteIdentifier: quoteDouble,
   /**

@@ -28,6 +28,20 @@ export interface QueryCapabilities {
   nullsLast: boolean;
   /** Plain LIKE already ignores case (MySQL's default collations). */
   likeIgnoresCase: boolean;
+  /**
+   * `GROUP BY GROUPING SETS (…)` and a CTE computed once for several readers (`AS MATERIALIZED`):
+   * the grouped board read (grouped.ts) answers several charts with one scan only with it;
+   * otherwise each chart runs its own statement.
+   */
+  groupingSets: boolean;
+  /** `ROW_NUMBER() OVER (…)`, `COUNT(*) OVER ()`; otherwise the reads that use them take separate statements. */
+  windowFunctions: boolean;
+  /**
+   * The first table of a SELECT with JOINs is read as `(SELECT * FROM t) AS a`. ClickHouse 18.16
+   * loses the JOIN's table aliases when that table is Distributed (a cluster: "Unknown identifier:
+   * o.phone"); read as a subquery, the join runs on the node asking and the aliases hold.
+   */
+  joinFromSubquery: boolean;
 }
 
 /** Renders one catalogue function from its rendered arguments. */
