@@ -9,19 +9,21 @@ import {
 } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, forbidden, tooManyRequests } from '../../platform/http/errors.ts';
+import { builtinWarehouseAppender } from '../datasource/index.ts';
 import { SiteGuard } from './site-guard.ts';
 import { addSiteCounts } from './sites.ts';
 import { findSiteByKey, insertTrackRows, type TrackRow } from './track-repo.ts';
 import { CopySink } from './track-copy.ts';
 import { TrackWriter } from './track-writer.ts';
+import { appendClicks, moveStoredClicks } from './warehouse-clicks.ts';
 
 /**
  * Ingestion of the tracker's batches (docs/heatmap.md "Tracker and ingestion"): a batch is
  * checked whole — not JSON, a wrong shape, one bad event or an unknown write key refuses it all
  * with a message saying what, and nothing of it is stored — then the site must be enabled and
  * within its rate limit, its events join the writer's buffer and the batch is acknowledged. The
- * writer (one per app) appends them in bulk; each site's counters (accepted, invalid, limited)
- * are added to track_site every few seconds.
+ * writer (one per app) appends them in bulk to the warehouse (warehouse-clicks.ts); each site's
+ * counters (accepted, invalid, limited) are added to track_site every few seconds.
  */
 
 /** Below this width a page is taken as a phone's (H5), as the demo data's widths are. */
@@ -29,6 +31,8 @@ const H5_MAX_WIDTH = 767;
 /** A site changed on another serving process is seen here within this long. */
 const SITE_CACHE_MS = 5000;
 const COUNTS_EVERY_MS = 5000;
+/** How often the warehouse's owner moves clicks other processes left in the store. */
+const MOVE_EVERY_MS = 5000;
 
 interface SiteInfo {
   id: number;
@@ -43,6 +47,7 @@ interface IngestState {
   guard: SiteGuard;
   sites: Map<string, { site: SiteInfo | null; at: number }>;
   countsTimer: NodeJS.Timeout | null;
+  moveTimer: NodeJS.Timeout | null;
 }
 
 const states = new WeakMap<AppContext, IngestState>();
@@ -50,14 +55,20 @@ const states = new WeakMap<AppContext, IngestState>();
 function stateOf(ctx: AppContext): IngestState {
   let state = states.get(ctx);
   if (!state) {
-    // PostgreSQL: COPY on a connection of its own; the embedded PGlite: one INSERT … unnest.
+    // Not the warehouse's owner: the store's track_event (PostgreSQL: COPY on a connection of its own).
     const copy = ctx.store.kind === 'postgres' && ctx.store.connectionString ? new CopySink(ctx.store.connectionString) : null;
+    const write = async (rows: TrackRow[]) => {
+      const appender = await builtinWarehouseAppender(ctx);
+      if (appender) return appendClicks(ctx, appender, rows);
+      return copy ? copy.write(rows) : insertTrackRows(ctx.db, rows);
+    };
     state = {
       copy,
-      writer: new TrackWriter<TrackRow>((rows) => (copy ? copy.write(rows) : insertTrackRows(ctx.db, rows)), { maxRows: 5000, maxDelayMs: 1000 }),
+      writer: new TrackWriter<TrackRow>(write, { maxRows: 5000, maxDelayMs: 1000 }),
       guard: new SiteGuard(),
       sites: new Map(),
       countsTimer: null,
+      moveTimer: null,
     };
     states.set(ctx, state);
   }
@@ -66,6 +77,12 @@ function stateOf(ctx: AppContext): IngestState {
 
 export function trackWriterOf(ctx: AppContext): TrackWriter<TrackRow> {
   return stateOf(ctx).writer;
+}
+
+/** Every acknowledged click into the warehouse before a heat-map read: the buffer, and what other processes left in the store. */
+export async function flushTrackedClicks(ctx: AppContext): Promise<void> {
+  await stateOf(ctx).writer.flush();
+  await moveStoredClicks(ctx);
 }
 
 /** Adds the counters gathered so far to track_site (a failed write keeps them for the next time). */
@@ -91,9 +108,13 @@ export function startIngestion(ctx: AppContext): () => Promise<void> {
   const state = stateOf(ctx);
   state.countsTimer ??= setInterval(() => void flushSiteCounts(ctx).catch(() => undefined), COUNTS_EVERY_MS);
   state.countsTimer.unref();
+  state.moveTimer ??= setInterval(() => void moveStoredClicks(ctx).catch(() => undefined), MOVE_EVERY_MS);
+  state.moveTimer.unref();
   return async () => {
     if (state.countsTimer) clearInterval(state.countsTimer);
+    if (state.moveTimer) clearInterval(state.moveTimer);
     state.countsTimer = null;
+    state.moveTimer = null;
     await state.writer.close();
     await state.copy?.close();
     await flushSiteCounts(ctx).catch(() => undefined);

@@ -20,10 +20,11 @@ import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { DEMO_SCRIPT, DEMO_SITE_PREFIX, demoPage, demoPageHtml } from './demo-site.ts';
 import { heatmapEvents, heatmapTitles, lookupPhone } from './service.ts';
-import { flushSiteCounts, forgetSites, ingestBatch, startIngestion } from './ingest.ts';
+import { flushSiteCounts, flushTrackedClicks, forgetSites, ingestBatch, startIngestion } from './ingest.ts';
 import { pageFrame, pageScreenshot } from './screenshot.ts';
 import { createSite, deleteSite, listSites, purgeExpiredClicks, updateSite } from './sites.ts';
 import { TRACKER_SCRIPT } from './tracker-script.ts';
+import { deleteSiteClicks, ensureClickTable, moveStoredClicks, purgeWarehouseClicks } from './warehouse-clicks.ts';
 
 const tags = ['heatmap'];
 
@@ -125,6 +126,9 @@ function registerSites(app: App, ctx: AppContext): void {
     async (request) => {
       await deleteSite(ctx.db, request.params.id);
       forgetSites(ctx);
+      // Its clicks still buffered are written first, then all of them leave the warehouse.
+      await flushTrackedClicks(ctx);
+      await deleteSiteClicks(ctx, request.params.id);
       return ok(null);
     },
   );
@@ -138,10 +142,20 @@ function registerSites(app: App, ctx: AppContext): void {
 function registerTracking(app: App, ctx: AppContext): void {
   const stopIngestion = startIngestion(ctx);
   // Retention: each site's clicks older than its retention days go, at start and hourly.
-  const purge = () => void purgeExpiredClicks(ctx.db).catch((error: unknown) => app.log.warn({ err: error }, 'track_event retention failed'));
+  const purge = () =>
+    void (async () => {
+      await purgeExpiredClicks(ctx.db);
+      await purgeWarehouseClicks(ctx, await listSites(ctx.db));
+    })().catch((error: unknown) => app.log.warn({ err: error }, 'tracked clicks retention failed'));
   const purgeTimer = setInterval(purge, 60 * 60_000);
   purgeTimer.unref();
-  app.addHook('onReady', async () => purge());
+  // The warehouse's table exists before the first heat-map read; clicks left in the store (an older version, another process) move in.
+  app.addHook('onReady', async () => {
+    await ensureClickTable(ctx)
+      .then(() => moveStoredClicks(ctx))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'tracked clicks: warehouse table not ready'));
+    purge();
+  });
   // A clean stop writes every acknowledged event before the store closes (server.ts closes the app first).
   app.addHook('onClose', async () => {
     clearInterval(purgeTimer);

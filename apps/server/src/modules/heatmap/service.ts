@@ -11,20 +11,21 @@ import type { ParamValue, Row } from '@shutu/connectors';
 import type { Dialect } from '@shutu/query';
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../platform/http/errors.ts';
-import { findBuiltinRow } from '../datasource/index.ts';
+import { findBuiltinRow, tableCheckerFor } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { readBoundSql, type BoundStatement } from '../read/index.ts';
 import { normalisePoint, topAreas } from './areas.ts';
 import { viewUrlOf } from './demo-site.ts';
-import { trackedDistinctId, trackedPageCounts, trackedPoints, trackedTitles } from './track-repo.ts';
-import { mergePageCounts, trackFilter } from './tracked.ts';
-import { trackWriterOf } from './ingest.ts';
+import { flushTrackedClicks } from './ingest.ts';
+import { TRACK_TABLE } from './warehouse-clicks.ts';
 
 /**
- * The heat map's reads (docs/heatmap.md): the built-in warehouse's web_pages, users and
- * click_events, always through the read module as the caller (readBoundSql: the SQL guard and,
- * for a non-administrator, a grant of every table read). Every value is bound; identifiers are
- * the dialect's quoted names.
+ * The heat map's reads (docs/heatmap.md): the built-in warehouse's web_pages, users,
+ * click_events and the tracker's track_click_events, always through the read module as the
+ * caller (readBoundSql: the SQL guard and, for a non-administrator, a grant of every table
+ * read). Tracked clicks are read where the caller may read their table (administrators; members
+ * granted it), in the same statement as the demo's. Every value is bound; identifiers are the
+ * dialect's quoted names.
  */
 
 const HEATMAP_TIMEOUT_MS = 30_000;
@@ -47,6 +48,15 @@ async function read(ctx: AppContext, caller: Caller, build: (dialect: Dialect) =
   return { rows: result.rows, truncated: result.truncated };
 }
 
+/** Whether the caller may read the tracked clicks (a grant of their table, like any warehouse table); they are written first. */
+async function readsTracked(ctx: AppContext, caller: Caller): Promise<boolean> {
+  const checker = await tableCheckerFor(ctx, caller, await warehouseId(ctx));
+  if (!checker.all && !(await checker.allows({ schema: null, name: TRACK_TABLE, quoted: false }))) return false;
+  // Clicks acknowledged but still buffered (or left in the store by another process) first: an analyst sees every click the site sent.
+  await flushTrackedClicks(ctx);
+  return true;
+}
+
 const text = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 
 /** Website titles, each with its url (spec 1 §3 "Heat event"), in page order. */
@@ -64,17 +74,28 @@ export async function heatmapTitles(ctx: AppContext, caller: Caller): Promise<He
     pageHeight: r.page_height == null ? null : Number(r.page_height),
     viewUrl: viewUrlOf(text(r.url)),
   }));
-  // Pages of tracked sites that are not in web_pages follow, with their last url (buffered clicks written first).
-  await trackWriterOf(ctx).flush();
+  if (!(await readsTracked(ctx, caller))) return titles;
+  // Pages of tracked sites that are not in web_pages follow, with their last url.
+  const tracked = await read(
+    ctx,
+    caller,
+    (d) =>
+      statement(
+        d,
+        `SELECT page_title, MAX(url) AS url, MAX(platform_type) AS platform_type FROM ${d.quoteIdentifier(TRACK_TABLE)} GROUP BY page_title ORDER BY page_title ${d.limitOffset(1000, null)}`,
+        [],
+      ),
+    1000,
+  );
   const known = new Set(titles.map((t) => t.title));
-  for (const t of await trackedTitles(ctx.db)) {
-    if (known.has(t.pageTitle)) continue;
+  for (const t of tracked.rows) {
+    if (known.has(text(t.page_title))) continue;
     titles.push({
-      title: t.pageTitle,
-      url: String(t.url),
-      platformType: t.platformType == null ? null : String(t.platformType),
+      title: text(t.page_title),
+      url: text(t.url),
+      platformType: t.platform_type == null ? null : text(t.platform_type),
       pageHeight: null,
-      viewUrl: viewUrlOf(String(t.url)),
+      viewUrl: viewUrlOf(text(t.url)),
     });
   }
   return titles;
@@ -90,16 +111,21 @@ export async function lookupPhone(ctx: AppContext, caller: Caller, phone: string
   );
   if (rows[0]?.shence_id) return { tel: phone, shenceId: text(rows[0].shence_id) };
   // A visitor the tracker identified (not a user of the demo data): the distinct id of their latest click.
-  const tracked = await read(
+  const tables = (await readsTracked(ctx, caller)) ? ['click_events', TRACK_TABLE] : ['click_events'];
+  const clicked = await read(
     ctx,
     caller,
-    (d) =>
-      statement(d, `SELECT distinct_id FROM ${d.quoteIdentifier('click_events')} WHERE phone = ? ORDER BY event_time DESC ${d.limitOffset(1, null)}`, [phone]),
+    (d) => {
+      const branches = tables.map((t) => `SELECT distinct_id, event_time FROM ${d.quoteIdentifier(t)} WHERE phone = ?`);
+      return statement(
+        d,
+        `SELECT distinct_id FROM (${branches.join(' UNION ALL ')}) AS clicks ORDER BY event_time DESC ${d.limitOffset(1, null)}`,
+        tables.map(() => phone),
+      );
+    },
     1,
   );
-  if (tracked.rows[0]?.distinct_id) return { tel: phone, shenceId: text(tracked.rows[0].distinct_id) };
-  const identified = await trackedDistinctId(ctx.db, phone);
-  if (identified) return { tel: phone, shenceId: identified };
+  if (clicked.rows[0]?.distinct_id) return { tel: phone, shenceId: text(clicked.rows[0].distinct_id) };
   throw notFound(formatMessage(heatmapMessages.phoneUnknown, { phone }));
 }
 
@@ -128,46 +154,51 @@ export function nextDay(day: string): string {
   return date.toISOString().slice(0, 10);
 }
 
+/**
+ * The clicks of the demo data and, where the caller may read them, the tracked ones: one
+ * statement, so the limit and the order hold across both.
+ */
+function clicksOf(d: Dialect, q: HeatmapQueryParsed, tables: readonly string[], columns: string, onPage: boolean): BoundStatement {
+  const values: ParamValue[] = [];
+  const branches = tables.map((table) => {
+    const c = conditions(d, q);
+    values.push(...c.values);
+    if (onPage) values.push(q.title);
+    return `SELECT ${columns} FROM ${d.quoteIdentifier(table)} WHERE ${c.where}${onPage ? ' AND page_title = ?' : ''}`;
+  });
+  return statement(d, branches.join(' UNION ALL '), values);
+}
+
 /** The user event list of one page with counts per page and the busiest areas. */
 export async function heatmapEvents(ctx: AppContext, caller: Caller, q: HeatmapQueryParsed): Promise<HeatmapResult> {
-  const clicks = await read(
+  // Both tables in one statement: a member with neither grant is refused naming click_events, the first read.
+  const tables = (await readsTracked(ctx, caller)) ? ['click_events', TRACK_TABLE] : ['click_events'];
+  const points = await read(
     ctx,
     caller,
     (d) => {
-      const c = conditions(d, q);
-      const sql = `SELECT attr1, attr2, attr3 FROM ${d.quoteIdentifier('click_events')} WHERE ${c.where} AND page_title = ? ORDER BY event_time ${d.limitOffset(q.limit + 1, null)}`;
-      return statement(d, sql, [...c.values, q.title]);
+      const inner = clicksOf(d, q, tables, 'attr1, attr2, attr3, event_time', true);
+      return { sql: `SELECT attr1, attr2, attr3 FROM (${inner.sql}) AS clicks ORDER BY event_time ${d.limitOffset(q.limit + 1, null)}`, params: inner.params };
     },
     q.limit,
   );
-  const points: HeatmapPoint[] = [];
-  for (const r of clicks.rows) {
-    const p = normalisePoint(Number(r.attr1), Number(r.attr2), Number(r.attr3));
-    if (p) points.push(p);
-  }
   const perPage = await read(
     ctx,
     caller,
     (d) => {
-      const c = conditions(d, q);
-      const sql = `SELECT page_title, url, COUNT(*) AS n FROM ${d.quoteIdentifier('click_events')} WHERE ${c.where} GROUP BY page_title, url ORDER BY n DESC, page_title`;
-      return statement(d, sql, c.values);
+      const inner = clicksOf(d, q, tables, 'page_title, url', false);
+      return {
+        sql: `SELECT page_title, url, COUNT(*) AS n FROM (${inner.sql}) AS clicks GROUP BY page_title, url ORDER BY n DESC, page_title`,
+        params: inner.params,
+      };
     },
     1000,
   );
-  // Tracked clicks count as rows of click_events: read only once the warehouse read (and its grant check) passed.
-  const filter = await trackFilter(ctx, q, nextDay(q.endTime));
-  // Clicks acknowledged but still buffered are written first: an analyst sees every click the site sent.
-  await trackWriterOf(ctx).flush();
-  const room = q.limit + 1 - points.length;
-  const tracked = room > 0 ? await trackedPoints(ctx.db, filter, q.title, room) : [];
-  for (const r of tracked) {
-    const p = normalisePoint(r.x, r.y, r.pageWidth);
-    if (p) points.push(p);
+  const list: HeatmapPoint[] = [];
+  for (const r of points.rows) {
+    const p = normalisePoint(Number(r.attr1), Number(r.attr2), Number(r.attr3));
+    if (p) list.push(p);
   }
-  const truncated = clicks.truncated || points.length > q.limit;
-  if (points.length > q.limit) points.length = q.limit;
-  const warehousePages = perPage.rows.map((r) => ({ title: text(r.page_title), url: text(r.url), count: Number(r.n) }));
-  const pages = mergePageCounts(warehousePages, await trackedPageCounts(ctx.db, filter));
-  return { points, total: points.length, truncated, pages, topAreas: topAreas(points) };
+  const pages = perPage.rows.map((r) => ({ title: text(r.page_title), url: text(r.url), count: Number(r.n) }));
+  return { points: list, total: list.length, truncated: points.truncated, pages, topAreas: topAreas(list) };
 }

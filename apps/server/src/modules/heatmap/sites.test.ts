@@ -11,6 +11,7 @@ import { frameDecision, refusingHeader } from './frame.ts';
 import { flushSiteCounts, trackWriterOf } from './ingest.ts';
 import { SiteGuard } from './site-guard.ts';
 import { copyLine } from './track-copy.ts';
+import { moveStoredClicks, purgeWarehouseClicks } from './warehouse-clicks.ts';
 import { purgeExpiredClicks } from './sites.ts';
 
 /**
@@ -159,16 +160,7 @@ describe.each(kinds)('sites and write keys on %s', (kind) => {
     expect([wrong.status, wrong.body.msg]).toEqual([400, '保留天数须为 1 到 3650 的整数']);
 
     await trackWriterOf(w.server.ctx).flush();
-    const count = async () =>
-      Number(
-        (
-          await w.server.ctx.db
-            .selectFrom('trackEvent')
-            .select((eb) => eb.fn.countAll<string>().as('n'))
-            .where('siteId', '=', site.id)
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
+    const count = async () => Number((await w.direct(`SELECT count(*) AS n FROM track_click_events WHERE site_id = ${site.id}`))[0]!.n);
     expect(await count()).toBe(4);
     expect((await call(w.server, 'DELETE', `/api/heatmap/sites/${site.id}`, { headers: w.admin })).status).toBe(200);
     expect(await count()).toBe(0);
@@ -190,10 +182,16 @@ describe.each(kinds)('sites and write keys on %s', (kind) => {
     });
     const { title: _t, ...old } = row(31);
     const { title: _u, ...recent } = row(29);
+    // In the store (clicks waiting to be moved) …
     await w.server.ctx.db.insertInto('trackEvent').values([old, recent]).execute();
     expect(await purgeExpiredClicks(w.server.ctx.db)).toBeGreaterThanOrEqual(1);
     const left = await w.server.ctx.db.selectFrom('trackEvent').select('eventTime').where('siteId', '=', id).execute();
     expect(left).toHaveLength(1);
+    // … and in the warehouse.
+    await w.server.ctx.db.insertInto('trackEvent').values([old]).execute();
+    expect(await moveStoredClicks(w.server.ctx)).toBe(2);
+    expect(await purgeWarehouseClicks(w.server.ctx, [{ id, retentionDays: 30 }])).toBe(1);
+    expect(await w.direct(`SELECT count(*) AS n FROM track_click_events WHERE site_id = ${id}`)).toEqual([{ n: 1 }]);
     await flushSiteCounts(w.server.ctx);
   });
 

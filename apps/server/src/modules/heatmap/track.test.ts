@@ -80,16 +80,9 @@ describe.each(kinds)('tracked clicks on %s', (kind) => {
       headers: { 'content-type': contentType },
       payload: typeof body === 'string' ? body : JSON.stringify(body),
     });
+  // What the warehouse holds (the tracker's own table beside the demo's click_events).
   const stored = async (distinctId = visitor) =>
-    Number(
-      (
-        await w.server.ctx.db
-          .selectFrom('trackEvent')
-          .select((eb) => eb.fn.countAll<string>().as('n'))
-          .where('distinctId', '=', distinctId)
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    Number((await w.direct(`SELECT count(*) AS n FROM track_click_events WHERE distinct_id = '${distinctId}'`))[0]!.n);
 
   beforeAll(async () => {
     w = await datasetWorld(kind);
@@ -119,9 +112,50 @@ describe.each(kinds)('tracked clicks on %s', (kind) => {
       { x: 0.75, y: 420, width: 1280 },
     ]);
     expect(heat.body.data.pages).toEqual([{ title: '网上营业厅-首页', url: 'https://shop.shutu-demo.example/index.html', count: 2 }]);
-    // The same grant as the warehouse's clicks: a member without click_events sees none of them.
+    // They are in the warehouse, written on the installation's wall clock (Asia/Shanghai, UTC+8).
+    const [row] = await w.direct(`SELECT max(event_time) AS t FROM track_click_events WHERE distinct_id = '${visitor}'`);
+    const written = Date.parse(`${String(row!.t)}Z`) - 8 * 3_600_000;
+    expect(Math.abs(Date.now() - written)).toBeLessThan(10 * 60_000);
+    // Read as the caller: a member without click_events sees none of them.
     const stranger = await w.member();
     expect((await call(w.server, 'POST', '/api/heatmap/events', { headers: stranger.headers, payload })).status).toBe(403);
+    // A grant of click_events shows the demo's clicks; tracked ones need a grant of their own table, like any table.
+    const analyst = await w.member();
+    await w.group([analyst.id], ['click_events', 'web_pages']);
+    const demoOnly = await call(w.server, 'POST', '/api/heatmap/events', { headers: analyst.headers, payload });
+    expect([demoOnly.status, demoOnly.body.data.total]).toEqual([200, 0]);
+    await w.group([analyst.id], ['track_click_events']);
+    const granted = await call(w.server, 'POST', '/api/heatmap/events', { headers: analyst.headers, payload });
+    expect(granted.body.data.points).toEqual(heat.body.data.points);
+  });
+
+  it('moves clicks left in the store (an older version, a process without the warehouse) into the warehouse before a read', async () => {
+    const left = `left-${visitor}`;
+    const site = await w.server.ctx.db.selectFrom('trackSite').select('id').where('writeKey', '=', 'demo-site').executeTakeFirstOrThrow();
+    const row = {
+      siteId: site.id,
+      event: 'clickScreen',
+      distinctId: left,
+      phone: null,
+      pageTitle: '网上营业厅-首页',
+      url: 'https://shop.shutu-demo.example/index.html',
+    };
+    await w.server.ctx.db
+      .insertInto('trackEvent')
+      .values([
+        { ...row, eventTime: new Date(), platformType: 'PC', project: 'production', x: 100, y: 50, pageWidth: 1000 },
+        { ...row, eventTime: new Date(), platformType: 'H5', project: 'production', x: 39, y: 60, pageWidth: 390 },
+      ])
+      .execute();
+    const payload = { distinctId: left, startTime: '2000-01-01', endTime: '2099-12-31', title: '网上营业厅-首页' };
+    const heat = await call(w.server, 'POST', '/api/heatmap/events', { headers: w.admin, payload });
+    expect(heat.body.data.points).toEqual([
+      { x: 0.1, y: 50, width: 1000 },
+      { x: 0.1, y: 60, width: 390 },
+    ]);
+    const waiting = await w.server.ctx.db.selectFrom('trackEvent').select('id').where('distinctId', '=', left).execute();
+    expect(waiting).toEqual([]);
+    expect(await stored(left)).toBe(2);
   });
 
   it('refuses a malformed batch whole, saying what is wrong, and stores nothing of it', async () => {
@@ -157,6 +191,7 @@ describe.each(kinds)('tracked clicks on %s', (kind) => {
     expect(res.json().data).toEqual({ accepted: 1, dropped: 2, error: '事件批次格式不正确：第 2 条事件的 pageWidth 不合法' });
     await w.server.app.close().catch(() => undefined);
     expect(await stored(mixed)).toBe(1);
+    expect(await stored(`bad-${visitor}`)).toBe(0);
   });
 });
 
@@ -188,12 +223,8 @@ describe.each(kinds)('a clean stop on %s', (kind) => {
       expect(acknowledged).toBe(35);
       // The writer waits up to a second: nothing forced it yet. Closing the app (what a SIGTERM does) writes the rest.
       await w.server.app.close();
-      const row = await w.server.ctx.db
-        .selectFrom('trackEvent')
-        .select((eb) => eb.fn.countAll<string>().as('n'))
-        .where('distinctId', '=', visitor)
-        .executeTakeFirstOrThrow();
-      expect(Number(row.n)).toBe(acknowledged);
+      const [row] = await w.direct(`SELECT count(*) AS n FROM track_click_events WHERE distinct_id = '${visitor}'`);
+      expect(Number(row!.n)).toBe(acknowledged);
     } finally {
       await w.close();
     }
