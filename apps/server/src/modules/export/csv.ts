@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import { dimensionText } from '@shutu/contracts';
 import type { RowSink, SheetColumn, SheetRow } from './workbook.ts';
 
@@ -37,12 +38,12 @@ export function csvValue(value: SheetRow[string], column: Pick<SheetColumn, 'typ
   return value;
 }
 
-/** A file written line by line (the stream's back-pressure respected). */
+/** A file (a path, or a stored file's writer stream) written line by line (the stream's back-pressure respected). */
 export class CsvWriter {
-  private readonly out: fs.WriteStream;
+  private readonly out: Writable;
 
-  constructor(file: string) {
-    this.out = fs.createWriteStream(file, { encoding: 'utf8' });
+  constructor(target: string | Writable) {
+    this.out = typeof target === 'string' ? fs.createWriteStream(target, { encoding: 'utf8' }) : target;
     this.out.write(UTF8_BOM);
   }
 
@@ -64,10 +65,10 @@ export class CsvSheet implements RowSink {
   rowCount = 0;
 
   constructor(
-    file: string,
+    target: string | Writable,
     private readonly columns: readonly SheetColumn[],
   ) {
-    this.writer = new CsvWriter(file);
+    this.writer = new CsvWriter(target);
     this.text = columns.map((c) => c.type !== 'NUMBER');
     this.header = this.writer.write(csvLine(columns.map((c) => c.title)));
   }

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { pivotLayout, type ExportFormat, type ResultField } from '@shutu/contracts';
 import type { CompiledQuery } from '@shutu/query';
 import { type OpenRead, readRows } from '../read/index.ts';
@@ -23,7 +24,7 @@ export interface PivotSource {
  * grid flattened). The cross-tab needs every row before its header can be written, so a pivot
  * is held in memory; its rows are bounded by the chart's limit. Returns the data rows written.
  */
-export async function writePivotExport(plan: PivotSource, rowDimensionCount: number, format: ExportFormat, file: string): Promise<number> {
+export async function writePivotExport(plan: PivotSource, rowDimensionCount: number, format: ExportFormat, file: string | Writable): Promise<number> {
   const { read, compiled, totals: totalsPlan } = plan;
   const rows = await readRows(read.driver, compiled, plan.limit, { timeoutMs: EXPORT_QUERY_TIMEOUT_MS });
   const [grand, byColumn, byRow] = totalsPlan

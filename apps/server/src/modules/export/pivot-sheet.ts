@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { dimensionText, PIVOT_TOTAL_LABEL, type PivotCell, type PivotHeader, type PivotLayout, type ResultField } from '@shutu/contracts';
 import { CsvWriter, csvLine } from './csv.ts';
@@ -117,7 +118,7 @@ const HEADER_FILL: ExcelJS.Fill = { type: 'pattern', pattern: 'solid', fgColor: 
 const THIN: ExcelJS.Border = { style: 'thin', color: { argb: 'FFD9D9D9' } };
 
 /** The grid as an .xlsx of one sheet: merged, bold, grey headers, frozen headers and row titles. */
-export async function writePivotXlsx(file: string, grid: PivotGrid, sheetName = 'Sheet1'): Promise<void> {
+export async function writePivotXlsx(target: string | Writable, grid: PivotGrid, sheetName = 'Sheet1'): Promise<void> {
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'ShuTu 数图';
   const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: grid.headerRows, xSplit: grid.rowHeaderColumns }] });
@@ -139,12 +140,13 @@ export async function writePivotXlsx(file: string, grid: PivotGrid, sheetName = 
     const widest = grid.cells.slice(0, 201).reduce((max, row) => Math.max(max, row[c] === null ? 0 : textWidth(String(row[c]))), 0);
     sheet.getColumn(c + 1).width = Math.min(60, Math.max(8, widest + 2));
   }
-  await workbook.xlsx.writeFile(file);
+  if (typeof target === 'string') await workbook.xlsx.writeFile(target);
+  else await workbook.xlsx.write(target);
 }
 
 /** The grid as CSV (UTF-8 with BOM): every cell, merged labels repeated. */
-export async function writePivotCsv(file: string, grid: PivotGrid): Promise<void> {
-  const writer = new CsvWriter(file);
+export async function writePivotCsv(target: string | Writable, grid: PivotGrid): Promise<void> {
+  const writer = new CsvWriter(target);
   for (const values of grid.cells) await writer.write(csvLine(values));
   await writer.close();
 }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import {
   API,
@@ -96,13 +95,13 @@ export function registerExportRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { file, fileName, size, format } = await exportFile(ctx, sessionOf(request), request.params.id);
+      const { body, fileName, size, format } = await exportFile(ctx, sessionOf(request), request.params.id);
       reply
         .header('content-type', CONTENT_TYPES[format])
         .header('content-disposition', attachmentHeader(fileName))
         .header('content-length', size)
         .header('cache-control', 'private, no-store');
-      return reply.send(fs.createReadStream(file));
+      return reply.send(body);
     },
   );
   app.get(

@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import {
   boardMessages,
   CHART_MAX_ROWS,
@@ -17,6 +17,7 @@ import { ConnectorError } from '@shutu/connectors';
 import { QueryError, type CompiledQuery } from '@shutu/query';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
+import { fileStorage, keyOfPath, type FileWriter } from '../../platform/files/storage.ts';
 import { AppError, badRequest } from '../../platform/http/errors.ts';
 import { openSavedChart, planChartRead, type ChartQueryInput, chartTotals } from '../board/index.ts';
 import { keyOf } from '../dataset/index.ts';
@@ -56,7 +57,7 @@ export type ExportRequest = Pick<ExportCreateParsed, 'links' | 'params'>;
 
 const requestSchema = exportCreateSchema.pick({ links: true, params: true });
 
-/** Where a task's file lives, relative to the data directory. */
+/** Where a task's file lives: its key in the file storage (a path under the data directory by default). */
 export const exportFilePath = (userId: number, taskId: number, format: ExportFormat = 'xlsx') => path.join('exports', String(userId), `${taskId}.${format}`);
 
 export interface ExportPlan {
@@ -141,13 +142,13 @@ function failureMessage(error: unknown): string {
 }
 
 /** The flat sink of a format: a streamed workbook, or CSV. */
-const sinkOf = (format: ExportFormat, file: string, columns: readonly SheetColumn[]): RowSink =>
+const sinkOf = (format: ExportFormat, file: Writable, columns: readonly SheetColumn[]): RowSink =>
   format === 'csv' ? new CsvSheet(file, columns) : new StreamingSheet(file, columns);
 
 type Progress = (values: { rowCount: number; progress: number }) => Promise<unknown>;
 
 /** Streams the rows (and 合计 rows) of a flat export into its file; the rows written and whether more matched. */
-async function writeFlat(plan: ExportPlan, format: ExportFormat, file: string, totalRows: number | null, progress: Progress): Promise<number> {
+async function writeFlat(plan: ExportPlan, format: ExportFormat, file: Writable, totalRows: number | null, progress: Progress): Promise<number> {
   const sheet = sinkOf(format, file, plan.columns);
   for await (const row of streamRows(plan.read.driver, plan.compiled, { timeoutMs: EXPORT_QUERY_TIMEOUT_MS })) {
     if (sheet.rowCount >= plan.limit) break;
@@ -174,7 +175,9 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
   const task = await findTask(ctx.db, taskId);
   if (!task || !(await claimTask(ctx.db, taskId, new Date(), runId))) return;
   const relative = exportFilePath(task.userId, task.id, task.format);
-  const file = path.join(ctx.config.dataDir, relative);
+  const key = keyOfPath(relative);
+  const files = fileStorage(ctx);
+  let writer: FileWriter | undefined;
   try {
     const caller = await callerOf(ctx, task.userId);
     const stored = requestSchema.safeParse(JSON.parse(task.request || '{}'));
@@ -184,16 +187,18 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
     const totalRows = matched === null ? null : Math.min(matched, plan.limit);
     await updateTask(ctx.db, taskId, { totalRows }, runId);
 
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    // Streamed into the file storage (a local file or a multipart upload): visible once complete.
+    writer = files.writer(key, { contentType: task.format === 'csv' ? 'text/csv' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' });
     const rowCount = plan.pivot
-      ? await writePivotExport(plan, plan.pivot.rowDimensionCount, task.format, file)
-      : await writeFlat(plan, task.format, file, totalRows, (values) => updateTask(ctx.db, taskId, values, runId));
+      ? await writePivotExport(plan, plan.pivot.rowDimensionCount, task.format, writer.stream)
+      : await writeFlat(plan, task.format, writer.stream, totalRows, (values) => updateTask(ctx.db, taskId, values, runId));
+    const { size } = await writer.done();
+    writer = undefined;
     if (!(await findTask(ctx.db, taskId))) {
       // Deleted by its owner while it ran: nothing is left behind.
-      await fs.promises.rm(file, { force: true });
+      await files.delete(key);
       return;
     }
-    const { size } = await fs.promises.stat(file);
     const cut = matched !== null && matched > plan.limit && (plan.limit === EXPORT_MAX_ROWS || plan.screenCap);
     const note = plan.pivot ? exportMessages.pivotTooLarge : exportMessages.tooManyRows;
     await updateTask(
@@ -213,7 +218,8 @@ export async function runExportTask(ctx: AppContext, log: Logger, taskId: number
     );
   } catch (error) {
     if (!(error instanceof AppError)) log.error({ err: error, taskId }, 'export failed');
-    await fs.promises.rm(file, { force: true }).catch(() => undefined);
+    await writer?.abort();
+    await files.delete(key).catch(() => undefined);
     await updateTask(ctx.db, taskId, { status: 'failed', errMsg: failureMessage(error).slice(0, 1000), finishTime: new Date() }, runId);
   }
 }

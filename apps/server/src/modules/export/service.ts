@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import {
   boardMessages,
   EXPORT_JOB,
@@ -16,6 +15,7 @@ import {
 } from '@shutu/contracts';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
+import { fileStorage, keyOfPath } from '../../platform/files/storage.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { requireViewableBoard, findChart } from '../board/index.ts';
@@ -110,7 +110,7 @@ export async function retryExport(ctx: AppContext, caller: Caller, id: number): 
   const jobs = ctx.jobs;
   if (!jobs) throw new AppError(503, exportMessages.jobsOff);
   if (!(await resetFailedTask(ctx.db, id))) throw badRequest(exportMessages.retryOnlyFailed);
-  if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true });
+  if (task.filePath) await fileStorage(ctx).delete(keyOfPath(task.filePath));
   try {
     await sendExportJob(jobs, id);
   } catch (error) {
@@ -154,25 +154,27 @@ export async function requireOwnTask(ctx: AppContext, caller: Caller, id: number
   return task;
 }
 
-/** The finished file of the caller's task: its absolute path and name (404 while not done or once removed). */
+/** The finished file of the caller's task: a stream of it from the file storage, its name and size (404 while not done or once removed). */
 export async function exportFile(
   ctx: AppContext,
   caller: Caller,
   id: number,
-): Promise<{ file: string; fileName: string; size: number; format: ExportTaskRow['format'] }> {
+): Promise<{ body: Readable; fileName: string; size: number; format: ExportTaskRow['format'] }> {
   const task = await requireOwnTask(ctx, caller, id);
   if (task.status !== 'done' || !task.filePath) throw notFound(exportMessages.taskNotFound);
-  const file = path.join(ctx.config.dataDir, task.filePath);
-  const stat = await fs.promises.stat(file).catch(() => null);
-  if (!stat) throw notFound(exportMessages.fileMissing);
-  return { file, fileName: task.fileName, size: stat.size, format: task.format };
+  const files = fileStorage(ctx);
+  const key = keyOfPath(task.filePath);
+  const stat = await files.stat(key);
+  const body = stat && (await files.get(key));
+  if (!stat || !body) throw notFound(exportMessages.fileMissing);
+  return { body, fileName: task.fileName, size: stat.size, format: task.format };
 }
 
 /** Deletes the caller's task and its file. A running task's job finds its row gone and its file is removed by the next sweep. */
 export async function removeTask(ctx: AppContext, caller: Caller, id: number): Promise<void> {
   const task = await requireOwnTask(ctx, caller, id);
   await deleteTask(ctx.db, id);
-  if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true });
+  if (task.filePath) await fileStorage(ctx).delete(keyOfPath(task.filePath));
 }
 
 /**
@@ -194,7 +196,10 @@ export async function cleanupExports(ctx: AppContext, log: Logger, now: Date = n
     const old = await findTasksCreatedBefore(ctx.db, before, 500);
     if (old.length === 0) break;
     for (const task of old) {
-      if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true }).catch(() => undefined);
+      if (task.filePath)
+        await fileStorage(ctx)
+          .delete(keyOfPath(task.filePath))
+          .catch(() => undefined);
     }
     removed += await deleteTasks(
       ctx.db,

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { dimensionText, type ResultField } from '@shutu/contracts';
 
@@ -80,12 +81,14 @@ export class StreamingSheet implements RowSink {
   /** Data rows added (合计 rows not counted). */
   rowCount = 0;
 
+  /** `target`: a path, or a stored file's writer stream (platform/files/storage.ts). */
   constructor(
-    filename: string,
+    target: string | Writable,
     private readonly columns: readonly SheetColumn[],
     sheetName = 'Sheet1',
   ) {
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename, useStyles: true, useSharedStrings: false });
+    const output = typeof target === 'string' ? { filename: target } : { stream: target };
+    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ ...output, useStyles: true, useSharedStrings: false });
     this.workbook.creator = 'ShuTu 数图';
     this.sheet = this.workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
   }

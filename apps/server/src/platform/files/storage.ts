@@ -35,26 +35,28 @@ export function openFileStorage(config: Pick<Config, 'files' | 'dataDir'>): File
   return new LocalFileStorage(files.dir ?? config.dataDir);
 }
 
-const stores = new WeakMap<object, FileStorage>();
+const stores = new WeakMap<object, { files: Config['files']; dataDir: string; store: FileStorage }>();
 
 /**
- * The file storage of an app context (made at first use from its config, one per config
- * object: tests that copy a config get their own).
+ * The file storage of an app context: made at first use from its config, one per config object
+ * (tests that copy a config get their own), made again if the setting was replaced (a test
+ * that points a running context at its bucket).
  */
 export function fileStorage(ctx: { config: Pick<Config, 'files' | 'dataDir'> }): FileStorage {
-  let store = stores.get(ctx.config);
-  if (!store) {
-    store = openFileStorage(ctx.config);
-    stores.set(ctx.config, store);
-  }
+  const { files, dataDir } = ctx.config;
+  const open = stores.get(ctx.config);
+  if (open && open.files === files && open.dataDir === dataDir) return open.store;
+  if (open) void open.store.close();
+  const store = openFileStorage(ctx.config);
+  stores.set(ctx.config, { files, dataDir, store });
   return store;
 }
 
 /** Closes the storage of a context, if one was opened (app shutdown). */
 export async function closeFileStorage(ctx: { config: object }): Promise<void> {
-  const store = stores.get(ctx.config);
+  const open = stores.get(ctx.config);
   stores.delete(ctx.config);
-  await store?.close();
+  await open?.store.close();
 }
 
 /**
