@@ -1,4 +1,4 @@
-import { apiCall, type E2EApp } from './harness.ts';
+import { apiCall, demoWarehouseId, type E2EApp } from './harness.ts';
 
 /** A column of the demo `orders` table as a dataset field (alias `o`). */
 export const ordersField = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({
@@ -28,7 +28,7 @@ export async function createOrdersDataset(
   options: { category: string; name: string; publicStatus: 0 | 1; fields?: ReturnType<typeof ordersField>[] },
 ): Promise<{ cubeId: number; categoryId: number; fieldIds: Record<string, number> }> {
   const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
-  const warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
+  const warehouseId = demoWarehouseId(sources.records);
   const ws = await apiCall<{ id: number }>(app, token, 'POST', '/api/dataset/categories', { wsName: options.category, parentId: 0 });
   const cubeId = await apiCall<number>(app, token, 'POST', '/api/dataset/cubes', {
     cubeData: {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Response } from 'playwright-core';
-import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { apiCall, apiLogin, demoWarehouseId, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
 
 type Row = Record<string, string | number | null>;
 interface ChartData {
@@ -30,7 +30,7 @@ describe('board preview', () => {
     app = await startApp();
     token = await apiLogin(app);
     const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
-    const warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
+    const warehouseId = demoWarehouseId(sources.records);
     const workspace = await apiCall<{ id: number }>(app, token, 'POST', '/api/dataset/categories', { wsName: '经营分析', parentId: 0 });
     const field = (id: string, columnName: string, columnTitle: string, extra: Record<string, unknown> = {}) => ({
       id,

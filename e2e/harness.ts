@@ -105,6 +105,8 @@ function freshDataDir(): string {
  * pass `SHUTU_ADMIN_PASSWORD: ''` for a default install, whose admin123 must be changed first.
  */
 export async function startApp(env: Record<string, string> = {}, options: { dataDir?: string } = {}): Promise<E2EApp> {
+  // E2E_BASE_URL: a server started elsewhere — the cluster of e2e/vitest.cluster.config.ts; `env` is its launcher's business.
+  if (process.env.E2E_BASE_URL) return externalApp(process.env.E2E_BASE_URL);
   // E2E_WEB_DIST: a build of one's own (`vite build --outDir`), so parallel work does not rebuild the app under a running test.
   const webDist = process.env.E2E_WEB_DIST ?? path.join(REPO_ROOT, 'apps/web/dist');
   if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} is missing: run \`npm run build\` first`);
@@ -167,6 +169,26 @@ export async function startApp(env: Record<string, string> = {}, options: { data
       await exited;
     },
   };
+}
+
+/** A server this run did not start: never stopped or killed by a test. */
+function externalApp(url: string): E2EApp {
+  return {
+    url: url.replace(/\/$/, ''),
+    dataDir: '',
+    output: () => '',
+    stop: async () => undefined,
+    kill: async () => {
+      throw new Error('E2E_BASE_URL: an external server is not killed by a test');
+    },
+  };
+}
+
+/** The demo warehouse's data source: E2E_WAREHOUSE_ID when set (a cluster's shared warehouse), else the built-in one. */
+export function demoWarehouseId(sources: { id: number; isBuiltin: boolean }[]): number {
+  const chosen = process.env.E2E_WAREHOUSE_ID ? Number(process.env.E2E_WAREHOUSE_ID) : sources.find((s) => s.isBuiltin)?.id;
+  if (chosen === undefined || !sources.some((s) => s.id === chosen)) throw new Error('the demo warehouse data source is missing');
+  return chosen;
 }
 
 /** Saves a full-page PNG under e2e/artifacts/ for a person to look at. */

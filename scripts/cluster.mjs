@@ -3,7 +3,11 @@
 // own data directories, and a round-robin proxy in front that people open.
 //
 //   npm run cluster -- [--processes 2] [--port 8080] [--node-ports 8081,8082] [--database shutu_cluster]
-//                      [--dir data/cluster] [--fresh] [--quiet]
+//                      [--dir data/cluster] [--fresh] [--quiet] [--s3] [--clickhouse] [--orders 20000]
+//
+// --s3: files (exports, PDFs, images) in a local S3 server (s3rver) instead of a shared directory.
+// --clickhouse: the two-shard ClickHouse cluster of this machine with the demo warehouse (--orders
+// rows) loaded, registered as the data source 集群示例仓库（ClickHouse） that every process opens.
 //
 // Ctrl-C stops the proxy and the processes (graceful); the database and data stay for the next start
 // (--fresh drops both first). The web app must be built (`npm run build`, or `npm start` once).
@@ -22,6 +26,9 @@ const { values } = parseArgs({
     dir: { type: 'string', default: path.join(REPO_ROOT, 'data', 'cluster') },
     fresh: { type: 'boolean', default: false },
     quiet: { type: 'boolean', default: false },
+    s3: { type: 'boolean', default: false },
+    clickhouse: { type: 'boolean', default: false },
+    orders: { type: 'string', default: '20000' },
   },
 });
 
@@ -45,12 +52,16 @@ const cluster = await startCluster({
   ports,
   webDist,
   echo: !values.quiet,
-  env: { SHUTU_ADMIN_PASSWORD: process.env.SHUTU_ADMIN_PASSWORD ?? 'admin123' },
+  adminPassword: process.env.SHUTU_ADMIN_PASSWORD ?? 'admin123',
+  s3: values.s3,
+  ...(values.clickhouse ? { clickhouse: { orders: Number(values.orders) } } : {}),
 });
 const lines = [
   `数图 ShuTu 集群已启动（${((Date.now() - started) / 1000).toFixed(1)} s）: ${cluster.url}`,
   ...cluster.nodes.map((n, i) => `  进程 ${i + 1}: ${n.url}  pid ${n.pid}  数据目录 ${n.dataDir}`),
   `  元数据库: ${cluster.databaseUrl}`,
+  `  文件存储: ${values.s3 ? '本机 S3 服务（s3rver）' : path.join(path.resolve(values.dir), 'files')}`,
+  ...(cluster.clickhouseSourceId ? [`  数据源: 集群示例仓库（ClickHouse），id ${cluster.clickhouseSourceId}`] : []),
   `管理员  账号: admin  密码: ${process.env.SHUTU_ADMIN_PASSWORD ?? 'admin123'}`,
   '按 Ctrl-C 停止',
 ];

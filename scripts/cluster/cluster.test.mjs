@@ -1,5 +1,5 @@
-// Smoke test of the cluster launcher (issue 27): PostgreSQL + two ShuTu processes + the
-// round-robin proxy. Logs in through the proxy, builds a chart on a warehouse every process can
+// Smoke test of the cluster launcher (issue 27): PostgreSQL + two ShuTu processes (files in a
+// local S3 server) + the round-robin proxy. Logs in through the proxy, builds a chart on a warehouse every process can
 // open (a PostgreSQL database of its own), and opens it through each process and through the
 // proxy (which hands requests to both in turn). Runs whenever the machine's PostgreSQL answers;
 // under CI=true it must.
@@ -51,7 +51,8 @@ describe.skipIf(!reachable)('npm run cluster: PostgreSQL, two processes, a round
       dir,
       database: `shutu_cluster_smoke_${suffix}`,
       fresh: true,
-      env: { SHUTU_ADMIN_PASSWORD: 'admin123', SHUTU_THUMBNAILS: '0', SHUTU_DEMO_SCALE: '1000' },
+      s3: true,
+      env: { SHUTU_THUMBNAILS: '0', SHUTU_DEMO_SCALE: '1000' },
     });
   }, 300_000);
   afterAll(async () => {
