@@ -364,6 +364,47 @@ export class DuckDBDriver extends DriverBase {
     }
   }
 
+  /**
+   * A new table filled by one read-only statement over this database, run by the engine itself
+   * (CREATE TABLE, then INSERT … SELECT): no row leaves the engine. The statement must prepare as
+   * one SELECT; the table is dropped again when it fails or `signal` stops it.
+   */
+  async bulkLoadSelect(
+    table: string,
+    columns: readonly LoadColumn[],
+    select: { sql: string; params: readonly ParamValue[] },
+    options: BulkLoadOptions = {},
+  ): Promise<BulkLoadResult> {
+    const names = checkColumns(dialect, columns);
+    const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
+    const connection = await this.connect();
+    const interrupt = () => connection.interrupt();
+    options.signal?.addEventListener('abort', interrupt, { once: true });
+    try {
+      const probe = await connection.prepare(select.sql).catch((error: unknown) => {
+        throw queryFailed(error);
+      });
+      if (probe.statementType !== StatementType.SELECT) throw readOnlyError();
+      if (await existsOn(connection, options.schema, table)) throw connectorError('tableExists', 'tableExists', { name: table });
+      await createTable(connection, qualified, names, columns, options.comment).catch((error: unknown) => {
+        throw loadFailed(error);
+      });
+      try {
+        options.signal?.throwIfAborted();
+        const insert = await connection.prepare(`INSERT INTO ${qualified} ${select.sql}`);
+        if (select.params.length > 0) insert.bind([...select.params]);
+        const result = await insert.run();
+        return { rows: Number(result.rowsChanged) };
+      } catch (error) {
+        await connection.run(`DROP TABLE IF EXISTS ${qualified}`).catch(() => undefined);
+        throw loadFailed(error);
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', interrupt);
+      this.release(connection);
+    }
+  }
+
   /** Columnar chunks through the Appender in one transaction (append.ts). */
   async appendRows(table: string, columns: readonly LoadColumn[], rows: readonly LoadRow[], options: TableOptions = {}): Promise<BulkLoadResult> {
     return this.withConnection((c) => duckdbAppendRows(c, dialect, table, columns, rows, options.schema));

@@ -183,6 +183,17 @@ export interface Driver {
    */
   bulkLoadCsvFile?(table: string, columns: readonly LoadColumn[], file: CsvFileSource, options?: BulkLoadOptions): Promise<BulkLoadResult>;
   /**
+   * Creates a new table filled by one read-only SELECT over this source, run by the engine itself
+   * (INSERT … SELECT: no row passes through this process); the table is dropped again if it fails.
+   * Offered where the engine can (DuckDB); others leave it out and the caller streams rows to `bulkLoad`.
+   */
+  bulkLoadSelect?(
+    table: string,
+    columns: readonly LoadColumn[],
+    select: { sql: string; params: readonly ParamValue[] },
+    options?: BulkLoadOptions,
+  ): Promise<BulkLoadResult>;
+  /**
    * Parses one statement with the engine's own parser, without running it. Offered only by
    * engines whose parser can be asked (DuckDB: json_serialize_sql); checks on user SQL use it
    * when present, on top of their own tokenizer.

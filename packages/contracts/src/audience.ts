@@ -141,6 +141,10 @@ export interface AudienceListItem {
   refreshedAt: string | null;
   durationMs: number | null;
   error: string | null;
+  /** 1 in use, 2 stopped (停用: its schedule does not refresh it; spec 1 §3's isOnline, docs/audiences.md). */
+  isOnline: number;
+  /** 1: preselected on the comparison page when it opens without ids (tag-driven defaultShow, docs/tags.md). */
+  defaultShow: number;
   createUserId: number | null;
   createUserName: string | null;
   createTime: string;
@@ -168,6 +172,19 @@ export interface AudiencePreviewResult {
   elapsedMs: number;
 }
 
+/** One computation of an audience (audience_refresh): a scheduled slot, a save or a 刷新. */
+export interface AudienceRefreshItem {
+  id: number;
+  slot: string;
+  status: 'running' | 'done' | 'failed';
+  size: number | null;
+  durationMs: number | null;
+  error: string | null;
+  startTime: string;
+  finishTime: string | null;
+}
+export const AUDIENCE_ONLINE_LABELS: Record<number, string> = { 1: '使用中', 2: '已停用' };
+
 /** Answer of the phone import (spec 3 §7 "Group import"): the new audience and its line counts. */
 export interface AudienceImportResult {
   id: number;
@@ -191,6 +208,10 @@ export const AUDIENCE_PATHS = {
   preview: `${path}/preview`,
   /** POST {id}: compute now (刷新). */
   refresh: `${path}/refresh`,
+  /** GET ?id: the audience's computations, newest first (audience_refresh, at most 50). */
+  refreshes: `${path}/refreshes`,
+  /** POST {id, isOnline}: 1 in use, 2 stopped. */
+  online: `${path}/online`,
   /** POST {id}. */
   remove: `${path}/remove`,
   /** GET ?id: members as CSV (UTF-8 with BOM), streamed. */

@@ -194,6 +194,10 @@ export const tagAudienceSaveSchema = z
     groupUse: z.union([z.literal(0), z.literal(1)]).default(0),
     importId: z.number().int().positive().nullable().default(null),
     defaultShow: z.boolean().default(false),
+    /** Refreshed on this schedule like a dataset audience (0 on save only, 1 daily, 2 weekly, 3 monthly). */
+    requestFreq: z.union([z.literal(0), z.literal(1), z.literal(2), z.literal(3)]).default(0),
+    /** 1 in use, 2 stopped (not refreshed by its schedule). */
+    isOnline: z.union([z.literal(1), z.literal(2)]).default(1),
     rules: tagRulesSchema,
     startAnalyseDate: tagMonthSchema,
     endAnalyseDate: tagMonthSchema,
@@ -207,6 +211,8 @@ export const tagAudienceViewSchema = z.object({
   groupUse: z.union([z.literal(0), z.literal(1)]),
   importId: z.number().nullable(),
   defaultShow: z.boolean(),
+  requestFreq: z.number(),
+  isOnline: z.number(),
   rules: tagRulesSchema,
   startAnalyseDate: z.string(),
   endAnalyseDate: z.string(),

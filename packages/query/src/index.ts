@@ -28,7 +28,7 @@ export { UNRESTRICTED, type QueryPermissions } from './permissions.ts';
 export { compileCubeQuery, planCubeQuery, countQuery, type CompileOptions, type CompiledQuery, type CubePlan } from './compiler.ts';
 export { groupPlans, isGroupable, rowsKey, type GroupedStatement, type PlanGroups } from './grouped.ts';
 export { compileSetOperation, planSetOperation, SET_KEY_ALIAS, type SetOperand, type CompiledSetOperation } from './setops.ts';
-export { compileMembers, planMembers, MEMBER_KEY_COLUMN, type MemberOperand, type CompiledMembers } from './set-ops.ts';
+export { compileMembers, planMembers, MEMBER_KEY_COLUMN, MEMBER_TOTAL_COLUMN, type MemberOperand, type CompiledMembers } from './set-ops.ts';
 export { renderQuery, renderExpr, type RenderedSql, type ParamValue } from './render.ts';
 export { formulaHasAggregation, checkFormula } from './fields.ts';
 export { parseFormula, type FormulaNode } from './formula/parser.ts';

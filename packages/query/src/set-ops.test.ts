@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileMembers, DIALECTS, planCubeQuery, type Dialect, type MemberOperand, type QueryDialect } from './index.ts';
-import { NOW, singleTableModel } from './testing/fixtures.ts';
+import { withoutUnusedJoins } from './set-ops.ts';
+import { NOW, ordersModel, singleTableModel } from './testing/fixtures.ts';
 
 /** 上海 phones with their province as output ∪ an imported member table − phones spending over 100 (issue 18). */
 const operands = (d: Dialect): MemberOperand[] => {
@@ -58,5 +59,36 @@ describe('audience member statement', () => {
     expect(compiled.sql.startsWith('SELECT "k" AS "phone" FROM (')).toBe(true);
     expect(compiled.sql).toContain(' UNION SELECT DISTINCT "d0" AS "k" FROM (SELECT "t"."phone" AS "d0" FROM "members_1" AS "t")');
     expect(compiled.sql).toContain(' EXCEPT SELECT DISTINCT');
+  });
+
+  it('previews with one statement (the total as a window count) where the engine has window functions', () => {
+    for (const name of Object.keys(DIALECTS) as QueryDialect[]) {
+      const d = DIALECTS[name];
+      const compiled = compileMembers(d, operands(d), 100);
+      if (name === 'clickhouse') {
+        expect(compiled.preview).toBeNull();
+        continue;
+      }
+      const q = (x: string) => d.quoteIdentifier(x);
+      expect(compiled.preview!.sql).toBe(
+        `SELECT ${q('a')}.${q('phone')}, ${q('a')}.${q('c1')}, COUNT(*) OVER () AS ${q('__shutu_total')} FROM (${compiled.sql}) ${q('a')} LIMIT 100`,
+      );
+      expect(compiled.preview!.params).toEqual(compiled.params);
+    }
+  });
+
+  it('leaves out LEFT JOINs a key read does not use, keeps them under a having rule or a filter on the joined table', () => {
+    const d = DIALECTS.duckdb;
+    const plan = (request: Parameters<typeof planCubeQuery>[1]) => planCubeQuery(ordersModel, request, { dialect: d, now: NOW });
+    const keys = plan({ dimensions: [{ fieldId: 3 }], where: { conditions: [{ cubeColumnId: 1, conditions: [{ function: 'eq', values: ['上海'] }] }] } });
+    expect(keys.query.k === 'select' && keys.query.joins).toHaveLength(1);
+    const pruned = withoutUnusedJoins(keys).query;
+    expect(pruned.k === 'select' && pruned.joins).toEqual([]);
+    const onUser = plan({ dimensions: [{ fieldId: 3 }], where: { conditions: [{ cubeColumnId: 8, conditions: [{ function: 'gt', values: [30] }] }] } });
+    expect(withoutUnusedJoins(onUser)).toBe(onUser);
+    const having = plan({ dimensions: [{ fieldId: 3 }], having: { conditions: [{ cubeColumnId: 4, conditions: [{ function: 'gt', values: [100] }] }] } });
+    expect(withoutUnusedJoins(having)).toBe(having);
+    const compiled = compileMembers(d, [{ kind: 'plan', op: 'intersect', keyPlan: keys, keyFieldId: 3, outputPlan: null }]);
+    expect(compiled.sql).not.toContain('JOIN');
   });
 });

@@ -46,10 +46,57 @@ export interface CompiledMembers extends RenderedSql {
   columns: string[];
   /** `SELECT COUNT(*)` of the members. */
   count: RenderedSql;
+  /**
+   * The first `previewRows` members with the total beside each row (`COUNT(*) OVER ()` in the column
+   * `MEMBER_TOTAL_COLUMN`): one execution of the statement answers a preview. Null where the engine
+   * has no window functions (ClickHouse 18.16): run `sql` and `count`.
+   */
+  preview: RenderedSql | null;
 }
 
 export const MEMBER_KEY_COLUMN = 'phone';
+export const MEMBER_TOTAL_COLUMN = '__shutu_total';
+/** Engines with `COUNT(*) OVER ()` (MariaDB since 10.2, MySQL 8); not ClickHouse 18.16. */
+const WINDOW_DIALECTS = new Set(['duckdb', 'postgres', 'mysql']);
 const KEY_FIELD = '__key';
+
+/** Table aliases a part of a query mentions: every column node at any depth (subqueries too; more is safe). */
+function mentions(node: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const n of node) mentions(n, into);
+  else if (node && typeof node === 'object') {
+    const o = node as Record<string, unknown>;
+    if (o.k === 'column' && typeof o.table === 'string') into.add(o.table);
+    for (const v of Object.values(o)) mentions(v, into);
+  }
+  return into;
+}
+
+const hasAggregate = (node: unknown): boolean =>
+  Array.isArray(node)
+    ? node.some(hasAggregate)
+    : !!node && typeof node === 'object' && ((node as { k?: unknown }).k === 'agg' || Object.values(node).some(hasAggregate));
+
+/**
+ * A plan without aggregates read for its distinct keys (and outputs, grouped): a LEFT JOIN that
+ * nothing else in it reads can only repeat rows, never drop or add a key, so it is left out. A
+ * dataset's model joins every table of the dataset (订单分析: orders with users and provinces);
+ * the engine would join them for a rule that reads orders only.
+ */
+export function withoutUnusedJoins(plan: CubePlan): CubePlan {
+  const q = plan.query;
+  if (q.k !== 'select' || q.having || q.joins.length === 0 || hasAggregate(q.columns)) return plan;
+  const base = mentions([q.columns, q.where, q.orderBy], new Set());
+  let joins = q.joins;
+  for (;;) {
+    const kept = joins.filter(
+      (join, i) =>
+        join.type !== 'LEFT_JOIN' || base.has(join.table.alias) || joins.some((other, j) => j !== i && mentions(other.on, new Set()).has(join.table.alias)),
+    );
+    if (kept.length === joins.length) break;
+    joins = kept;
+  }
+  return joins.length === q.joins.length ? plan : { ...plan, query: { ...q, joins } };
+}
 
 /** A table operand as a plan of one dimension, so the set-operation fold treats it like a dataset. */
 function tablePlan(dialect: Dialect, operand: MemberTableOperand): CubePlan {
@@ -66,7 +113,7 @@ function tablePlan(dialect: Dialect, operand: MemberTableOperand): CubePlan {
 
 function setOperand(dialect: Dialect, operand: MemberOperand): SetOperand {
   return operand.kind === 'plan'
-    ? { plan: operand.keyPlan, keyFieldId: operand.keyFieldId, op: operand.op }
+    ? { plan: withoutUnusedJoins(operand.keyPlan), keyFieldId: operand.keyFieldId, op: operand.op }
     : { plan: tablePlan(dialect, operand), keyFieldId: KEY_FIELD, op: operand.op };
 }
 
@@ -98,7 +145,7 @@ export function planMembers(dialect: Dialect, operands: readonly MemberOperand[]
   operands.forEach((operand, i) => {
     if (i > 0 && operand.op === 'except') return;
     const withOutputs = outputs.find((o) => o.operand === operand);
-    const plan = withOutputs ? withOutputs.operand.outputPlan! : setOperand(dialect, operand).plan;
+    const plan = withOutputs ? withoutUnusedJoins(withOutputs.operand.outputPlan!) : setOperand(dialect, operand).plan;
     const keyAlias = plan.fields[0]!.alias;
     const columns: SelectQuery['columns'] = [{ expr: alias(keyAlias), alias: SET_KEY_ALIAS }];
     names.forEach((name, c) => {
@@ -128,12 +175,21 @@ export function planMembers(dialect: Dialect, operands: readonly MemberOperand[]
   return { query, columns: [MEMBER_KEY_COLUMN, ...names] };
 }
 
-/** The member statement and its count, rendered for the operands' dialect. */
-export function compileMembers(dialect: Dialect, operands: readonly MemberOperand[]): CompiledMembers {
+/** The member statement, its count and (where the engine can) its one-statement preview, rendered for the operands' dialect. */
+export function compileMembers(dialect: Dialect, operands: readonly MemberOperand[], previewRows = 100): CompiledMembers {
   const { query, columns } = planMembers(dialect, operands);
   const count = renderQuery(
     select({ columns: [{ expr: { k: 'agg', fn: 'COUNT', arg: null }, alias: 'total' }], from: { k: 'subquery', query, alias: 'a' } }),
     dialect,
   );
-  return { ...renderQuery(query, dialect), columns, count };
+  const rendered = renderQuery(query, dialect);
+  // The window wraps the rendered statement: no new bound value, so its placeholders stay as they are.
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  const preview = WINDOW_DIALECTS.has(dialect.name)
+    ? {
+        sql: `SELECT ${columns.map((c) => `${q('a')}.${q(c)}`).join(', ')}, COUNT(*) OVER () AS ${q(MEMBER_TOTAL_COLUMN)} FROM (${rendered.sql}) ${q('a')} LIMIT ${Math.max(1, Math.floor(previewRows))}`,
+        params: rendered.params,
+      }
+    : null;
+  return { ...rendered, columns, count, preview };
 }

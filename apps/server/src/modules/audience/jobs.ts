@@ -3,14 +3,16 @@ import { AUDIENCE_REFRESH_JOB, AUDIENCE_TICK_JOB } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import type { JobDefinition } from '../../platform/jobs/boss.ts';
 import { advanceLastSlot, claimRefresh, finishRefresh, updateAudience } from './repo.ts';
-import { computeAudience, enqueueRefresh } from './service.ts';
+import { enqueueRefresh, refreshAudience } from './service.ts';
 
 /**
  * Scheduled refreshes (spec 3 §3 requestFreq: 1 daily, 2 weekly, 3 monthly; docs/audiences.md
  * "Refresh"). Every process computes the same due time (slot) of an audience: the start of its day,
  * week (Monday) or month in China time (UTC+8). The tick sends one job per new slot; the job claims
  * (audience_id, slot) in audience_refresh before it works, so a slot is computed exactly once
- * however many processes tick or restart. 0 (立即) is computed at save and on 刷新 only.
+ * however many processes tick or restart. 0 (立即) is computed at save and on 刷新 only. Dataset and
+ * tag-driven audiences are scheduled (imported groups have nothing to compute); a stopped one
+ * (isOnline 2) is skipped.
  */
 
 const CHINA_OFFSET_MS = 8 * 3600_000;
@@ -25,14 +27,15 @@ export function dueSlot(requestFreq: number, now: Date): Date | null {
   return new Date(start - CHINA_OFFSET_MS);
 }
 
-/** Each scheduled dataset audience whose current slot is newer than its last one gets one refresh job. */
+/** Each scheduled audience in use whose current slot is newer than its last one gets one refresh job. */
 export async function runAudienceTick(ctx: AppContext, log: Logger, now = new Date()): Promise<number> {
   if (!ctx.jobs) return 0;
   const rows = await ctx.db
     .selectFrom('audience')
     .select(['id', 'requestFreq', 'lastSlot'])
-    .where('kind', '=', 'dataset')
+    .where('kind', 'in', ['dataset', 'tag'])
     .where('requestFreq', '>', 0)
+    .where('isOnline', '<>', 2)
     .execute();
   let due = 0;
   for (const row of rows) {
@@ -57,7 +60,7 @@ export async function runRefresh(ctx: AppContext, log: Logger, data: RefreshJobD
   if (claim === null) return 'taken';
   const started = performance.now();
   try {
-    const result = await computeAudience(ctx, data.audienceId);
+    const result = await refreshAudience(ctx, data.audienceId);
     await finishRefresh(ctx.db, claim, { status: 'done', size: result.size, durationMs: result.durationMs });
     return 'done';
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { AudienceDetail, AudienceListItem, AudienceMemberColumn, AudienceRuleParsed } from '@shutu/contracts';
+import type { AudienceDetail, AudienceListItem, AudienceMemberColumn, AudienceRefreshItem, AudienceRuleParsed } from '@shutu/contracts';
 import type { Database } from '../../platform/db/schema.ts';
 import type { AudienceTable } from './schema.ts';
 import './schema.ts';
@@ -35,6 +35,8 @@ export function toListItem(row: Joined): AudienceListItem {
     refreshedAt: iso(row.refreshedAt),
     durationMs: row.durationMs,
     error: row.error,
+    isOnline: row.isOnline,
+    defaultShow: row.defaultShow,
     createUserId: row.createUserId,
     createUserName: row.createUserName,
     createTime: row.createTime.toISOString(),
@@ -183,4 +185,26 @@ export async function advanceLastSlot(db: Db, id: number, slot: Date): Promise<b
     .where((eb) => eb.or([eb('lastSlot', 'is', null), eb('lastSlot', '<', slot)]))
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/** The newest computations of an audience. */
+export async function listRefreshes(db: Db, audienceId: number, limit: number): Promise<AudienceRefreshItem[]> {
+  const rows = await db
+    .selectFrom('audienceRefresh')
+    .selectAll()
+    .where('audienceId', '=', audienceId)
+    .orderBy('startTime', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    slot: r.slot.toISOString(),
+    status: r.status,
+    size: count(r.size),
+    durationMs: r.durationMs,
+    error: r.error,
+    startTime: r.startTime.toISOString(),
+    finishTime: iso(r.finishTime),
+  }));
 }

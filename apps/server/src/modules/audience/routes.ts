@@ -27,9 +27,11 @@ import {
   listAudiences,
   listCategories,
   previewAudience,
+  listRefreshes,
   removeAudience,
   requestRefresh,
   saveAudience,
+  setOnline,
 } from './service.ts';
 
 const P = API.audience;
@@ -37,6 +39,8 @@ const tags = ['audience'];
 const anyData = { 200: envelopeSchema(z.any()) };
 const access = 'user' as const;
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+const audienceOnlineSchema = audienceIdSchema.extend({ isOnline: z.union([z.literal(1), z.literal(2)]) });
 
 /** The import form's text fields (spec 3 §7 "Group import"): name, userGroupStatus, the analysis month range. */
 const importFormSchema = z
@@ -91,6 +95,19 @@ export async function registerAudienceRoutes(app: App, ctx: AppContext): Promise
     await requestRefresh(ctx, sessionOf(request), request.body.id);
     return ok(null, audienceMessages.submitted);
   });
+  app.get(
+    P.refreshes,
+    { config: { access }, schema: { tags, summary: '人群计算记录（最近 50 次，新的在前）', querystring: audienceIdSchema, response: anyData } },
+    async (request) => ok(await listRefreshes(ctx, sessionOf(request), request.query.id)),
+  );
+  app.post(
+    P.online,
+    { config: { access }, schema: { tags, summary: '启用 / 停用人群（停用后不按周期刷新）', body: audienceOnlineSchema, response: anyData } },
+    async (request) => {
+      await setOnline(ctx, sessionOf(request), request.body.id, request.body.isOnline);
+      return ok(null, audienceMessages.done);
+    },
+  );
   app.post(
     P.remove,
     { config: { access }, schema: { tags, summary: '删除人群（连同成员表）', body: audienceIdSchema, response: anyData } },

@@ -11,12 +11,14 @@ import {
   type AudienceDetail,
   type AudienceImportResult,
   type AudienceListItem,
+  type AudienceRefreshItem,
   type AudienceMemberColumn,
   type AudiencePreviewResult,
   type AudienceRuleParsed,
   type Page,
 } from '@shutu/contracts';
-import type { LoadColumn, LoadRow } from '@shutu/connectors';
+import type { LoadColumn, LoadRow, Row } from '@shutu/connectors';
+import { MEMBER_TOTAL_COLUMN } from '@shutu/query';
 import type { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
@@ -24,6 +26,7 @@ import type { Caller } from '../perm/index.ts';
 import {
   dropMemberTable,
   loadMemberCsv,
+  loadMemberSelect,
   loadMemberTable,
   memberTableQuery,
   memberWarehouse,
@@ -112,16 +115,26 @@ export async function saveAudience(ctx: AppContext, caller: Caller, body: Body):
   return id;
 }
 
-/** Preview (groupPreview): the first rows of the member statement as it stands, and the size. */
+/**
+ * Preview (groupPreview): the first rows of the member statement as it stands, and the size — one
+ * execution (the total as a window count beside the first rows) where the engine has window
+ * functions; otherwise the rows and a count in parallel.
+ */
 export async function previewAudience(ctx: AppContext, caller: Caller, rules: AudienceRuleParsed[]): Promise<AudiencePreviewResult> {
   const started = performance.now();
   const { read, compiled, columns } = await compileAudience(ctx, caller, rules, null, 'preview');
   const abort = new AbortController();
+  const options = { timeoutMs: PREVIEW_TIMEOUT_MS, signal: abort.signal };
   try {
-    const [rows, total] = await Promise.all([
-      readRows(read.driver, compiled, AUDIENCE_PREVIEW_ROWS, { timeoutMs: PREVIEW_TIMEOUT_MS, signal: abort.signal }),
-      readCount(read.driver, compiled.count, { timeoutMs: PREVIEW_TIMEOUT_MS, signal: abort.signal }),
-    ]);
+    let rows: Row[];
+    let total: number;
+    if (compiled.preview) {
+      rows = await readRows(read.driver, compiled.preview, AUDIENCE_PREVIEW_ROWS, options);
+      total = rows.length === 0 ? 0 : Number(rows[0]![MEMBER_TOTAL_COLUMN]);
+      for (const row of rows) delete row[MEMBER_TOTAL_COLUMN];
+    } else {
+      [rows, total] = await Promise.all([readRows(read.driver, compiled, AUDIENCE_PREVIEW_ROWS, options), readCount(read.driver, compiled.count, options)]);
+    }
     return {
       dataList: rows,
       fieldDict: columns.map((c) => ({ alias: c.name, title: c.title, viewDataType: 'STRING' as const })),
@@ -140,31 +153,87 @@ export async function enqueueRefresh(ctx: AppContext, audienceId: number, slot: 
   await ctx.jobs.send(AUDIENCE_REFRESH_JOB, data, { singletonKey: `${audienceId}:${data.slot}` });
 }
 
-/** 刷新: a dataset audience is computed again now (as a job). */
+/** 刷新: a dataset or tag-driven audience is computed again now (as a job). */
 export async function requestRefresh(ctx: AppContext, caller: Caller, id: number): Promise<void> {
   const row = await requireAudience(ctx, caller, id);
-  if (row.kind !== 'dataset') throw badRequest(audienceMessages.notReady);
+  if (row.kind === 'import') throw badRequest(audienceMessages.notReady);
   if (row.status === 'running') throw conflict(audienceMessages.refreshRunning);
   await repo.updateAudience(ctx.db, id, { status: 'running', error: null });
   await enqueueRefresh(ctx, id, new Date());
 }
 
+/** How an audience of another kind is computed again as its owner (the tag module registers 'tag'). */
+export type AudienceComputer = (ctx: AppContext, id: number, owner: Caller) => Promise<{ size: number; durationMs: number }>;
+const computers = new Map<'tag', AudienceComputer>();
+
+export function registerAudienceComputer(kind: 'tag', compute: AudienceComputer): void {
+  computers.set(kind, compute);
+}
+
+/** Computes an audience again as its owner, whatever its kind (a job: schedule, save, 刷新). Imported groups have nothing to compute. */
+export async function refreshAudience(ctx: AppContext, id: number): Promise<{ size: number; durationMs: number }> {
+  const row = await repo.findAudience(ctx.db, id);
+  if (!row) throw notFound(audienceMessages.notFound);
+  if (row.kind === 'dataset') return computeAudience(ctx, id);
+  const compute = row.kind === 'tag' ? computers.get('tag') : undefined;
+  if (!compute) throw badRequest(audienceMessages.notReady);
+  return compute(ctx, id, await ownerOf(ctx, row.createUserId));
+}
+
+/** Runs a computation recorded in the refresh history (audience_refresh) at this instant (a save computed in the request). */
+export async function recordComputation(
+  ctx: AppContext,
+  id: number,
+  compute: () => Promise<{ size: number; durationMs: number }>,
+): Promise<{ size: number; durationMs: number }> {
+  const claim = await repo.claimRefresh(ctx.db, id, new Date(), null);
+  const started = performance.now();
+  try {
+    const result = await compute();
+    if (claim !== null) await repo.finishRefresh(ctx.db, claim, { status: 'done', size: result.size, durationMs: result.durationMs });
+    return result;
+  } catch (error) {
+    if (claim !== null)
+      await repo.finishRefresh(ctx.db, claim, {
+        status: 'failed',
+        durationMs: Math.round(performance.now() - started),
+        error: String((error as Error).message ?? error).slice(0, 1000),
+      });
+    throw error;
+  }
+}
+
+/** The refresh history of an audience the caller may see, newest first. */
+export async function listRefreshes(ctx: AppContext, caller: Caller, id: number): Promise<AudienceRefreshItem[]> {
+  await requireAudience(ctx, caller, id);
+  return repo.listRefreshes(ctx.db, id, 50);
+}
+
+/** 使用中 / 已停用: a stopped audience is not refreshed by its schedule (its members stay readable). */
+export async function setOnline(ctx: AppContext, caller: Caller, id: number, isOnline: 1 | 2): Promise<void> {
+  await requireAudience(ctx, caller, id);
+  await repo.updateAudience(ctx.db, id, { isOnline });
+}
+
 /**
  * Computes a dataset audience as its owner and switches its member table. The statement runs on
- * the datasets' source through the read module; its rows are bulk-loaded into a new warehouse table.
+ * the datasets' source through the read module. On the built-in warehouse the engine fills the new
+ * member table itself (INSERT … SELECT); from another source the rows are streamed into a bulk load.
  */
 export async function computeAudience(ctx: AppContext, id: number): Promise<{ size: number; durationMs: number }> {
   const row = await repo.findAudience(ctx.db, id);
   if (!row) throw notFound(audienceMessages.notFound);
   if (row.kind !== 'dataset') throw badRequest(audienceMessages.notReady);
-  const ownerRow = row.createUserId
-    ? await ctx.db.selectFrom('sysUser').select(['id', 'isAdministrator', 'status']).where('id', '=', row.createUserId).executeTakeFirst()
-    : undefined;
-  const owner: Caller = ownerRow ? { userId: ownerRow.id, isAdministrator: ownerRow.isAdministrator } : { userId: -1, isAdministrator: false };
+  const owner = await ownerOf(ctx, row.createUserId);
   await repo.updateAudience(ctx.db, id, { status: 'running' });
   return recordMaterialise(ctx, id, async () => {
     const rules = repo.toDetail(row).defineRule;
     const { read, compiled, columns } = await compileAudience(ctx, owner, rules, id, 'save');
+    const warehouse = await memberWarehouse(ctx);
+    if (read.cube.datasourceId === warehouse.datasourceId) {
+      const loaded = await loadMemberSelect(ctx, id, loadColumns(columns), compiled, { signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS) });
+      if (loaded) return { columns, loaded, datasourceId: read.cube.datasourceId };
+    }
     const stream = streamRows(read.driver, compiled, { timeoutMs: REFRESH_TIMEOUT_MS });
     async function* rows(): AsyncGenerator<LoadRow> {
       for await (const r of stream) yield [id, ...compiled.columns.map((c) => (r[c] === null || r[c] === undefined ? null : String(r[c])))];
@@ -173,22 +242,29 @@ export async function computeAudience(ctx: AppContext, id: number): Promise<{ si
   });
 }
 
+/** The audience's owner as a reader (a deleted owner reads nothing an anonymous member could not). */
+export async function ownerOf(ctx: AppContext, userId: number | null): Promise<Caller> {
+  const ownerRow = userId ? await ctx.db.selectFrom('sysUser').select(['id', 'isAdministrator']).where('id', '=', userId).executeTakeFirst() : undefined;
+  return ownerRow ? { userId: ownerRow.id, isAdministrator: ownerRow.isAdministrator } : { userId: -1, isAdministrator: false };
+}
+
 const loadColumns = (columns: readonly AudienceMemberColumn[]): LoadColumn[] => [
   { name: 'audience_id', type: 'INTEGER' },
   ...columns.map((c) => ({ name: c.name, type: 'STRING' as const, comment: c.title })),
 ];
 
-/** Loads members, switches the audience to them and drops the table they replace; failures are recorded on the audience. */
-async function recordMaterialise(
-  ctx: AppContext,
-  id: number,
-  produce: () => Promise<{ columns: AudienceMemberColumn[]; rows: AsyncIterable<LoadRow> | Iterable<LoadRow>; datasourceId?: number | null }>,
-): Promise<{ size: number; durationMs: number }> {
+type Produced = { columns: AudienceMemberColumn[]; datasourceId?: number | null } & (
+  { rows: AsyncIterable<LoadRow> | Iterable<LoadRow>; loaded?: undefined } | { loaded: { table: string; rows: number }; rows?: undefined }
+);
+
+/** Loads members (or takes a table the engine filled), switches the audience to them and drops the table they replace; failures are recorded on the audience. */
+async function recordMaterialise(ctx: AppContext, id: number, produce: () => Promise<Produced>): Promise<{ size: number; durationMs: number }> {
   const started = performance.now();
   try {
-    const { columns, rows, datasourceId } = await produce();
+    const produced = await produce();
+    const { columns, datasourceId } = produced;
     if (columns[0]?.name !== 'phone') throw new Error('member columns must start with phone');
-    const loaded = await loadMemberTable(ctx, id, loadColumns(columns), rows);
+    const loaded = produced.loaded ?? (await loadMemberTable(ctx, id, loadColumns(columns), produced.rows));
     const durationMs = Math.round(performance.now() - started);
     const switched = await repo.switchMembers(ctx.db, id, { memberTable: loaded.table, memberColumns: columns, size: loaded.rows, durationMs, datasourceId });
     // Deleted meanwhile: its new table goes too.
@@ -213,6 +289,31 @@ export async function materialiseAudience(
   return recordMaterialise(ctx, audienceId, async () => {
     async function* withId(): AsyncGenerator<LoadRow> {
       for await (const r of rows) yield [audienceId, ...r];
+    }
+    return { columns, rows: withId() };
+  });
+}
+
+/**
+ * For other kinds (tag-driven): members from a statement over the built-in warehouse that the caller
+ * has checked (its columns: phone first, as `columns`). The engine fills the member table itself
+ * (INSERT … SELECT); where it cannot, `rows` streams them ([phone, c1, …] each).
+ */
+export async function materialiseAudienceSelect(
+  ctx: AppContext,
+  audienceId: number,
+  columns: AudienceMemberColumn[],
+  statement: { sql: string; params: readonly (string | number | boolean | null)[]; columns: readonly string[] },
+  rows: () => Promise<AsyncIterable<readonly (string | null)[]>>,
+): Promise<{ size: number; durationMs: number }> {
+  await repo.updateAudience(ctx.db, audienceId, { status: 'running' });
+  return recordMaterialise(ctx, audienceId, async () => {
+    const rendered = { sql: statement.sql, params: [...statement.params], columns: statement.columns };
+    const loaded = await loadMemberSelect(ctx, audienceId, loadColumns(columns), rendered, { signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS) });
+    if (loaded) return { columns, loaded };
+    const source = await rows();
+    async function* withId(): AsyncGenerator<LoadRow> {
+      for await (const r of source) yield [audienceId, ...r];
     }
     return { columns, rows: withId() };
   });
@@ -275,6 +376,8 @@ export async function saveAudienceRow(
     userGroupStatus?: 0 | 1;
     startAnalyseDate?: string | null;
     endAnalyseDate?: string | null;
+    defaultShow?: boolean;
+    isOnline?: 1 | 2;
   },
 ): Promise<number> {
   const groupName = input.groupName.trim();
@@ -290,6 +393,8 @@ export async function saveAudienceRow(
     userGroupStatus: input.userGroupStatus ?? 0,
     startAnalyseDate: input.startAnalyseDate ?? null,
     endAnalyseDate: input.endAnalyseDate ?? null,
+    defaultShow: input.defaultShow ? 1 : 0,
+    isOnline: input.isOnline ?? 1,
   };
   if (input.id) {
     const existing = await requireAudience(ctx, caller, input.id);

@@ -7,4 +7,13 @@ export { readCount, readRows, streamRows } from './run.ts';
 export { checkUserSql, previewUserSql } from './user-sql.ts';
 export { checkBoundSql, readBoundSql, type BoundRead, type BoundStatement } from './api-sql.ts';
 export { streamBoundSql } from './bound-stream.ts';
-export { dropMemberTable, loadMemberCsv, loadMemberTable, memberTableQuery, memberWarehouse, planRead, streamMemberTable } from './members.ts';
+export {
+  dropMemberTable,
+  loadMemberCsv,
+  loadMemberSelect,
+  loadMemberTable,
+  memberTableQuery,
+  memberWarehouse,
+  planRead,
+  streamMemberTable,
+} from './members.ts';

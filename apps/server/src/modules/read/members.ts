@@ -76,6 +76,30 @@ export async function loadMemberCsv(
   return { table, rows: result.rows };
 }
 
+/**
+ * Fills a new member table of audience `audienceId` from a statement over the built-in warehouse,
+ * run by the engine itself (INSERT … SELECT): the members never pass through this process. The
+ * statement's columns are the member columns after `audience_id` (phone, c1, …). Null when the
+ * warehouse's engine cannot (the caller then streams rows to loadMemberTable).
+ */
+export async function loadMemberSelect(
+  ctx: AppContext,
+  audienceId: number,
+  columns: readonly LoadColumn[],
+  members: { sql: string; params: readonly ParamValue[]; columns: readonly string[] },
+  options: { signal?: AbortSignal } = {},
+): Promise<{ table: string; rows: number } | null> {
+  const { datasourceId, dialect } = await memberWarehouse(ctx);
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  if (!driver.bulkLoadSelect) return null;
+  const table = `${MEMBER_PREFIX}${audienceId}_${randomBytes(6).toString('hex')}`;
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  // The id is this module's own integer, not a user's value.
+  const sql = `SELECT ${Math.trunc(audienceId)} AS ${q('audience_id')}, ${members.columns.map((c) => `${q('m')}.${q(c)}`).join(', ')} FROM (${members.sql}) ${q('m')}`;
+  const result = await driver.bulkLoadSelect(table, columns, { sql, params: members.params }, { signal: options.signal });
+  return { table, rows: result.rows };
+}
+
 /** Drops a member table (a replaced or deleted audience's); only member tables are ever dropped. */
 export async function dropMemberTable(ctx: AppContext, table: string): Promise<void> {
   if (!table.startsWith(MEMBER_PREFIX)) return;

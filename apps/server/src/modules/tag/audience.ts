@@ -1,10 +1,18 @@
 import { tagAudienceSaveSchema, tagMessages, tagRulesSchema, type TagAudienceSave, type TagRules } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { AppError, fieldError, notFound } from '../../platform/http/errors.ts';
-import { audienceMemberSql, getAudienceDetail, materialiseAudience, saveAudienceRow } from '../audience/index.ts';
+import {
+  audienceMemberSql,
+  getAudienceDetail,
+  materialiseAudienceSelect,
+  recordComputation,
+  registerAudienceComputer,
+  saveAudienceRow,
+} from '../audience/index.ts';
 import { assertTablesUsable } from '../datasource/index.ts';
+import type { Dialect } from '@shutu/query';
 import type { Caller } from '../perm/index.ts';
-import { streamBoundSql } from '../read/index.ts';
+import { checkBoundSql, streamBoundSql } from '../read/index.ts';
 import { compileTagAudience, compileTagAudienceCount, KEY, RULE_TABLES } from './rules.ts';
 import { builtinSourceId, num, readStatement } from './warehouse.ts';
 
@@ -65,6 +73,9 @@ export async function loadTagAudience(ctx: AppContext, caller: Caller, id: numbe
     groupName: detail.groupName,
     groupUse: detail.groupUse === 1 ? 1 : 0,
     importId: typeof raw?.importId === 'number' ? raw.importId : null,
+    defaultShow: detail.defaultShow === 1,
+    requestFreq: [0, 1, 2, 3].includes(detail.requestFreq) ? detail.requestFreq : 0,
+    isOnline: detail.isOnline === 2 ? 2 : 1,
     rules: rules.data,
     startAnalyseDate: detail.startAnalyseDate ?? rules.data.daterange[1],
     endAnalyseDate: detail.endAnalyseDate ?? rules.data.daterange[1],
@@ -90,19 +101,43 @@ export async function saveTagAudience(ctx: AppContext, caller: Caller, body: Tag
     // The imported group it is restricted to is kept beside the rules (the row has no column for it).
     rules: { ...body.rules, importId: body.importId },
     groupUse: body.groupUse,
+    requestFreq: body.requestFreq,
+    defaultShow: body.defaultShow,
+    isOnline: body.isOnline,
     userGroupStatus: 1,
     startAnalyseDate: body.startAnalyseDate,
     endAnalyseDate: body.endAnalyseDate,
   });
-  const sourceId = await builtinSourceId(ctx);
-  const scope = await scopeOf(ctx, caller, body.rules, body.importId);
-  const rows = await streamBoundSql(ctx, scope.reader, sourceId, (dialect) => compileTagAudience(body.rules, dialect, scope.withinTable), {
-    timeoutMs: TIMEOUT_MS,
-    field: 'rules',
-  });
-  const phones = (async function* () {
-    for await (const row of rows) yield [row[KEY] === null || row[KEY] === undefined ? null : String(row[KEY])];
-  })();
-  const { size } = await materialiseAudience(ctx, id, [{ name: 'phone', title: '手机号' }], phones);
+  const { size } = await recordComputation(ctx, id, () => computeTagMembers(ctx, caller, id, body.rules, body.importId));
   return { id, size };
 }
+
+/**
+ * The members of the rules as `reader` sees them, into the audience's new member table: the
+ * statement is checked by the read module (guard, table grants) and run by the warehouse itself
+ * (INSERT … SELECT), or streamed where the engine cannot.
+ */
+async function computeTagMembers(ctx: AppContext, reader: Caller, id: number, rules: TagRules, importId: number | null | undefined) {
+  const sourceId = await builtinSourceId(ctx);
+  const scope = await scopeOf(ctx, reader, rules, importId);
+  const bind = (dialect: Dialect) => {
+    const rendered = compileTagAudience(rules, dialect, scope.withinTable);
+    return { sql: rendered.sql, params: rendered.params };
+  };
+  const statement = await checkBoundSql(ctx, scope.reader, sourceId, bind, 'rules');
+  return materialiseAudienceSelect(ctx, id, [{ name: 'phone', title: '手机号' }], { ...statement, columns: [KEY] }, async () => {
+    const rows = await streamBoundSql(ctx, scope.reader, sourceId, bind, { timeoutMs: TIMEOUT_MS, field: 'rules' });
+    return (async function* () {
+      for await (const row of rows) yield [row[KEY] === null || row[KEY] === undefined ? null : String(row[KEY])];
+    })();
+  });
+}
+
+/** A scheduled refresh (or 刷新) of a tag-driven audience: its saved rules again, as its owner. */
+export async function refreshTagAudience(ctx: AppContext, id: number, owner: Caller): Promise<{ size: number; durationMs: number }> {
+  const saved = await loadTagAudience(ctx, owner, id);
+  return computeTagMembers(ctx, owner, id, saved.rules, saved.importId);
+}
+
+// The audience module's jobs refresh tag-driven audiences on their schedule through this.
+registerAudienceComputer('tag', refreshTagAudience);

@@ -1,7 +1,8 @@
+import { useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { Alert, Empty, Select, Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { API, type AudienceListItem, type Page } from '@shutu/contracts';
+import { API, PROFILE_COMPARE_MAX, type AudienceListItem, type Page } from '@shutu/contracts';
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { http } from '../../shared/api.ts';
 import { errorText } from '../../shared/notify.ts';
@@ -44,6 +45,16 @@ export function ProfileComparePage() {
       else params.delete(k);
     setSearch(params, { replace: true });
   };
+  // Opened without ids: the audiences marked 画像对比默认展示 (defaultShow) are compared, once.
+  const preselected = useRef(false);
+  useEffect(() => {
+    if (preselected.current || !audiences.data) return;
+    preselected.current = true;
+    if (search.has('id')) return;
+    const shown = audiences.data.records.filter((a) => a.defaultShow === 1 && a.status === 'done').slice(0, PROFILE_COMPARE_MAX);
+    if (shown.length > 0) set({ id: shown.map((a) => a.id).join(',') });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the list first arrives
+  }, [audiences.data]);
   const options = (audiences.data?.records ?? []).map((a) => ({ value: a.id, label: a.groupName, disabled: a.status !== 'done' }));
   return (
     <PageContainer title={tg.pageCompare} description={tg.pageCompareDesc}>

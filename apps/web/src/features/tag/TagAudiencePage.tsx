@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { App, Button, Card, DatePicker, Empty, Form, Input, Select, Space, Spin, Statistic } from 'antd';
+import { App, Button, Card, Checkbox, DatePicker, Empty, Form, Input, Select, Space, Spin, Statistic } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import type { TagAudienceSave, TagAudienceView, TagRuleDetail, TagRules } from '@shutu/contracts';
@@ -45,6 +45,11 @@ function TagAudienceEditor({ saved, onSaved }: { saved: TagAudienceView | null; 
   const [groupName, setGroupName] = useState(saved?.groupName ?? '');
   const [groupUse, setGroupUse] = useState<0 | 1>(saved?.groupUse ?? 0);
   const [importId, setImportId] = useState<number | null>(saved?.importId ?? null);
+  const [schedule, setSchedule] = useState({
+    requestFreq: (saved?.requestFreq ?? 0) as 0 | 1 | 2 | 3,
+    isOnline: (saved?.isOnline ?? 1) as 1 | 2,
+    defaultShow: saved?.defaultShow ?? false,
+  });
   const [size, setSize] = useState<number | null>(saved?.size ?? null);
   const [busy, setBusy] = useState(false);
   const tags = useQuery({ queryKey: tagKeys.list(''), queryFn: () => fetchTags() });
@@ -61,7 +66,7 @@ function TagAudienceEditor({ saved, onSaved }: { saved: TagAudienceView | null; 
     groupName: groupName.trim(),
     groupUse,
     importId,
-    defaultShow: false,
+    ...schedule,
     rules: current(),
     startAnalyseDate: analyse[0],
     endAnalyseDate: analyse[1],
@@ -141,6 +146,26 @@ function TagAudienceEditor({ saved, onSaved }: { saved: TagAudienceView | null; 
                 data-testid="tag-import"
               />
             </Form.Item>
+            <Form.Item label={tg.requestFreq} extra={tg.requestFreqTip}>
+              <Select
+                value={schedule.requestFreq}
+                onChange={(requestFreq) => setSchedule({ ...schedule, requestFreq })}
+                options={([0, 1, 2, 3] as const).map((v) => ({ value: v, label: tg.requestFreqs[v] }))}
+                data-testid="tag-request-freq"
+              />
+            </Form.Item>
+            <Space size="large">
+              <Checkbox checked={schedule.isOnline === 1} onChange={(e) => setSchedule({ ...schedule, isOnline: e.target.checked ? 1 : 2 })}>
+                {tg.isOnline}
+              </Checkbox>
+              <Checkbox
+                checked={schedule.defaultShow}
+                onChange={(e) => setSchedule({ ...schedule, defaultShow: e.target.checked })}
+                data-testid="tag-default-show"
+              >
+                {tg.defaultShow}
+              </Checkbox>
+            </Space>
             <Form.Item label={tg.analyse} extra={tg.analyseTip}>
               <DatePicker.RangePicker
                 picker="month"

@@ -1,4 +1,5 @@
 import {
+  AUDIENCE_REQUEST_FREQ_LABELS,
   CONDITION_FUNC_LABELS,
   PROFILE_LABELS,
   TAG_DEVELOP_TYPES,
@@ -63,6 +64,11 @@ export const tg = {
   importGroup: '导入人群',
   importNone: '不限（全部用户）',
   importTip: '只在所选导入人群的用户中圈选',
+  requestFreq: '更新频率',
+  requestFreqTip: '按周期用保存的规则重新圈选（停用后不再更新）',
+  requestFreqs: AUDIENCE_REQUEST_FREQ_LABELS,
+  isOnline: '启用',
+  defaultShow: '画像对比默认展示',
   analyse: '分析周期',
   analyseTip: '默认上个月；更新人群时重新计算分析数据',
   preview: '预估人数',
