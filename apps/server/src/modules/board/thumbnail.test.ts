@@ -9,6 +9,7 @@ import { hashToken } from '../../platform/auth/tokens.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { closeRenderer, isRendererAvailable } from '../../platform/render/renderer.ts';
 import { imageSize, startTestPages, type TestPages } from '../../platform/render/test-pages.ts';
+import { startTestS3Server, type TestS3Server } from '../../platform/files/s3-test-server.ts';
 import { boardThumbnailJob, thumbnailDir } from './thumbnail.ts';
 
 /**
@@ -33,7 +34,11 @@ async function eventually<T>(check: () => Promise<T | undefined>, what: string, 
   }
 }
 
-describe.skipIf(!runnable).each(kinds)('board thumbnails on %s', (kind) => {
+// Every store with files in the data directory, and PGlite with files in an S3 bucket (docs/storage.md).
+const cases = [...kinds.map((kind) => ({ kind, files: 'local' as const })), { kind: 'pglite' as const, files: 's3' as const }];
+
+describe.skipIf(!runnable).each(cases)('board thumbnails on $kind, files $files', ({ kind, files }) => {
+  let s3: TestS3Server | undefined;
   let pages: TestPages;
   let server: TestServer;
   let admin: Headers;
@@ -60,11 +65,17 @@ describe.skipIf(!runnable).each(kinds)('board thumbnails on %s', (kind) => {
       const url = await backgroundOf(id);
       return url !== null && url !== from ? url : undefined;
     }, `a new thumbnail of board ${id}`);
-  const fileOf = (url: string) => path.join(thumbnailDir(server.ctx.config), path.basename(url));
+  /** Whether the image is stored: a file under the data directory, or an object in the bucket. */
+  const stored = (url: string) =>
+    s3 ? s3.objectKeys().includes(`thumbnails/${path.basename(url)}`) : fs.existsSync(path.join(thumbnailDir(server.ctx.config), path.basename(url)));
 
   beforeAll(async () => {
     pages = await startTestPages();
     server = await createTestServer(kind, {}, { jobs: true, selfUrl: pages.url });
+    if (files === 's3') {
+      s3 = await startTestS3Server();
+      server.ctx.config.files = s3.config;
+    }
     admin = await server.login();
     const user = await createUser(server, admin);
     creator = { id: user.id, headers: await server.login(user.account, user.password) };
@@ -74,6 +85,7 @@ describe.skipIf(!runnable).each(kinds)('board thumbnails on %s', (kind) => {
     if (server) await closeRenderer(server.ctx);
     await server?.close();
     await pages?.close();
+    await s3?.stop();
   });
 
   it('renders a card-sized JPEG after a save, as the creator, and replaces it on the next save', async () => {
@@ -96,12 +108,12 @@ describe.skipIf(!runnable).each(kinds)('board thumbnails on %s', (kind) => {
     expect(row.userId).toBe(creator.id);
     expect(row.revokedAt).not.toBeNull();
 
-    expect(fs.existsSync(fileOf(first))).toBe(true);
+    expect(stored(first)).toBe(true);
     await save(board('华东销售大屏（改）', { id }));
     const second = await thumbnailChanged(id, first);
-    expect(fs.existsSync(fileOf(second))).toBe(true);
+    expect(stored(second)).toBe(true);
     // The old file goes right after the new URL is committed (a file cannot join the transaction).
-    await eventually(async () => (fs.existsSync(fileOf(first)) ? undefined : true), 'the previous thumbnail file to go');
+    await eventually(async () => (stored(first) ? undefined : true), 'the previous thumbnail file to go');
     const gone = await call(server, 'GET', first);
     expect([gone.status, gone.body.msg]).toEqual([404, '缩略图不存在']);
   });
@@ -118,7 +130,7 @@ describe.skipIf(!runnable).each(kinds)('board thumbnails on %s', (kind) => {
     expect(copied).toMatch(new RegExp(`^/api/board/thumbnails/${copy.body.data}-`));
     // The original still shows its own file.
     expect(await backgroundOf(id)).toBe(original);
-    expect(fs.existsSync(fileOf(original))).toBe(true);
+    expect(stored(original)).toBe(true);
   });
 
   it('does not render again for a save that an earlier render already showed', async () => {

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Logger } from 'pino';
 import { API, type BoardContentParsed } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { revokeToken } from '../../platform/auth/tokens.ts';
 import type { Config } from '../../platform/config.ts';
+import { fileStorage } from '../../platform/files/storage.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import type { JobDefinition } from '../../platform/jobs/boss.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
@@ -16,7 +15,8 @@ import { issueViewToken } from './view-token.ts';
 /**
  * Board thumbnails (the card image of the list, spec 1 §2.1; `backgroundUrl`): after every
  * save or copy a job renders the board's /openview page in the server's headless Chromium
- * and stores a small JPEG under `${dataDir}/thumbnails/` (docs/rendering.md).
+ * and stores a small JPEG as `thumbnails/<file>` in the file storage (docs/rendering.md,
+ * docs/storage.md: the data directory by default, or the S3 bucket).
  */
 
 export const BOARD_THUMBNAIL_JOB = 'board-thumbnail';
@@ -40,7 +40,11 @@ export interface ThumbnailJobData {
   requestedAt?: number;
 }
 
-export const thumbnailDir = (config: Config) => path.join(config.dataDir, 'thumbnails');
+/** The storage key of a thumbnail file. */
+export const thumbnailKey = (file: string) => `thumbnails/${file}`;
+
+/** Where thumbnails lie when the file storage is the local directory (tests look there). */
+export const thumbnailDir = (config: Config) => `${config.files.kind === 'local' && config.files.dir ? config.files.dir : config.dataDir}/thumbnails`;
 
 /**
  * Asks for a fresh thumbnail of the board (after a save or copy). Without a job queue (an
@@ -111,12 +115,10 @@ export async function renderThumbnail(ctx: AppContext, boardId: number): Promise
     await revokeToken(ctx.db, token);
   }
 
-  const dir = thumbnailDir(ctx.config);
-  await fs.mkdir(dir, { recursive: true });
+  const files = fileStorage(ctx);
   const file = `${boardId}-${randomBytes(12).toString('hex')}.jpg`;
-  // Written aside and renamed: a reader never sees half a file (the temporary name is not servable).
-  await fs.writeFile(path.join(dir, `${file}.tmp`), image);
-  await fs.rename(path.join(dir, `${file}.tmp`), path.join(dir, file));
+  // Stored whole or not at all: a reader never sees half a file.
+  await files.put(thumbnailKey(file), image, { contentType: 'image/jpeg' });
   const url = THUMBNAIL_URL_PREFIX + file;
 
   // Locked so that two renders of one board each delete the file the other replaced.
@@ -128,7 +130,7 @@ export async function renderThumbnail(ctx: AppContext, boardId: number): Promise
     return { previous: row.backgroundUrl };
   });
   if (!swapped) {
-    await fs.rm(path.join(dir, file), { force: true });
+    await files.delete(thumbnailKey(file));
     return null;
   }
   await removeThumbnail(ctx, swapped.previous);
@@ -144,7 +146,7 @@ export async function removeThumbnail(ctx: AppContext, backgroundUrl: string | n
   if (!file) return;
   const stillShown = await ctx.db.selectFrom('board').select('id').where('backgroundUrl', '=', backgroundUrl).executeTakeFirst();
   if (stillShown) return;
-  await fs.rm(path.join(thumbnailDir(ctx.config), file), { force: true });
+  await fileStorage(ctx).delete(thumbnailKey(file));
 }
 
 /** The file name behind one of our thumbnail URLs, or undefined. */
@@ -161,12 +163,10 @@ export function thumbnailFileOf(backgroundUrl: string | null): string | undefine
  */
 export async function readThumbnail(ctx: AppContext, file: string): Promise<Buffer> {
   if (!THUMBNAIL_FILE.test(file)) throw notFound(thumbnailMessages.notFound);
-  try {
-    return await fs.readFile(path.join(thumbnailDir(ctx.config), file));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(thumbnailMessages.notFound);
-    throw error;
-  }
+  // A card image of some tens of KB: read whole.
+  const image = await fileStorage(ctx).read(thumbnailKey(file));
+  if (!image) throw notFound(thumbnailMessages.notFound);
+  return image;
 }
 
 /** Who the render signs in as: the creator while enabled, else the first enabled administrator. */

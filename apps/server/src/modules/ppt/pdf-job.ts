@@ -1,10 +1,10 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Page } from 'playwright-core';
 import { pptMessages, pptRoutes, type BoardContentParsed } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { revokeToken } from '../../platform/auth/tokens.ts';
+import { fileStorage, keyOfPath } from '../../platform/files/storage.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { JobDefinition } from '../../platform/jobs/boss.ts';
 import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
@@ -102,11 +102,8 @@ export async function runPdfTask(ctx: AppContext, log: Logger, taskId: string, r
 
     const pdf = await assemblePdf(rendererOf(ctx), images, { title: ppt.ppName, watermark: task.watermark });
     const relative = path.join('pdf', String(task.userId), `${taskId}.pdf`);
-    const file = path.join(ctx.config.dataDir, relative);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    // Written aside and renamed: a download never sees half a file.
-    await fs.writeFile(`${file}.tmp`, pdf);
-    await fs.rename(`${file}.tmp`, file);
+    // Into the file storage (data directory or S3 bucket), whole or not at all: a download never sees half a file.
+    await fileStorage(ctx).put(keyOfPath(relative), pdf, { contentType: 'application/pdf' });
     await updatePdfTask(ctx.db, taskId, { status: 'done', rendered: task.pages, filePath: relative, finishTime: new Date() }, runId);
     log.info({ taskId, pages: images.length, bytes: pdf.length }, 'slideshow pdf written');
   } catch (error) {

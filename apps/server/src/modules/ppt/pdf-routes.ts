@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import { API, envelopeSchema, exportMessages, idParamSchema, pptPdfTaskSchema, pptPrintSchema } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
@@ -50,13 +49,13 @@ export function registerPptPdfRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { file, fileName, size } = await pdfFile(ctx, sessionOf(request), request.params.taskId);
+      const { body, fileName, size } = await pdfFile(ctx, sessionOf(request), request.params.taskId);
       reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', attachmentHeader(fileName))
         .header('content-length', size)
         .header('cache-control', 'private, no-store');
-      return reply.send(fs.createReadStream(file));
+      return reply.send(body);
     },
   );
   app.post(

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import { cleanFileName, exportMessages, pptMessages, type pptPrintSchema, type PptPdfTask } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
+import { fileStorage, keyOfPath } from '../../platform/files/storage.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
 import type { Caller } from '../perm/index.ts';
@@ -130,7 +130,7 @@ export async function retryPdfTask(ctx: AppContext, caller: Caller, id: string):
   const jobs = ctx.jobs;
   if (!jobs) throw new AppError(503, pdfMessages.jobsOff);
   if (!(await resetFailedPdfTask(ctx.db, id))) throw badRequest(exportMessages.retryOnlyFailed);
-  if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true });
+  if (task.filePath) await fileStorage(ctx).delete(keyOfPath(task.filePath));
   try {
     await sendPdfJob(jobs, id);
   } catch (error) {
@@ -144,7 +144,7 @@ export async function retryPdfTask(ctx: AppContext, caller: Caller, id: string):
 export async function removePdfTask(ctx: AppContext, caller: Caller, id: string): Promise<void> {
   const task = await requireOwnPdfTask(ctx, caller, id);
   await deletePdfTask(ctx.db, id);
-  if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true });
+  if (task.filePath) await fileStorage(ctx).delete(keyOfPath(task.filePath));
 }
 
 /** A task of the caller's own: anyone else's (administrators included) is 404 导出任务不存在. */
@@ -154,14 +154,16 @@ export async function requireOwnPdfTask(ctx: AppContext, caller: Caller, id: str
   return task;
 }
 
-/** The finished PDF of the caller's task: absolute path, name and size. */
-export async function pdfFile(ctx: AppContext, caller: Caller, id: string): Promise<{ file: string; fileName: string; size: number }> {
+/** The finished PDF of the caller's task: a stream of it from the file storage, its name and size. */
+export async function pdfFile(ctx: AppContext, caller: Caller, id: string): Promise<{ body: Readable; fileName: string; size: number }> {
   const task = await requireOwnPdfTask(ctx, caller, id);
   if (task.status !== 'done' || !task.filePath) throw notFound(task.status === 'failed' ? (task.errMsg ?? pdfMessages.failed) : pdfMessages.notReady);
-  const file = path.join(ctx.config.dataDir, task.filePath);
-  const stat = await fs.promises.stat(file).catch(() => null);
-  if (!stat) throw notFound(pdfMessages.fileMissing);
-  return { file, fileName: task.fileName, size: stat.size };
+  const files = fileStorage(ctx);
+  const key = keyOfPath(task.filePath);
+  const stat = await files.stat(key);
+  const body = stat && (await files.get(key));
+  if (!stat || !body) throw notFound(pdfMessages.fileMissing);
+  return { body, fileName: task.fileName, size: stat.size };
 }
 
 /** Housekeeping (hourly): tasks older than PDF_KEEP_DAYS go with their files; tasks left running by a stopped process fail. */
@@ -171,7 +173,10 @@ export async function cleanupPdfTasks(ctx: AppContext, log: Logger, now: Date = 
   for (;;) {
     const old = await findPdfTasksCreatedBefore(ctx.db, before, 500);
     for (const task of old) {
-      if (task.filePath) await fs.promises.rm(path.join(ctx.config.dataDir, task.filePath), { force: true }).catch(() => undefined);
+      if (task.filePath)
+        await fileStorage(ctx)
+          .delete(keyOfPath(task.filePath))
+          .catch(() => undefined);
     }
     removed += await deletePdfTasks(
       ctx.db,

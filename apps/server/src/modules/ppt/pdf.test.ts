@@ -11,6 +11,7 @@ import { call, createUser } from '../../../test/fixtures.ts';
 import { hasCommand } from '../../../test/system-packages.ts';
 import { hashToken } from '../../platform/auth/tokens.ts';
 import { loadConfig } from '../../platform/config.ts';
+import { startTestS3Server } from '../../platform/files/s3-test-server.ts';
 import { closeRenderer, isRendererAvailable } from '../../platform/render/renderer.ts';
 
 /**
@@ -204,5 +205,30 @@ describe.skipIf(!runnable)('slideshow PDF export', () => {
     expect([none.status, none.body.msg]).toEqual([400, '请选择导出类型！']);
     const outside = await exportPdf({ page: 1, pagelist: [999_999] });
     expect([outside.status, outside.body.msg]).toEqual([400, '暂无可用于导出的数据，请检查报表图片是否存在！']);
+  }, 120_000);
+  it('with the file storage in an S3 bucket, the PDF lands in the bucket, downloads from it and goes with its task', async () => {
+    const s3 = await startTestS3Server();
+    const local = server.ctx.config.files;
+    server.ctx.config.files = s3.config;
+    try {
+      const started = await exportPdf({ page: 1, pagelist: [screenId], watermark: false });
+      const task = await finished(started.body.data.id);
+      expect(task).toMatchObject({ status: 'done', pages: 1, errMsg: null });
+      expect(s3.objectKeys()).toContain(`pdf/1/${task.id}.pdf`);
+      expect(fs.existsSync(path.join(server.ctx.config.dataDir, 'pdf', '1', `${task.id}.pdf`))).toBe(false);
+
+      const file = await server.app.inject({ method: 'GET', url: `/api/ppt/pdf-tasks/${task.id}/file`, headers: admin });
+      expect(file.statusCode).toBe(200);
+      expect(Number(file.headers['content-length'])).toBe(file.rawPayload.length);
+      const pdfPath = path.join(tmp, 'from-bucket.pdf');
+      fs.writeFileSync(pdfPath, file.rawPayload);
+      expect(execFileSync('pdfinfo', [pdfPath], { encoding: 'utf8' })).toMatch(/Pages:\s+1\n/);
+
+      expect((await call(server, 'DELETE', `/api/ppt/pdf-tasks/${task.id}`, { headers: admin })).status).toBe(200);
+      expect(s3.objectKeys()).not.toContain(`pdf/1/${task.id}.pdf`);
+    } finally {
+      server.ctx.config.files = local;
+      await s3.stop();
+    }
   }, 120_000);
 });
