@@ -1,14 +1,15 @@
 /**
  * Ingestion benchmark (issue 22): tracker batches POSTed over HTTP to the real server's
- * /track/batch (validation, write key, buffered bulk writer into the store) vs. a bare Fastify
- * route on the same box that parses the same text/plain batches and discards them, measured in
- * the same run with autocannon. Prints events/s of both and the ratio, then stops the server
- * cleanly and checks that every acknowledged event was stored.
+ * /track/batch (validation, write key, buffered bulk writer appending to the built-in DuckDB
+ * warehouse) vs. a bare Fastify route on the same box that parses the same text/plain batches
+ * and discards them, measured in the same run with autocannon. Prints events/s of both and the
+ * ratio, then stops the server cleanly and checks that every acknowledged event was stored in the
+ * warehouse; last, the raw engine: the same rows appended by the DuckDB driver alone.
  *
- *   npx tsx bench/track/run.ts [--seconds 10] [--connections 10] [--batch 100] [--database-url postgres://…]
+ *   npx tsx bench/track/run.ts [--seconds 10] [--connections 10] [--batch 100] [--workers 1] [--database-url postgres://…]
  *
- * Without --database-url the store is the embedded PGlite, which runs inside the server's own
- * process (and thread): its inserts compete with the HTTP work for the same core.
+ * Without --database-url the metadata store is the embedded PGlite; either way the clicks go to
+ * the warehouse (this process owns it).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +18,8 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pino from 'pino';
+import { collect, openDriver, type LoadRow } from '@shutu/connectors';
+import { TRACK_COLUMNS, TRACK_TABLE } from '../../apps/server/src/modules/heatmap/warehouse-clicks.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { startServer } from '../../apps/server/src/server.ts';
 import { generateBatches } from './generate.ts';
@@ -71,6 +74,26 @@ async function bare(): Promise<{ url: string; close: () => Promise<void> }> {
   return { url: `${address}/track/batch`, close: () => app.close() };
 }
 
+/** The driver's append alone (in-memory DuckDB, 5 000-row calls like the writer's): the floor under the sink. */
+async function rawAppend(batches: string[]): Promise<number> {
+  const rows: LoadRow[] = [];
+  const now = new Date();
+  for (const body of batches) {
+    for (const e of (JSON.parse(body) as { events: Record<string, string | number>[] }).events) {
+      rows.push([1, e.event!, now, e.distinctId!, null, e.title!, e.url!, 'PC', 'production', e.x!, e.y!, e.pageWidth!]);
+    }
+  }
+  const driver = openDriver({ type: 'duckdb' });
+  try {
+    const calls = Math.max(1, Math.ceil(100_000 / 5000));
+    const started = performance.now();
+    for (let i = 0; i < calls; i++) await driver.appendRows!(TRACK_TABLE, TRACK_COLUMNS, rows.slice(0, 5000));
+    return (calls * Math.min(5000, rows.length)) / ((performance.now() - started) / 1000);
+  } finally {
+    await driver.close();
+  }
+}
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-bench-track-'));
 try {
   const config = {
@@ -91,17 +114,22 @@ try {
   const store = server.store;
   // A clean stop writes what the writer still buffers; count before the store closes.
   await server.app.close();
-  const row = await store.db
+  const waiting = await store.db
     .selectFrom('trackEvent')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   await server.close();
-  const stored = Number(row.n);
+  const warehouse = openDriver({ type: 'duckdb', path: path.join(dataDir, 'warehouse.duckdb') });
+  const [row] = (await collect(warehouse.query(`SELECT count(*) AS n FROM ${TRACK_TABLE}`))).rows;
+  await warehouse.close();
+  const stored = Number(row!.n);
+  const engine = await rawAppend(bodies);
   console.log(`bare Fastify (parse + discard): ${Math.round(rawResult.eventsPerSecond).toLocaleString('en')} events/s (${rawResult.errors} errors)`);
   console.log(`ShuTu /track/batch:             ${Math.round(product.eventsPerSecond).toLocaleString('en')} events/s (${product.errors} errors)`);
   console.log(
-    `ratio ${(product.eventsPerSecond / rawResult.eventsPerSecond).toFixed(2)}; acknowledged ${(product.ok * batchSize).toLocaleString('en')}, stored ${stored.toLocaleString('en')}`,
+    `ratio ${(product.eventsPerSecond / rawResult.eventsPerSecond).toFixed(2)}; acknowledged ${(product.ok * batchSize).toLocaleString('en')}, stored in the warehouse ${stored.toLocaleString('en')} (${Number(waiting.n)} left in the store)`,
   );
+  console.log(`raw engine: DuckDB appendRows of 5 000-row calls alone: ${Math.round(engine).toLocaleString('en')} rows/s`);
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
   fs.rmSync(bodiesFile, { force: true });

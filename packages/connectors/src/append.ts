@@ -70,11 +70,35 @@ function duckValue(typeId: DuckDBTypeId, value: string | number | Date | null): 
   }
 }
 
+/** Every value already in the form the vectors take (the ingestion's rows): no copy, no conversion. */
+function alreadyPrepared(columns: readonly LoadColumn[], row: LoadRow): boolean {
+  if (row.length !== columns.length) return false;
+  for (let i = 0; i < row.length; i++) {
+    const value = row[i];
+    if (value === null) continue;
+    switch (columns[i]!.type) {
+      case 'STRING':
+        if (typeof value !== 'string') return false;
+        break;
+      case 'INTEGER':
+        if (!Number.isSafeInteger(value)) return false;
+        break;
+      case 'NUMBER':
+        if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+        break;
+      default:
+        if (!(value instanceof Date) || Number.isNaN(value.getTime())) return false;
+    }
+  }
+  return true;
+}
+
 /**
  * A row's values in the form the vectors take: Dates of DATETIME/DATE columns pass as they are
  * (their UTC reading, no text round trip); everything else is checked and converted like a bulk load.
  */
-function prepared(columns: readonly LoadColumn[], row: LoadRow, rowNumber: number): (string | number | Date | null)[] {
+function prepared(columns: readonly LoadColumn[], row: LoadRow, rowNumber: number): readonly (string | number | Date | null)[] {
+  if (alreadyPrepared(columns, row)) return row as readonly (string | number | Date | null)[];
   const timeAt: number[] = [];
   const plain: LoadValue[] = row.map((value, i) => {
     const type = columns[i]?.type;
@@ -147,7 +171,20 @@ export async function duckdbAppendRows(
       for (let start = 0; start < values.length; start += CHUNK_ROWS) {
         const slice = values.slice(start, start + CHUNK_ROWS);
         const chunk = DuckDBDataChunk.create(types, slice.length);
-        chunk.setColumns(types.map((type, c) => slice.map((row) => duckValue(type.typeId, row[c] ?? null))));
+        chunk.setColumns(
+          types.map((type, c) => {
+            // Clicks of one flush share few instants: one timestamp value per distinct Date.
+            let last: Date | string | null = null;
+            let lastValue: DuckDBValue = null;
+            return slice.map((row) => {
+              const value = row[c] ?? null;
+              if (value !== null && value === last) return lastValue;
+              last = value instanceof Date || typeof value === 'string' ? value : null;
+              lastValue = duckValue(type.typeId, value);
+              return lastValue;
+            });
+          }),
+        );
         appender.appendDataChunk(chunk);
       }
       appender.closeSync();

@@ -46,11 +46,17 @@ const HOUR_MS = 3_600_000;
  */
 function wallClocks(zone: string, times: readonly Date[]): Date[] {
   const offsets = new Map<number, number>();
+  // The events of one batch share their receive time: one Date each (the appender converts each distinct one once).
+  const seen = new Map<number, Date>();
   return times.map((t) => {
-    const hour = Math.floor(t.getTime() / HOUR_MS);
+    const ms = t.getTime();
+    let wall = seen.get(ms);
+    if (wall) return wall;
+    const hour = Math.floor(ms / HOUR_MS);
     let offset = offsets.get(hour);
     if (offset === undefined) offsets.set(hour, (offset = zoneOffsetMinutes(zone, t)));
-    return new Date(t.getTime() + offset * 60_000);
+    seen.set(ms, (wall = new Date(ms + offset * 60_000)));
+    return wall;
   });
 }
 
