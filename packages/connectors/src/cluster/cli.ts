@@ -1,7 +1,7 @@
 /**
  * node --import tsx packages/connectors/src/cluster/cli.ts <start|stop|status|load-demo> [options]
  * (run through scripts/clickhouse-cluster.mjs). Options:
- *   --dir DIR          where the shards live (default: $SHUTU_CLICKHOUSE_CLUSTER_DIR or .data/clickhouse-cluster)
+ *   --dir DIR          where the shards live (default: $SHUTU_CLICKHOUSE_CLUSTER_DIR or data/clickhouse-cluster, git-ignored)
  *   --ports H1,T1,H2,T2  HTTP and TCP port of shard 1 and shard 2 (default 18123,19000,18124,19001)
  *   --orders N         load-demo: order rows (default 20000)
  *   --seed N, --anchor-date YYYY-MM-DD, --from-duckdb FILE, --force   load-demo
@@ -35,7 +35,7 @@ const integer = (text: string | undefined, name: string) => {
 async function main(): Promise<void> {
   const [command, ...args] = process.argv.slice(2);
   const root = path.resolve(import.meta.dirname, '../../../..');
-  const baseDir = path.resolve(option(args, '--dir') ?? process.env.SHUTU_CLICKHOUSE_CLUSTER_DIR ?? path.join(root, '.data', 'clickhouse-cluster'));
+  const baseDir = path.resolve(option(args, '--dir') ?? process.env.SHUTU_CLICKHOUSE_CLUSTER_DIR ?? path.join(root, 'data', 'clickhouse-cluster'));
   const print = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
   switch (command) {
     case 'start':
