@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vitest/config';
+import type { ChunkingContext } from 'rolldown';
 import react from '@vitejs/plugin-react';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -38,6 +41,126 @@ function precompress(): Plugin {
 }
 
 /**
+ * Routes whose page chunks index.html's first script preloads (issue 24, docs/web-performance.md):
+ * `path` a RegExp source matched against location.pathname, `modules` the lazy page modules.
+ */
+const EARLY_ROUTES = [
+  { path: '^/m/app/\\d+/?$', modules: ['src/features/mobile/MobileAppPage.tsx'] },
+  { path: '^/m/?$', modules: ['src/features/mobile/MobileHomePage.tsx'] },
+  { path: '^/share/', modules: ['src/features/share-open/ShareOpenPage.tsx'] },
+];
+const EARLY_SOURCE = 'src/boot/early.js';
+
+/**
+ * The page's first script (src/boot/early.js) as a hashed asset (cached for a year) in place of
+ * index.html's `<script src="/src/boot/early.js">`, and beside it the table of each early route's
+ * chunks (the lazy page's chunk, everything it imports statically, their CSS) that it preloads
+ * while the app's own script is still on its way: on 4G each chunk asked for only after the app
+ * has run costs a round trip of 165 ms or more.
+ */
+function earlyBoot(): Plugin {
+  let root = '';
+  let fileName = '';
+  let source = '';
+  return {
+    name: 'shutu-early-boot',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      source = readFileSync(path.join(root, EARLY_SOURCE), 'utf8');
+      fileName = `assets/early-${createHash('sha256').update(source).digest('hex').slice(0, 10)}.js`;
+    },
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source });
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle ?? {};
+        const chunks = Object.values(bundle).filter((o) => o.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const routes = EARLY_ROUTES.map((route) => {
+          const files = new Set<string>();
+          const visit = (file: string) => {
+            const chunk = byFile.get(file);
+            if (!chunk || chunk.isEntry || files.has(file)) return;
+            files.add(file);
+            for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);
+            chunk.imports.forEach(visit);
+          };
+          for (const module of route.modules) {
+            const page = chunks.find((c) => c.moduleIds.includes(path.join(root, module)));
+            if (!page) throw new Error(`earlyBoot: no chunk for ${module}`);
+            visit(page.fileName);
+          }
+          return { path: route.path, files: [...files] };
+        });
+        const tag = `<script defer src="/${EARLY_SOURCE}"></script>`;
+        if (!html.includes(tag)) throw new Error(`earlyBoot: index.html has no ${tag}`);
+        // JSON in a data block is not run, so the Content-Security-Policy (script-src 'self') allows it.
+        const table = JSON.stringify(routes).replace(/</g, '\\u003c');
+        return html.replace(tag, `<script type="application/json" id="shutu-routes">${table}</script>\n    <script defer src="/${fileName}"></script>`);
+      },
+    },
+  };
+}
+
+/** The pages whose static imports go into the viewer's chunks (issue 24, docs/web-performance.md). */
+const VIEWER_PAGES = ['src/features/mobile/MobileAppPage.tsx', 'src/features/mobile/MobileHomePage.tsx', 'src/features/share-open/ShareOpenPage.tsx'];
+let viewerModules: Set<string> | null = null;
+
+/**
+ * The chunk a module of the viewer pages goes into: `echarts` (ECharts and its renderer: also
+ * the editors'), `viewer-libs` (antd and the other packages), `viewer` (our own code); null for a
+ * module no viewer page imports (left to the automatic split). Other pages that use one of these
+ * modules load its chunk too (most of them use antd's table, select and date picker anyway).
+ */
+function viewerChunkOf(id: string, ctx: ChunkingContext): string | null {
+  viewerModules ??= viewerClosure(ctx);
+  if (!viewerModules.has(id)) return null;
+  if (/[\\/]node_modules[\\/](echarts|zrender)[\\/]/.test(id) || id.endsWith('/shared/charts/EChart.tsx')) return 'echarts';
+  return id.includes('/node_modules/') ? 'viewer-libs' : 'viewer';
+}
+
+const REEXPORT = /export\s*\{\s*default as (\w+)\s*\}\s*from\s*["']([^"']+)["']/g;
+
+/**
+ * The modules the viewer pages import statically. A package's barrel (antd's icons: hundreds of
+ * `export { default as X } from './X'`) is followed only to the names some module of the closure
+ * imports: the graph lists every re-export, tree-shaking keeps only the used ones.
+ */
+function viewerClosure(ctx: ChunkingContext): Set<string> {
+  const seen = new Set<string>();
+  const imported = new Set<string>();
+  const barrels: string[] = [];
+  const visit = (moduleId: string) => {
+    if (seen.has(moduleId)) return;
+    seen.add(moduleId);
+    const info = ctx.getModuleInfo(moduleId);
+    if (!info) return;
+    const code = info.code ?? '';
+    for (const m of code.matchAll(/import\s*\{([^}]*)\}\s*from/g)) for (const name of m[1]!.split(',')) imported.add(name.trim().split(/\s+as\s+/)[0]!);
+    if (moduleId.includes('/node_modules/') && (code.match(REEXPORT)?.length ?? 0) >= 20) barrels.push(moduleId);
+    else info.importedIds.forEach(visit);
+  };
+  const followBarrels = () => {
+    while (barrels.length > 0) {
+      const barrel = barrels.pop()!;
+      const info = ctx.getModuleInfo(barrel)!;
+      const targets = new Map<string, string>();
+      for (const [, name, spec] of info.code!.matchAll(REEXPORT)) targets.set(path.resolve(path.dirname(barrel), spec!), name!);
+      for (const dep of info.importedIds) {
+        const name = targets.get(dep.replace(/(\/index)?\.[cm]?js$/, ''));
+        if (name === undefined || imported.has(name)) visit(dep);
+      }
+    }
+  };
+  for (const page of VIEWER_PAGES) visit(path.join(import.meta.dirname, page));
+  followBarrels();
+  return seen;
+}
+
+/**
  * Files that only declare: a feature's index.ts (re-exports) and the contracts' schema files (its
  * index.ts sets zod's Chinese messages, so it keeps its side effects).
  */
@@ -45,7 +168,7 @@ const DECLARATIONS_ONLY = [/\/apps\/web\/src\/features\/[^/]+\/index\.ts$/, /\/p
 
 export default defineConfig({
   root: import.meta.dirname,
-  plugins: [react(), precompress()],
+  plugins: [react(), earlyBoot(), precompress()],
   server: { proxy: { '/api': 'http://localhost:8080' } },
   build: {
     outDir: 'dist',
@@ -62,7 +185,18 @@ export default defineConfig({
       output: {
         // Everything the entry imports statically in one chunk: it all loads before the first
         // paint anyway, and 40 small shared chunks cost 40 requests, 6 at a time on HTTP/1.1.
-        codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] },
+        codeSplitting: {
+          groups: [
+            { name: 'shell', tags: ['$initial'], priority: 3 },
+            // The phone viewer and the share link (issue 24, 26): what their pages import, in three
+            // files instead of about fifty (six at a time over HTTP/1.1, a round trip each on 4G).
+            // Separate groups, ordered: a group takes the modules its members import, so the
+            // libraries are taken first and our code's group finds them gone.
+            { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'echarts' ? 'echarts' : null), priority: 2.2 },
+            { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'viewer-libs' ? 'viewer-libs' : null), priority: 2.1 },
+            { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'viewer' ? 'viewer' : null), priority: 2 },
+          ],
+        },
       },
     },
   },

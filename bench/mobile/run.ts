@@ -5,7 +5,9 @@
  * first dashboard (every chart drawn). Goal ≤ 2 s on a 4G profile.
  *
  *   npx vite build apps/web --outDir /tmp/apps-web --emptyOutDir
- *   E2E_WEB_DIST=/tmp/apps-web npx tsx bench/mobile/run.ts [--runs 3] [--board 销售概览|订单明细报表]
+ *   E2E_WEB_DIST=/tmp/apps-web npx tsx bench/mobile/run.ts [--runs 3] [--board 销售概览|订单明细报表] [--waterfall] [--profile 'fast 4G']
+ *
+ * --waterfall prints every request of every run (sent, first byte, done in ms; KiB on the wire).
  *
  * The server is the real one as its own process (e2e harness startApp: `main.ts serve`, embedded
  * PGlite, a 20 000-order demo warehouse). The session is signed in before throttling. Two cases per
@@ -20,7 +22,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, startApp } from '../../e2e/harness.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '3' }, board: { type: 'string', default: '销售概览' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '3' },
+    board: { type: 'string', default: '销售概览' },
+    waterfall: { type: 'boolean', default: false },
+    profile: { type: 'string' },
+  },
+});
 const runs = Math.max(1, Number(values.runs));
 
 const PROFILES = {
@@ -42,14 +51,39 @@ async function measure(page: Page, url: string, profile: (typeof PROFILES)[keyof
   await cdp.send('Network.emulateNetworkConditions', { offline: false, ...profile });
   let bytes = 0;
   cdp.on('Network.loadingFinished', (e: { encodedDataLength: number }) => (bytes += e.encodedDataLength));
+  const waterfall = new Map<string, { url: string; sent: number; first?: number; done?: number; bytes?: number }>();
+  if (values.waterfall) {
+    cdp.on('Network.requestWillBeSent', (e: { requestId: string; request: { url: string; method: string }; timestamp: number }) =>
+      waterfall.set(e.requestId, { url: `${e.request.method} ${e.request.url.replace(/^https?:\/\/[^/]+/, '')}`, sent: e.timestamp }),
+    );
+    cdp.on('Network.responseReceived', (e: { requestId: string; timestamp: number }) => {
+      const row = waterfall.get(e.requestId);
+      if (row) row.first = e.timestamp;
+    });
+    cdp.on('Network.loadingFinished', (e: { requestId: string; timestamp: number; encodedDataLength: number }) => {
+      const row = waterfall.get(e.requestId);
+      if (row) Object.assign(row, { done: e.timestamp, bytes: e.encodedDataLength });
+    });
+  }
   await page.goto('about:blank');
+  waterfall.clear();
   const started = Date.now();
   await page.goto(url);
   await page.waitForSelector('html[data-board-state="ready"]', { timeout: 120_000 });
   const ms = Date.now() - started;
+  if (values.waterfall) printWaterfall([...waterfall.values()], ms);
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await cdp.detach();
   return { ms, bytes };
+}
+
+/** Each request of one visit: sent, first byte and done, in ms after the document's request; bytes on the wire. */
+function printWaterfall(rows: { url: string; sent: number; first?: number; done?: number; bytes?: number }[], readyMs: number): void {
+  const zero = Math.min(...rows.map((r) => r.sent));
+  const at = (t: number | undefined) => (t === undefined ? '   -' : String(Math.round((t - zero) * 1000)).padStart(5));
+  for (const r of rows.sort((a, b) => a.sent - b.sent))
+    console.log(`  ${at(r.sent)} ${at(r.first)} ${at(r.done)} ${String(Math.round((r.bytes ?? 0) / 1024)).padStart(5)} KiB  ${r.url.slice(0, 90)}`);
+  console.log(`  ready at ${readyMs} ms (from navigation)`);
 }
 
 // A data directory of our own: the harness's template copy exists only under vitest.
@@ -76,6 +110,7 @@ try {
 
   console.log(`/m/app/${created.appId} → first dashboard (${board.title}) ready, 390×844, ${runs} runs each`);
   for (const [name, profile] of Object.entries(PROFILES)) {
+    if (values.profile && values.profile !== name) continue;
     for (const cold of [true, false]) {
       const results: { ms: number; bytes: number }[] = [];
       for (let i = 0; i < runs; i++) results.push(await measure(page, url, profile, cold));

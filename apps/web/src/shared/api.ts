@@ -77,6 +77,25 @@ export function setPasswordChangeHandler(handler: () => void): void {
   passwordChangeHandler = handler;
 }
 
+/** What index.html's first script (src/boot/early.js) fetched before the app's script arrived. */
+interface EarlyResponses {
+  take(url: string, token: string | null): Promise<Response> | null;
+}
+
+/**
+ * The answer to a GET the page's first script already sent with the same token (taken once), or
+ * null; a failed early fetch is null too, so the caller asks again itself.
+ */
+async function takeEarlyResponse(url: string, token: string | null): Promise<Response | null> {
+  const early = (globalThis as { __shutuEarly?: EarlyResponses }).__shutuEarly?.take(url, token);
+  if (!early) return null;
+  try {
+    return await early;
+  } catch {
+    return null;
+  }
+}
+
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
 export interface RequestOptions {
@@ -112,11 +131,11 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
 
   let response: Response;
   try {
-    response = await fetch(withQuery(path, options.query), {
-      method: options.method ?? 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
+    const url = withQuery(path, options.query);
+    const method = options.method ?? 'GET';
+    response =
+      (method === 'GET' && (await takeEarlyResponse(url, token))) ||
+      (await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }));
   } catch {
     throw new ApiError(0, t.networkError);
   }

@@ -81,6 +81,7 @@ function SharedBoard({ boardId }: { boardId: number }) {
         board={board}
         tools={false}
         onReady={onReady}
+        batch
         header={(controls) => (
           <div className="board-topbar" data-testid="board-topbar">
             <Tooltip title={board.title}>

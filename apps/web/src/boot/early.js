@@ -1,0 +1,114 @@
+/* global location, document, localStorage */
+// The first script of every page: a classic `defer` script in <head>, a few hundred bytes, that
+// runs as soon as it arrives (long before the app's own script, which is 100 times larger) and
+// starts what the page will ask for anyway (issue 24: /m/app/{id} on 4G; issue 26: the light page):
+//
+// 1. zod's jitless flag (zod-jitless.js before): zod, asked to compile its object parsers, would
+//    first probe `new Function("")`, which the Content-Security-Policy (script-src 'self', no
+//    'unsafe-eval') reports as a violation even though zod catches it. zod reads this object as
+//    its global config (zod/v4/core/core.js); `defer` keeps it before the module script.
+// 2. The route's own chunks as <link rel=modulepreload>, from the table the build writes into
+//    index.html (<script type="application/json" id="shutu-routes">, vite.config.ts earlyBoot):
+//    without it a lazy page's chunks are asked for only after the app's script has run.
+// 3. The API answers the page needs first, fetched now with the stored session and handed to
+//    the app's first request of the same GET (shared/api.ts takeEarlyResponse): the signed-in
+//    user, the public config and, on /m/app/{id}, the app and the dashboard its menu opens. Each
+//    answer is taken at most once; one nobody takes costs a request and nothing else.
+//
+// Plain ES2017, no imports: it is not bundled. Its paths are checked against @shutu/contracts'
+// API by apps/web/src/boot/early.test.ts.
+(function () {
+  'use strict';
+  globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });
+
+  var path = location.pathname;
+
+  try {
+    var table = document.getElementById('shutu-routes');
+    var routes = table ? JSON.parse(table.textContent || '[]') : [];
+    for (var i = 0; i < routes.length; i++) {
+      if (!new RegExp(routes[i].path).test(path)) continue;
+      routes[i].files.forEach(function (file) {
+        var link = document.createElement('link');
+        if (/\.css$/.test(file)) {
+          link.rel = 'preload';
+          link.as = 'style';
+        } else {
+          link.rel = 'modulepreload';
+        }
+        link.crossOrigin = '';
+        link.href = '/' + file;
+        document.head.appendChild(link);
+      });
+      break;
+    }
+  } catch (e) {
+    // A preload is only a hint: the app loads what it needs anyway.
+  }
+
+  var token = null;
+  try {
+    token = localStorage.getItem('shutu.token');
+  } catch (e) {
+    // Storage refused (private mode): the app asks for itself.
+  }
+  var early = {};
+  /** Each entry is taken once by the app's GET of the same path with the same token. */
+  globalThis.__shutuEarly = {
+    take: function (url, currentToken) {
+      var entry = early[url];
+      if (!entry || entry.token !== currentToken) return null;
+      delete early[url];
+      return entry.response;
+    },
+  };
+  function get(url, useToken) {
+    var headers = { Accept: 'application/json' };
+    if (useToken && token) headers.Authorization = 'Bearer ' + token;
+    var response = fetch(url, { headers: headers });
+    // An unhandled rejection would be reported; the app's own fetch reports a failure.
+    response.catch(function () {});
+    early[url] = { token: useToken ? token : null, response: response };
+    return response;
+  }
+  function json(response) {
+    return response.then(function (r) {
+      return r.ok ? r.clone().json() : null;
+    });
+  }
+
+  // Pages that sign in with a token of their own, or none: only the public config.
+  get('/api/system/config', true);
+  if (!token || /^\/(login|share\/|openview\/)/.test(path)) return;
+  get('/api/auth/info', true);
+
+  var app = /^\/m\/app\/(\d+)\/?$/.exec(path);
+  if (!app) return;
+  json(get('/api/apps/mobile/' + app[1], true))
+    .then(function (body) {
+      var menus = body && body.success !== false && body.data ? body.data.menus || [] : [];
+      var chosen = Number(new URLSearchParams(location.search).get('menu')) || null;
+      var board = menuToOpen(menus, chosen);
+      if (board) get('/api/board/boards/' + board.visualId, true);
+    })
+    .catch(function () {});
+
+  /** features/mobile/reflow.ts menuToOpen: the menu ?menu= names, else the first with a dashboard. */
+  function menuToOpen(menus, menuId) {
+    var all = [];
+    menus.forEach(function (m) {
+      all.push(m);
+      (m.children || []).forEach(function (c) {
+        all.push(c);
+      });
+    });
+    for (var j = 0; j < all.length; j++) if (menuId !== null && all[j].menuId === menuId && all[j].visualId !== null) return all[j];
+    for (var k = 0; k < menus.length; k++) {
+      var children = menus[k].children || [];
+      if (children.length > 0) {
+        for (var c = 0; c < children.length; c++) if (children[c].visualId !== null) return children[c];
+      } else if (menus[k].visualId !== null) return menus[k];
+    }
+    return null;
+  }
+})();

@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { API, apiPath } from '@shutu/contracts';
+import { http } from '../shared/api.ts';
+import { mockFetch, ok } from '../test/fetch-mock.ts';
+
+/** Runs index.html's first script (plain JavaScript outside the bundle) as the page would. */
+function runEarlyScript(at: string) {
+  window.history.replaceState(null, '', at);
+  new Function(readFileSync(path.join(import.meta.dirname, 'early.js'), 'utf8'))();
+}
+
+const menu = (menuId: number, visualId: number | null, children: unknown[] = []) => ({ menuId, visualId, children });
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the first script (src/boot/early.js)', () => {
+  afterEach(() => {
+    localStorage.clear();
+    delete (globalThis as { __shutuEarly?: unknown }).__shutuEarly;
+    vi.unstubAllGlobals();
+  });
+
+  it('on /m/app/{id} asks for the user, the config, the app and the board its menu opens, each answer used once by the app', async () => {
+    localStorage.setItem('shutu.token', 'tok');
+    const calls = mockFetch((call) => {
+      if (call.url === API.auth.info) return ok({ id: 1, name: '张三' });
+      if (call.url === API.system.config) return ok({ systemName: '数图' });
+      if (call.url === apiPath(API.app.mobileApp, { id: 7 })) return ok({ appId: 7, menus: [menu(1, null, [menu(2, null), menu(3, 42)]), menu(4, 43)] });
+      if (call.url === apiPath(API.board.board, { id: 42 })) return ok({ id: 42, title: '销售概览' });
+      return undefined;
+    });
+    runEarlyScript('/m/app/7');
+    await settle();
+    expect(calls.map((c) => c.url).sort()).toEqual(
+      [API.auth.info, apiPath(API.app.mobileApp, { id: 7 }), apiPath(API.board.board, { id: 42 }), API.system.config].sort(),
+    );
+    expect(calls.find((c) => c.url === API.auth.info)?.headers.Authorization).toBe('Bearer tok');
+
+    // The app's own requests take the answers instead of asking again…
+    expect(await http.get(API.auth.info)).toEqual({ id: 1, name: '张三' });
+    expect(await http.get(apiPath(API.board.board, { id: 42 }))).toEqual({ id: 42, title: '销售概览' });
+    expect(calls).toHaveLength(4);
+    // …once: a later request asks the server.
+    await http.get(API.auth.info);
+    expect(calls).toHaveLength(5);
+  });
+
+  it('opens the menu named by ?menu=', async () => {
+    localStorage.setItem('shutu.token', 'tok');
+    const calls = mockFetch((call) => (call.url === apiPath(API.app.mobileApp, { id: 7 }) ? ok({ menus: [menu(1, 42), menu(4, 43)] }) : ok({})));
+    runEarlyScript('/m/app/7?menu=4');
+    await settle();
+    expect(calls.map((c) => c.url)).toContain(apiPath(API.board.board, { id: 43 }));
+    expect(calls.map((c) => c.url)).not.toContain(apiPath(API.board.board, { id: 42 }));
+  });
+
+  it('without a session, and on the login and share pages, asks only for the public config', async () => {
+    for (const at of ['/m/app/7', '/login', '/share/abc']) {
+      if (at !== '/m/app/7') localStorage.setItem('shutu.token', 'tok');
+      const calls = mockFetch(() => ok({}));
+      runEarlyScript(at);
+      await settle();
+      expect(calls.map((c) => c.url)).toEqual([API.system.config]);
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('an answer fetched with another session is not used', async () => {
+    localStorage.setItem('shutu.token', 'old');
+    const calls = mockFetch(() => ok({ id: 1 }));
+    runEarlyScript('/');
+    await settle();
+    localStorage.setItem('shutu.token', 'new');
+    await http.get(API.auth.info);
+    expect(calls.filter((c) => c.url === API.auth.info).map((c) => c.headers.Authorization)).toEqual(['Bearer old', 'Bearer new']);
+  });
+});
