@@ -241,12 +241,12 @@ export class DuckDBDriver extends DriverBase {
       defaultCapabilities('duckdb'),
       timeoutMs,
       options.signal,
-      (execution) => this.execute(sql, params, execution),
+      (execution) => this.execute(sql, params, execution, options.rawBytes === true),
       (error) => (error instanceof ConnectorError ? error : queryFailed(error)),
     );
   }
 
-  private async *execute(sql: string, params: readonly ParamValue[], execution: Execution): AsyncGenerator<Row[], void, undefined> {
+  private async *execute(sql: string, params: readonly ParamValue[], execution: Execution, rawBytes: boolean): AsyncGenerator<Row[], void, undefined> {
     const connection = await this.connect();
     execution.onCancel(() => connection.interrupt());
     try {
@@ -274,7 +274,10 @@ export class DuckDBDriver extends DriverBase {
         const batch: Row[] = [];
         for (let r = 0; r < chunk.rowCount; r++) {
           const row: Row = {};
-          for (let c = 0; c < count; c++) row[names[c]!] = normalise(kinds[c]!, columns[c]![r]);
+          for (let c = 0; c < count; c++) {
+            const raw = columns[c]![r];
+            row[names[c]!] = rawBytes && raw instanceof Uint8Array ? (raw as unknown as Row[string]) : normalise(kinds[c]!, raw);
+          }
           batch.push(row);
         }
         yield batch;

@@ -92,6 +92,11 @@ export interface QueryOptions {
   timeoutMs?: number;
   /** Aborting cancels the query on the server; the stream then throws a `cancelled` error. */
   signal?: AbortSignal;
+  /**
+   * Binary columns as their bytes (Uint8Array) instead of base64 text. Only DuckDB honours it
+   * (the order-data export's CSV slices, tens of MB each: base64 would double the work).
+   */
+  rawBytes?: boolean;
 }
 
 /** Rows of one read-only query. Iterate once; leaving the loop early cancels the query. */

@@ -271,6 +271,7 @@ describe('comments and the order-data view', () => {
       'vipnums',
       'flows',
       'cnums',
+      'order_id',
     ]);
     expect(await num('SELECT count(*) FROM v_order_data WHERE canceltime IS NOT NULL')).toBe(result.rowCounts.cancellations);
     expect(await num('SELECT count(*) FROM v_order_data WHERE flows IS NULL')).toBe(0);

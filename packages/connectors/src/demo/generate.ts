@@ -15,8 +15,9 @@ import { DEMO_TABLES, META_TABLE, ORDER_DATA_VIEW, ORDER_DATA_VIEW_SQL, commentS
 /**
  * Bump whenever the generated data or schema changes: ensureDemoWarehouse then regenerates.
  * 2: the server's warehouse ends on the day it is generated, not on 2026-10-31 (issue 16).
+ * 3: v_order_data carries order_id (the order-data export walks it in ranges, issue 20).
  */
-export const GENERATOR_VERSION = 2;
+export const GENERATOR_VERSION = 3;
 
 export interface GenerateStep {
   step: string;

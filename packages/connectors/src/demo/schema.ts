@@ -307,6 +307,7 @@ export const ORDER_DATA_VIEW: TableSpec = {
     c('vipnums', 'INTEGER', '会员领取次数'),
     c('flows', 'INTEGER', '当月流量（MB）'),
     c('cnums', 'INTEGER', '投诉次数'),
+    c('order_id', 'BIGINT', '订单编号'),
   ],
 };
 
@@ -314,7 +315,7 @@ export const ORDER_DATA_VIEW_SQL = `CREATE VIEW v_order_data AS
 SELECT o.phone AS userid, o.province, o.area, o.spid, o.shortname, o.order_time AS ordertime,
        o.channel_name AS orderchannelname, o.belongto AS orderbelongto, o.channel_id AS orderchannel,
        x.cancel_time AS canceltime, x.channel_name AS cancelchannelname, x.belongto AS cancelbelongto, x.channel_id AS cancelchannel,
-       u.vip_receipts AS vipnums, u.flow_mb AS flows, u.complaints AS cnums
+       u.vip_receipts AS vipnums, u.flow_mb AS flows, u.complaints AS cnums, o.order_id
 FROM orders o
 LEFT JOIN cancellations x ON x.order_id = o.order_id
 LEFT JOIN user_month_usage u ON u.phone = o.phone AND u.month = strftime(o.order_time, '%Y-%m')

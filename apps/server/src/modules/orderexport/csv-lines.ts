@@ -5,7 +5,7 @@ import { once } from 'node:events';
  * CSV lines of the order-data file: RFC 4180 (comma, CRLF, quoted when needed, quotes doubled);
  * a text cell starting like a formula (= + - @, tab, CR) gets a leading apostrophe so a
  * spreadsheet shows it as text (OWASP "CSV injection"), as the chart exports do. The rows
- * themselves are formatted by the engine with the same rules (query.ts csvBlocksStatement).
+ * themselves are formatted by the engine with the same rules (query.ts csvSliceStatement).
  */
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -18,6 +18,40 @@ export function csvLine(values: readonly (string | number | null)[], textColumns
     return /[",\r\n]/.test(out) ? `"${out.replace(/"/g, '""')}"` : out;
   });
   return `${fields.join(',')}\r\n`;
+}
+
+const [QUOTE, COMMA, CR, LF] = [0x22, 0x2c, 0x0d, 0x0a];
+/** = + - @ tab: a text field starting so gets the guard (a leading CR is caught by the counts). */
+const startsFormula = (b: number | undefined) => b === 0x3d || b === 0x2b || b === 0x2d || b === 0x40 || b === 0x09;
+
+/**
+ * A plain slice (query.ts csvSliceStatement, `careful` false: `columns` fields joined by `mark`,
+ * lines ending in CR joined by LF) turned into CSV lines in place — the mark becomes the comma —
+ * when it needs neither quotes nor the formula guard: no quote or comma anywhere, no field
+ * starting like a formula, and exactly the marks, CRs and LFs of `lines` lines (so no field holds
+ * a mark or a line break). False when it does (the bytes are then half rewritten and of no use):
+ * the slice is asked for again with every field looked at. One pass over the bytes, no copy.
+ */
+export function plainSliceToCsv(bytes: Uint8Array, lines: number, columns: number, mark: number): boolean {
+  let marks = 0;
+  let crs = 0;
+  let lfs = 0;
+  if (startsFormula(bytes[0])) return false;
+  const length = bytes.length;
+  for (let i = 0; i < length; i++) {
+    const b = bytes[i]!;
+    if (b > COMMA) continue; // digits, letters, UTF-8 multi-byte: nothing to look at
+    if (b === mark) {
+      marks++;
+      bytes[i] = COMMA;
+      if (startsFormula(bytes[i + 1])) return false;
+    } else if (b === LF) {
+      lfs++;
+      if (startsFormula(bytes[i + 1])) return false;
+    } else if (b === CR) crs++;
+    else if (b === QUOTE || b === COMMA) return false;
+  }
+  return marks === lines * (columns - 1) && crs === lines && lfs === lines - 1;
 }
 
 /** Characters gathered before one write to the file (one stream write per line costs more than the line). */
@@ -35,7 +69,7 @@ export class CsvWriter {
   private bytes: number;
 
   constructor(file: string, options: { bom: boolean; appendAt?: number }) {
-    this.out = fs.createWriteStream(file, { encoding: 'utf8', flags: options.appendAt === undefined ? 'w' : 'a' });
+    this.out = fs.createWriteStream(file, { flags: options.appendAt === undefined ? 'w' : 'a' });
     this.bytes = options.appendAt ?? 0;
     if (options.bom) this.pending = '\ufeff';
   }
@@ -43,6 +77,13 @@ export class CsvWriter {
   async write(text: string): Promise<void> {
     this.pending += text;
     if (this.pending.length >= FLUSH_AT) await this.flush();
+  }
+
+  /** Bytes already UTF-8 (a slice from the engine): written as they are, after what is pending. */
+  async writeBytes(bytes: Uint8Array): Promise<void> {
+    await this.flush();
+    this.bytes += bytes.byteLength;
+    if (!this.out.write(bytes)) await once(this.out, 'drain');
   }
 
   private async flush(): Promise<void> {

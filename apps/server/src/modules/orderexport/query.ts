@@ -43,10 +43,27 @@ function dayAfter(d: string): string {
 /** yyyyMM → yyyy-MM (user_month_usage.month). */
 const isoMonth = (m: string) => `${m.slice(0, 4)}-${m.slice(4, 6)}`;
 
+/**
+ * The rows of the warehouse's v_order_data view (successful orders and their cancellation) without
+ * the view's join of the ordering month's usage, which the file never shows (its add-ons are the
+ * chosen months' sums, below): that join scans every user's every month once per statement, and
+ * the extraction runs one statement per slice of order ids. Same rows, same names (tested).
+ */
+export const ORDER_ROWS = `(SELECT o.order_id, o.phone AS userid, o.province, o.area, o.spid, o.shortname, o.order_time AS ordertime,
+  o.channel_name AS orderchannelname, o.belongto AS orderbelongto, o.channel_id AS orderchannel,
+  x.cancel_time AS canceltime, x.channel_name AS cancelchannelname, x.belongto AS cancelbelongto, x.channel_id AS cancelchannel
+  FROM orders o LEFT JOIN cancellations x ON x.order_id = o.order_id WHERE o.status = '订购成功')`;
+
 /** Who is asked for: one phone, a batch (comma-joined), or everybody. */
 export type Phones = { kind: 'one'; phone: string } | { kind: 'batch'; joined: string } | { kind: 'all' };
 
-export function orderDataStatement(dialect: Dialect, form: OrderQueryParsed, phones: Phones): BoundStatement {
+/** A slice of the orders by their id, both ends included (the extraction's unit of work and of resuming). */
+export interface OrderIdRange {
+  from: number;
+  to: number;
+}
+
+export function orderDataStatement(dialect: Dialect, form: OrderQueryParsed, phones: Phones, range: OrderIdRange | null = null): BoundStatement {
   const params: (string | number)[] = [];
   const bind = (value: string | number) => {
     params.push(value);
@@ -57,13 +74,14 @@ export function orderDataStatement(dialect: Dialect, form: OrderQueryParsed, pho
   const addOn = columns.some((c) => c.column === 'vipnums' || c.column === 'flows' || c.column === 'cnums');
 
   // FROM before WHERE: placeholders numbered in the order they appear.
-  let from = 'v_order_data v JOIN products p ON p.spid = v.spid';
+  let from = `${ORDER_ROWS} v JOIN products p ON p.spid = v.spid`;
   if (addOn) {
     const usage = `SELECT phone, SUM(vip_receipts) AS vipnums, SUM(flow_mb) AS flows, SUM(complaints) AS cnums FROM user_month_usage WHERE month BETWEEN ${bind(isoMonth(form.monthStart!))} AND ${bind(isoMonth(form.monthEnd!))} GROUP BY phone`;
     from += ` LEFT JOIN (${usage}) u ON u.phone = v.userid`;
   }
 
   const where: string[] = [];
+  if (range) where.push(`v.order_id BETWEEN ${bind(range.from)} AND ${bind(range.to)}`);
   if (phones.kind === 'one') where.push(`v.userid = ${bind(phones.phone)}`);
   if (phones.kind === 'batch') where.push(`v.userid IN (SELECT unnest(string_split(${bind(phones.joined)}, ',')))`);
   const cancelling = form.CUsertype === 2;
@@ -93,44 +111,44 @@ const TIME_COLUMNS: ReadonlySet<string> = new Set(['ordertime', 'canceltime']);
 /** A field's text (NULL stays NULL): times as yyyy-MM-dd HH:mm:ss. */
 const textSql = (column: string) => (TIME_COLUMNS.has(column) ? `strftime(s.${column}, '%Y-%m-%d %H:%M:%S')` : `CAST(s.${column} AS VARCHAR)`);
 /** A text starting like a formula gets a leading apostrophe (csv-lines.ts). Plain string tests: far cheaper than a regular expression per field. */
-const guardSql = (f: string) => `CASE WHEN left(${f}, 1) IN ('=', '+', '-', '@', chr(9), chr(13)) THEN '''' || ${f} ELSE ${f} END`;
+const guardSql = (f: string) =>
+  `CASE WHEN starts_with(${f}, '=') OR starts_with(${f}, '+') OR starts_with(${f}, '-') OR starts_with(${f}, '@') OR starts_with(${f}, chr(9)) OR starts_with(${f}, chr(13)) THEN '''' || ${f} ELSE ${f} END`;
 /** '' for NULL; quoted when it holds a quote, comma or line break (quotes doubled). */
 const quoteSql = (g: string) =>
   `COALESCE(CASE WHEN contains(${g}, '"') OR contains(${g}, ',') OR contains(${g}, chr(10)) OR contains(${g}, chr(13)) THEN '"' || replace(${g}, '"', '""') || '"' ELSE ${g} END, '')`;
 
+/** Between the fields of a plain slice (csv-lines.ts `plainSliceToCsv` turns it into the comma). */
+export const FIELD_MARK = 0x1f;
+
 /**
- * The extraction as blocks of finished CSV text (docs/order-export.md "Speed"): the engine
- * formats every line (csv-lines.ts's rules) and joins `blockRows` of them, so the server handles
- * one string per block instead of a value per cell. Rows are numbered in the order of their line's
- * text (phone first; one string key sorts faster than the columns, ≈ 17% at 1M) — the same rows
- * always give the same blocks, which is what lets an interrupted task resume after its last
- * written block (`fromRow`, a block boundary). Each row: blk, n (rows in
- * it), text (the lines joined by CRLF).
+ * One slice of the extraction (a range of order ids) as CSV bytes, formatted by the engine so the
+ * server handles one buffer per slice instead of a value per cell (docs/order-export.md "Speed").
+ * The lines are in no particular order — no sort — and a slice is written whole or written again,
+ * which is what makes resuming exact. Each line ends with CR, lines are joined by LF, so the
+ * bytes are CRLF lines once the writer adds the last LF. One row: n (lines), bytes (UTF-8, NULL
+ * when none).
+ *
+ * `careful` false: the fields are joined by FIELD_MARK and not looked at — almost every slice
+ * needs neither quotes nor the formula guard, and checking that in SQL costs more than the
+ * formatting; the server checks the bytes (csv-lines.ts) and asks again with `careful` true when
+ * they need either. `careful` true: each field quoted and guarded as csvLine does.
  */
-export function csvBlocksStatement(dialect: Dialect, form: OrderQueryParsed, phones: Phones, fromRow: number, blockRows: number): BoundStatement {
-  const base = orderDataStatement(dialect, form, phones);
+export function csvSliceStatement(dialect: Dialect, form: OrderQueryParsed, phones: Phones, range: OrderIdRange | null, careful: boolean): BoundStatement {
+  const base = orderDataStatement(dialect, form, phones, range);
   const columns = outputColumns(form).map((c) => c.column);
-  const params = [...base.params, fromRow];
   const texts = columns.map((c, i) => `${NUMBER_COLUMNS.has(c) ? `CAST(s.${c} AS VARCHAR)` : textSql(c)} AS f${i}`).join(', ');
-  const guarded = columns.map((c, i) => `${NUMBER_COLUMNS.has(c) ? `f${i}` : guardSql(`f${i}`)} AS g${i}`).join(', ');
-  const line = columns.map((_, i) => quoteSql(`g${i}`)).join(" || ',' || ");
-  const sql = `WITH f AS (SELECT s.*, ${texts} FROM (${base.sql}) s), g AS (SELECT *, ${guarded} FROM f),
-l AS (SELECT ${line} AS line FROM g), r AS (SELECT line, row_number() OVER (ORDER BY line) - 1 AS rn FROM l)
-SELECT rn // ${Math.trunc(blockRows)} AS blk, count(*) AS n, string_agg(line, chr(13) || chr(10) ORDER BY rn) AS text
-FROM r WHERE rn >= ${dialect.placeholder(params.length)} GROUP BY blk ORDER BY blk`;
-  return { sql, params };
+  const line = careful
+    ? `${columns.map((c, i) => quoteSql(NUMBER_COLUMNS.has(c) ? `f${i}` : guardSql(`f${i}`))).join(" || ',' || ")} || chr(13)`
+    : `concat(${columns.map((_, i) => `f${i}`).join(`, chr(${FIELD_MARK}), `)}, chr(13))`;
+  const sql = `WITH f AS (SELECT ${texts} FROM (${base.sql}) s) SELECT count(*) AS n, encode(string_agg(${line}, chr(10))) AS bytes FROM f`;
+  return { sql, params: base.params };
 }
 
-/** The extraction's statement in the file's row order (what bench/export hands to DuckDB's COPY). */
-export function orderedDataStatement(dialect: Dialect, form: OrderQueryParsed, phones: Phones): BoundStatement {
-  const base = orderDataStatement(dialect, form, phones);
-  return {
-    sql: `${base.sql} ORDER BY ${outputColumns(form)
-      .map((_, i) => i + 1)
-      .join(', ')}`,
-    params: base.params,
-  };
-}
+/** The orders' id span (the slices cover it); max NULL when there are none. */
+export const ORDER_ID_SPAN_SQL = 'SELECT min(order_id) AS lo, max(order_id) AS hi FROM orders';
+
+/** The unsliced statement bench/export hands to DuckDB's own COPY: the same rows, the same (no) order. */
+export const copyStatement = (dialect: Dialect, form: OrderQueryParsed, phones: Phones) => orderDataStatement(dialect, form, phones);
 
 /** A cell as the CSV and the result table show it: timestamps as yyyy-MM-dd HH:mm:ss. */
 export function cellText(value: unknown): string | number | null {

@@ -16,9 +16,9 @@ export async function streamBoundSql(
   caller: Caller,
   datasourceId: number,
   bind: (dialect: Dialect, engine: DataSourceType) => BoundStatement,
-  options: { timeoutMs: number; field: string; signal?: AbortSignal },
+  options: { timeoutMs: number; field: string; signal?: AbortSignal; rawBytes?: boolean },
 ): Promise<AsyncIterable<Row>> {
   const statement = await checkBoundSql(ctx, caller, datasourceId, bind, options.field);
   const driver = await getDataSourceDriver(ctx, datasourceId);
-  return driver.query(statement.sql, statement.params, { timeoutMs: options.timeoutMs, signal: options.signal });
+  return driver.query(statement.sql, statement.params, { timeoutMs: options.timeoutMs, signal: options.signal, rawBytes: options.rawBytes });
 }

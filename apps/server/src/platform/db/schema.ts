@@ -643,6 +643,8 @@ export interface OrderExportTaskTable {
   /** 0025: the partial CSV's length at the last checkpoint, and how often the task was resumed. */
   resumeBytes: ColumnType<string | number | null, number | null | undefined, number | null>;
   resumes: ColumnType<number, number | undefined, number>;
+  /** 0038: the last order id of the last slice written whole (the extraction goes on after it). */
+  resumeKey: ColumnType<string | number | null, number | null | undefined, number | null>;
 }
 
 export interface OrderExportSettingTable {

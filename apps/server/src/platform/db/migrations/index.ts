@@ -31,6 +31,7 @@ import * as audience from './0034_audience.ts';
 import * as cdp from './0033_cdp.ts';
 import * as apps from './0032_app.ts';
 import * as cacheBus from './0037_cache_bus.ts';
+import * as orderExportSlices from './0038_order_export_slices.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0033_cdp': cdp,
   '0032_app': apps,
   '0037_cache_bus': cacheBus,
+  '0038_order_export_slices': orderExportSlices,
 };
