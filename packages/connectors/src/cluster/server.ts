@@ -236,11 +236,15 @@ export async function startClickHouseCluster(options: ClusterOptions): Promise<C
     shards.push({ ...own, dir, pid: launch(binary, dir, own, ports) });
   }
   writeFileSync(path.join(baseDir, STATE_FILE), `${JSON.stringify({ shards }, null, 2)}\n`);
-  const stop = () => stopClickHouseCluster(baseDir);
+  let killOnExit: (() => void) | null = null;
   if (options.keepRunning === false) {
-    const kill = () => shards.forEach((s) => alive(s.pid) && process.kill(s.pid, 'SIGKILL'));
-    process.once('exit', kill);
+    killOnExit = () => shards.forEach((s) => alive(s.pid) && process.kill(s.pid, 'SIGKILL'));
+    process.once('exit', killOnExit);
   }
+  const stop = async () => {
+    if (killOnExit) process.removeListener('exit', killOnExit);
+    await stopClickHouseCluster(baseDir);
+  };
   try {
     const versions = await Promise.all(shards.map(waitReady));
     return {
