@@ -21,7 +21,7 @@
  *
  * The server is the real one (buildApp, embedded PGlite, HTTP on 127.0.0.1, the built web app),
  * assembled here as startServer does so that the bench holds its AppContext: "cold" clears the
- * read cache through the exported clearReadCache(ctx), and the statements the charts run are
+ * read cache and the kept chart answers (clearReadCache, clearAnswerCache), and the statements the charts run are
  * captured at the data-source driver the server uses (exactly what ran, after the chart
  * request builder, the dataset read path and the compiler). See bench/README.md.
  */
@@ -31,7 +31,6 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pino from 'pino';
-import type { BoardSave, ChartSave, DatasetSave } from '@shutu/contracts';
 import { BOARD_STATE_ATTRIBUTE } from '@shutu/contracts';
 import { DUCKDB_LOCKED_DOWN, ensureDemoWarehouse, type ParamValue } from '@shutu/connectors';
 import { buildApp } from '../../apps/server/src/app.ts';
@@ -43,7 +42,9 @@ import { migrateToLatest } from '../../apps/server/src/platform/db/store.ts';
 import { seed } from '../../apps/server/src/platform/db/seed.ts';
 import { openConfiguredStore } from '../../apps/server/src/server.ts';
 import { clearReadCache, readCacheStats } from '../../apps/server/src/modules/read/cache.ts';
+import { clearAnswerCache } from '../../apps/server/src/modules/board/answer-cache.ts';
 import { getDataSourceDriver } from '../../apps/server/src/modules/datasource/registry.ts';
+import { board20, CHARTS, ordersDataset } from './builder.ts';
 import { ensureBuiltinWarehouse } from '../../apps/server/src/modules/datasource/warehouse.ts';
 
 /** Names of this run's dataset and categories: a kept --dir holds earlier runs' metadata too. */
@@ -72,128 +73,6 @@ const READY_TIMEOUT_MS = 15 * 60_000;
 if (!fs.existsSync(path.join(WEB_DIST, 'index.html'))) {
   console.error(`${WEB_DIST} is missing: build the web app first with \`npm run build -w @shutu/web\` (or pass --web <dir>).`);
   process.exit(1);
-}
-
-// ---------------------------------------------------------------------------------------
-// The dataset and the board
-
-const field = (id: string, columnName: string, columnTitle: string, extra: Partial<DatasetSave['columnList'][number]> = {}) => ({
-  id,
-  columnName,
-  columnTitle,
-  tableAliasName: 'o',
-  columnAttr: 'NORMAL' as const,
-  ...extra,
-});
-
-function ordersDataset(workspaceId: number, datasourceId: number): DatasetSave {
-  return {
-    cubeData: { cubeName: `看板基准订单 ${RUN}`, workspaceId, cubeTableNames: [{ tableName: 'orders', tableAliasName: 'o' }], publicStatus: 1 },
-    datasourceId,
-    columnList: [
-      field('province', 'province', '省份'),
-      field('area', 'area', '地市'),
-      field('channel', 'channel_name', '渠道'),
-      field('owner', 'belongto', '渠道归属'),
-      field('product', 'shortname', '产品'),
-      field('type1', 'type_l1_name', '一级产品类型'),
-      field('type2', 'type_l2_name', '二级产品类型'),
-      field('status', 'status', '订购状态'),
-      field('phone', 'phone', '手机号'),
-      field('orderId', 'order_id', '订单编号', { viewDataType: 'NUMBER' }),
-      field('time', 'order_time', '订购时间', { viewDataType: 'DATETIME' }),
-      field('amount', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' }),
-    ],
-  };
-}
-
-type Agg = 'SUM' | 'COUNT' | 'COUNT_DISTINCT' | 'AVG';
-interface ChartSpec {
-  name: ChartSave['name'];
-  title: string;
-  rows?: (string | [string, 'MONTH' | 'WEEK' | 'DAY'])[];
-  columns?: string[];
-  measures: [string, Agg][];
-}
-
-/**
- * Twenty charts over different groupings; the last two repeat the queries of two others
- * (same dataconfig, another chart type), so they share one execution (single flight).
- */
-const CHARTS: ChartSpec[] = [
-  { name: 'card', title: '销售额', measures: [['金额', 'SUM']] },
-  { name: 'card', title: '订单数', measures: [['订单编号', 'COUNT']] },
-  { name: 'card', title: '客户数', measures: [['手机号', 'COUNT_DISTINCT']] },
-  { name: 'card', title: '平均订单金额', measures: [['金额', 'AVG']] },
-  { name: 'bar', title: '各省销售额', rows: ['省份'], measures: [['金额', 'SUM']] },
-  { name: 'bar', title: '各渠道订单数', rows: ['渠道'], measures: [['订单编号', 'COUNT']] },
-  { name: 'line', title: '月度销售额', rows: [['订购时间', 'MONTH']], measures: [['金额', 'SUM']] },
-  { name: 'line', title: '每日订单数', rows: [['订购时间', 'DAY']], measures: [['订单编号', 'COUNT']] },
-  { name: 'pie', title: '产品类型占比', rows: ['一级产品类型'], measures: [['金额', 'SUM']] },
-  { name: 'pie', title: '订购状态', rows: ['订购状态'], measures: [['订单编号', 'COUNT']] },
-  {
-    name: 'table',
-    title: '各地市汇总',
-    rows: ['地市'],
-    measures: [
-      ['金额', 'SUM'],
-      ['订单编号', 'COUNT'],
-    ],
-  },
-  {
-    name: 'table',
-    title: '各产品汇总',
-    rows: ['产品'],
-    measures: [
-      ['金额', 'SUM'],
-      ['手机号', 'COUNT_DISTINCT'],
-    ],
-  },
-  { name: 'pivot', title: '省份 × 渠道', rows: ['省份'], columns: ['渠道'], measures: [['金额', 'SUM']] },
-  { name: 'pivot', title: '月份 × 产品类型', rows: [['订购时间', 'MONTH']], columns: ['一级产品类型'], measures: [['订单编号', 'COUNT']] },
-  { name: 'bar', title: '渠道归属销售额', rows: ['渠道归属'], measures: [['金额', 'SUM']] },
-  { name: 'line', title: '每周销售额', rows: [['订购时间', 'WEEK']], measures: [['金额', 'SUM']] },
-  { name: 'bar', title: '二级产品类型客户数', rows: ['二级产品类型'], measures: [['手机号', 'COUNT_DISTINCT']] },
-  { name: 'table', title: '省份 × 状态', rows: ['省份', '订购状态'], measures: [['订单编号', 'COUNT']] },
-  { name: 'table', title: '各省销售额（表）', rows: ['省份'], measures: [['金额', 'SUM']] },
-  { name: 'pie', title: '渠道订单占比', rows: ['渠道'], measures: [['订单编号', 'COUNT']] },
-];
-
-/** 1920×1080, five columns by four rows. */
-function board20(categoryId: number, cubeId: number, ids: Record<string, number>): BoardSave {
-  const id = (title: string) => {
-    const value = ids[title];
-    if (value === undefined) throw new Error(`no field ${title}`);
-    return value;
-  };
-  const [w, h, gap] = [372, 252, 12];
-  const charts: ChartSave[] = CHARTS.map((spec, i) => ({
-    key: `c${i + 1}`,
-    name: spec.name,
-    title: spec.title,
-    dataconfig: {
-      cubeId,
-      rowParamList: (spec.rows ?? []).map((r) => (Array.isArray(r) ? { fieldId: id(r[0]), granularity: r[1] } : { fieldId: id(r) })),
-      columnParamList: (spec.columns ?? []).map((c) => ({ fieldId: id(c) })),
-      indexParamList: spec.measures.map(([title, aggregation]) => ({ fieldId: id(title), aggregation })),
-      // Time axes in time order.
-      sortList: (spec.rows ?? []).filter((r) => Array.isArray(r)).map((r) => ({ fieldId: id(r[0]), direction: 'ASC' as const })),
-    },
-    site: { x: gap + (i % 5) * (w + gap), y: gap + Math.floor(i / 5) * (h + gap), w, h },
-  }));
-  return {
-    kind: 'visual',
-    title: '二十图表基准大屏',
-    categoryId,
-    content: {
-      type: 'screen',
-      width: 1920,
-      height: 1080,
-      layout: charts.map((c) => ({ i: c.key, x: c.site!.x!, y: c.site!.y!, w: c.site!.w!, h: c.site!.h! })),
-    },
-    charts,
-    publicStatus: 1,
-  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -245,7 +124,7 @@ try {
   };
   const token = (await api<{ token: string }>('POST', '/api/auth/login', null, { account: 'admin', password: md5Hex('admin123') })).token;
   const workspaceId = (await api<{ id: number }>('POST', '/api/dataset/categories', token, { wsName: `基准 ${RUN}` })).id;
-  const cubeId = await api<number>('POST', '/api/dataset/cubes', token, ordersDataset(workspaceId, warehouse.id));
+  const cubeId = await api<number>('POST', '/api/dataset/cubes', token, ordersDataset(workspaceId, warehouse.id, `看板基准订单 ${RUN}`));
   const fields = await api<{ id: number; columnTitle: string }[]>('GET', `/api/dataset/cubes/${cubeId}/fields`, token);
   const ids = Object.fromEntries(fields.map((f) => [f.columnTitle, f.id]));
   const categoryId = (await api<{ id: number }>('POST', '/api/board/categories', token, { kind: 'visual', categoryValue: `基准 ${RUN}` })).id;
@@ -266,6 +145,7 @@ try {
   // What each chart runs alone (POST chart-data, one call per chart, nothing cached): the work
   // before issue 26, whose sequential sum is the issue's "raw sum".
   clearReadCache(ctx);
+  clearAnswerCache(ctx);
   for (const chart of CHARTS.keys()) await api('POST', '/api/board/chart-data', token, { boardId, chartKey: `c${chart + 1}` });
   const perChartStatements = statements;
   statements = new Map();
@@ -327,6 +207,7 @@ try {
     // Warm-up: the browser caches the app's assets, DuckDB reads the columns once, the board's statements are captured.
     await setMode(modes.includes('batch') ? 'batch' : 'per-chart');
     clearReadCache(ctx);
+    clearAnswerCache(ctx);
     const first = await open('goto');
     const boardStatements = statements;
     statements = new Map();
@@ -345,7 +226,9 @@ try {
       for (const mode of modes) {
         const t = timings.get(mode)!;
         await setMode(mode);
+        // Cold: neither the read cache nor the kept chart answers (board/answer-cache.ts) hold anything.
         clearReadCache(ctx);
+        clearAnswerCache(ctx);
         const c = await open('goto');
         const w = await open('reload');
         t.cold.push(c.millis);
