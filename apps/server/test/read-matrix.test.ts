@@ -2,6 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type Call } from './fixtures.ts';
 import { alertCheckOwnedRead, alertCheckRead, alertPreviewRead } from './alert-matrix.ts';
 import { multipart } from './multipart.ts';
+import {
+  audienceExportRead,
+  audienceMembersSql,
+  audiencePreviewRead,
+  profileCompareRead,
+  profileProvincesSql,
+  tagRatioRead,
+  tagRatioSql,
+} from './read-matrix-audience.ts';
 import { sqlAnswer, startFakeOpenAi, type FakeOpenAi } from '../src/modules/ai/testing/fake-openai.ts';
 import {
   CHART,
@@ -533,6 +542,33 @@ const PATHS: ReadPath[] = [
       return direct(m, rawSql(sql, view), MARKET_DAILY_KEYS);
     },
     cells: cells(ALL, NO_ACTIVATION_TABLE, NO_MARKET_PERMISSION, NO_MARKET_PERMISSION, SCOPED, NO_ACTIVATION_TABLE),
+  },
+  {
+    // Audiences (issue 18): computed as their owner, so a reader's audience holds what that reader's dataset reads show.
+    name: '人群预览：订单明细的手机号与省份（交集规则，前 100 个成员与人数）',
+    read: audiencePreviewRead,
+    expected: audienceMembersSql,
+    cells: cells(ALL, GD, NO_GRANT, NO_GRANT, SCOPED, GD),
+  },
+  {
+    name: '人群成员导出：读者保存、任务按创建人计算的人群（CSV，UTF-8 BOM）',
+    read: audienceExportRead,
+    expected: audienceMembersSql,
+    cells: cells(ALL, GD, NO_GRANT, NO_GRANT, SCOPED, GD),
+  },
+  {
+    // The bars read tag_month_counts with the tags of the group: refused by the first ungranted table.
+    name: '标签详情：标签占比柱状图（tags 与 tag_month_counts，未授权的表）',
+    read: tagRatioRead,
+    expected: tagRatioSql,
+    cells: cells(ALL, NO_TAGS_TABLE, NO_SOURCE, NO_SOURCE, SCOPED, NO_TAGS_TABLE),
+  },
+  {
+    name: '用户画像对比：读者导入的号码人群的省份分布（users，未授权的表）',
+    read: profileCompareRead,
+    expected: profileProvincesSql,
+    // The comparison checks the grants of the tables it reads (users first) before reading: a table refusal for both members.
+    cells: cells(ALL, NO_USERS_TABLE, NO_USERS_TABLE, NO_USERS_TABLE, SCOPED, NO_USERS_TABLE),
   },
   {
     // Alerts (issue 19): the editor's preview reads as its user; keep this entry last (alert-matrix.ts adds 下单时间 to the dataset).
