@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileMembers, DIALECTS, planCubeQuery, type Dialect, type MemberOperand, type QueryDialect } from './index.ts';
+import { compileMembers, DIALECTS, planCubeQuery, withCapabilities, type Dialect, type MemberOperand, type QueryDialect } from './index.ts';
 import { withoutUnusedJoins } from './set-ops.ts';
 import { NOW, ordersModel, singleTableModel } from './testing/fixtures.ts';
 
@@ -75,6 +75,13 @@ describe('audience member statement', () => {
       );
       expect(compiled.preview!.params).toEqual(compiled.params);
     }
+  });
+
+  it('decides the one-statement preview by the windowFunctions capability, never by the engine name', () => {
+    const noWindows = withCapabilities('duckdb', { windowFunctions: false });
+    expect(compileMembers(noWindows, operands(noWindows), 100).preview).toBeNull();
+    const withWindows = withCapabilities('clickhouse', { windowFunctions: true });
+    expect(compileMembers(withWindows, operands(withWindows), 100).preview!.sql).toContain('COUNT(*) OVER () AS `__shutu_total`');
   });
 
   it('leaves out LEFT JOINs a key read does not use, keeps them under a having rule or a filter on the joined table', () => {

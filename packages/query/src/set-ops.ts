@@ -56,8 +56,6 @@ export interface CompiledMembers extends RenderedSql {
 
 export const MEMBER_KEY_COLUMN = 'phone';
 export const MEMBER_TOTAL_COLUMN = '__shutu_total';
-/** Engines with `COUNT(*) OVER ()` (MariaDB since 10.2, MySQL 8); not ClickHouse 18.16. */
-const WINDOW_DIALECTS = new Set(['duckdb', 'postgres', 'mysql']);
 const KEY_FIELD = '__key';
 
 /** Table aliases a part of a query mentions: every column node at any depth (subqueries too; more is safe). */
@@ -185,7 +183,8 @@ export function compileMembers(dialect: Dialect, operands: readonly MemberOperan
   const rendered = renderQuery(query, dialect);
   // The window wraps the rendered statement: no new bound value, so its placeholders stay as they are.
   const q = (name: string) => dialect.quoteIdentifier(name);
-  const preview = WINDOW_DIALECTS.has(dialect.name)
+  // `COUNT(*) OVER ()` where the engine has window functions (a capability, not a name): not ClickHouse 18.16.
+  const preview = dialect.capabilities.windowFunctions
     ? {
         sql: `SELECT ${columns.map((c) => `${q('a')}.${q(c)}`).join(', ')}, COUNT(*) OVER () AS ${q(MEMBER_TOTAL_COLUMN)} FROM (${rendered.sql}) ${q('a')} LIMIT ${Math.max(1, Math.floor(previewRows))}`,
         params: rendered.params,
