@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { AppContext } from '../../context.ts';
 import { revokeToken } from '../../platform/auth/tokens.ts';
+import { deleteOlderThan, fileStorage } from '../../platform/files/storage.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import type { NotifyImage } from '../../platform/notify/message.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
@@ -21,7 +21,8 @@ import { linkBaseUrl } from '../system/index.ts';
 export const ALERT_IMAGE_ROUTE = '/api/alert/images/:file';
 export const ALERT_IMAGE_KEEP_DAYS = 7;
 const FILE_NAME = /^[a-f0-9]{24}\.jpg$/;
-const imageDir = (ctx: AppContext) => path.join(ctx.config.dataDir, 'alert-files');
+/** Folder of the images in the file storage (the data directory or the S3 bucket, docs/storage.md). */
+const IMAGE_PREFIX = 'alert-files/';
 
 /** Renders `boardId` as `userId` sees it, as JPEG at `quality`. */
 export type RenderAlertBoard = (ctx: AppContext, userId: number, boardId: number, quality: number) => Promise<{ title: string; image: Buffer }>;
@@ -56,10 +57,8 @@ export function setAlertBoardRenderer(ctx: AppContext, render: RenderAlertBoard)
 async function storeImage(ctx: AppContext, data: Buffer): Promise<string | undefined> {
   const base = await linkBaseUrl(ctx, ctx.selfUrl);
   if (!base) return undefined;
-  await fs.mkdir(imageDir(ctx), { recursive: true });
   const file = `${randomBytes(12).toString('hex')}.jpg`;
-  await fs.writeFile(path.join(imageDir(ctx), `${file}.tmp`), data);
-  await fs.rename(path.join(imageDir(ctx), `${file}.tmp`), path.join(imageDir(ctx), file));
+  await fileStorage(ctx).put(`${IMAGE_PREFIX}${file}`, data, { contentType: 'image/jpeg' });
   return `${base}${ALERT_IMAGE_ROUTE.replace(':file', file)}`;
 }
 
@@ -75,21 +74,14 @@ export async function boardImage(ctx: AppContext, ownerId: number, board: { id: 
   }
 }
 
-export async function readAlertImage(ctx: AppContext, file: string): Promise<Buffer> {
+export async function readAlertImage(ctx: AppContext, file: string): Promise<Readable> {
   if (!FILE_NAME.test(file)) throw notFound();
-  try {
-    return await fs.readFile(path.join(imageDir(ctx), file));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound();
-    throw error;
-  }
+  const body = await fileStorage(ctx).get(`${IMAGE_PREFIX}${file}`);
+  if (!body) throw notFound();
+  return body;
 }
 
 /** Removes images older than ALERT_IMAGE_KEEP_DAYS (the tick calls it). */
 export async function removeOldAlertImages(ctx: AppContext, now = Date.now()): Promise<void> {
-  const files = await fs.readdir(imageDir(ctx)).catch(() => [] as string[]);
-  for (const file of files) {
-    const stat = await fs.stat(path.join(imageDir(ctx), file)).catch(() => undefined);
-    if (stat && now - stat.mtimeMs > ALERT_IMAGE_KEEP_DAYS * 86_400_000) await fs.rm(path.join(imageDir(ctx), file), { force: true });
-  }
+  await deleteOlderThan(fileStorage(ctx), IMAGE_PREFIX, new Date(now - ALERT_IMAGE_KEEP_DAYS * 86_400_000));
 }

@@ -6,7 +6,8 @@ import { call } from '../../../test/fixtures.ts';
 import { storeKinds } from '../../../test/harness.ts';
 import { decodeMimeHeader, mailHeader, startRobotReceiver, startSmtpServer, type LocalSmtpServer, type RobotReceiver } from '../../../test/notify-servers.ts';
 import { openStore } from '../../platform/db/store.ts';
-import { setAlertBoardRenderer } from './board-image.ts';
+import { startTestS3Server } from '../../platform/files/s3-test-server.ts';
+import { removeOldAlertImages, setAlertBoardRenderer } from './board-image.ts';
 import { runCheck } from './check.ts';
 import { claimCheck } from './check-repo.ts';
 import { decide, inQuietHours, type AlertPolicy } from './decide.ts';
@@ -177,6 +178,23 @@ describe.each(kinds)('alert checks on %s (issue 19)', (kind) => {
     const missing = await fire(`无图预警-${kind}`, 404);
     expect(missing.ding).toContain('报表【销售概览】图片生成失败：报表不存在');
     expect(missing.mail).not.toMatch(/Content-Type: image\/jpeg/i);
+
+    // With the file storage in an S3 bucket the image is an object there, served and expired from it.
+    const s3 = await startTestS3Server();
+    const local = a.w.server.ctx.config.files;
+    a.w.server.ctx.config.files = s3.config;
+    try {
+      const inBucket = await fire(`桶中图片预警-${kind}`, 7);
+      const file = /\/api\/alert\/images\/([a-f0-9]{24}\.jpg)\)/.exec(inBucket.ding)![1]!;
+      expect(s3.objectKeys()).toEqual([`alert-files/${file}`]);
+      const served = await a.w.server.app.inject({ method: 'GET', url: `/api/alert/images/${file}` });
+      expect(served.rawPayload.equals(jpeg)).toBe(true);
+      await removeOldAlertImages(a.w.server.ctx, Date.now() + 8 * 86_400_000);
+      expect(s3.objectKeys()).toEqual([]);
+    } finally {
+      a.w.server.ctx.config.files = local;
+      await s3.stop();
+    }
   });
 
   it("reads as the alert's owner: a member's alert sees only the member's rows", async () => {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { API, apiPath } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import { revokeToken } from '../../platform/auth/tokens.ts';
 import type { Config } from '../../platform/config.ts';
+import { deleteOlderThan, fileStorage } from '../../platform/files/storage.ts';
 import { notFound } from '../../platform/http/errors.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
 import { parseContent, findBoard, QUICK_BOARD_VIEWPORT, issueViewToken } from '../board/index.ts';
@@ -70,41 +70,35 @@ export const renderBoardWithChromium: RenderBoard = async (ctx, userId, boardId)
 };
 
 /**
- * Images and PDFs the robots link to: `${dataDir}/subscription-files/{24 hex}.{jpg|pdf}`,
+ * Images and PDFs the robots link to: `subscription-files/{24 hex}.{jpg|pdf}` in the file storage
+ * (the data directory or the S3 bucket, docs/storage.md: any process can serve them),
  * served publicly under API.subscription.image (an unguessable name, like thumbnails), removed
  * after SUBSCRIPTION_FILE_KEEP_DAYS.
  */
 export const SUBSCRIPTION_FILE_KEEP_DAYS = 7;
 const FILE_NAME = /^[a-f0-9]{24}\.(jpg|pdf)$/;
-export const subscriptionFileDir = (config: Config) => path.join(config.dataDir, 'subscription-files');
+const FILE_PREFIX = 'subscription-files/';
+/** Where the files lie when the file storage is the local directory. */
+export const subscriptionFileDir = (config: Config) =>
+  `${config.files.kind === 'local' && config.files.dir ? config.files.dir : config.dataDir}/subscription-files`;
 
 export async function storeSubscriptionFile(ctx: AppContext, data: Buffer, extension: 'jpg' | 'pdf'): Promise<string | undefined> {
   // The recipients' robots and clients fetch these: 公开访问地址, else PUBLIC_URL, else this server's own address.
   const base = await linkBaseUrl(ctx, ctx.selfUrl);
   if (!base) return undefined;
-  const dir = subscriptionFileDir(ctx.config);
-  await fs.mkdir(dir, { recursive: true });
   const file = `${randomBytes(12).toString('hex')}.${extension}`;
-  await fs.writeFile(path.join(dir, `${file}.tmp`), data);
-  await fs.rename(path.join(dir, `${file}.tmp`), path.join(dir, file));
+  await fileStorage(ctx).put(`${FILE_PREFIX}${file}`, data, { contentType: extension === 'pdf' ? 'application/pdf' : 'image/jpeg' });
   return `${base}${apiPath(API.subscription.image, { file })}`;
 }
 
-export async function readSubscriptionFile(ctx: AppContext, file: string): Promise<Buffer> {
+/** The file as a stream from the file storage (a PDF may be some MB). */
+export async function readSubscriptionFile(ctx: AppContext, file: string): Promise<Readable> {
   if (!FILE_NAME.test(file)) throw notFound();
-  try {
-    return await fs.readFile(path.join(subscriptionFileDir(ctx.config), file));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound();
-    throw error;
-  }
+  const body = await fileStorage(ctx).get(`${FILE_PREFIX}${file}`);
+  if (!body) throw notFound();
+  return body;
 }
 
 export async function removeOldSubscriptionFiles(ctx: AppContext, now = Date.now()): Promise<void> {
-  const dir = subscriptionFileDir(ctx.config);
-  const files = await fs.readdir(dir).catch(() => [] as string[]);
-  for (const file of files) {
-    const stat = await fs.stat(path.join(dir, file)).catch(() => undefined);
-    if (stat && now - stat.mtimeMs > SUBSCRIPTION_FILE_KEEP_DAYS * 24 * 3600_000) await fs.rm(path.join(dir, file), { force: true });
-  }
+  await deleteOlderThan(fileStorage(ctx), FILE_PREFIX, new Date(now - SUBSCRIPTION_FILE_KEEP_DAYS * 24 * 3600_000));
 }
