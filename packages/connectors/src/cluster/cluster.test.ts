@@ -6,6 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { compileCubeQuery, compileSetOperation, planCubeQuery, type Dialect } from '@shutu/query';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ClickHouseDriver } from '../clickhouse.ts';
+import { ensureDemoWarehouse } from '../demo/ensure.ts';
 import { generateDemoWarehouse } from '../demo/generate.ts';
 import { DUCKDB_LOCKED_DOWN, DuckDBDriver } from '../duckdb.ts';
 import { collect } from '../stream.ts';
@@ -283,4 +284,15 @@ describe('the demo warehouse on a two-shard ClickHouse cluster', () => {
       expect(Number(counts[0]![0]!.total)).toBe(answers[0]!.length);
     });
   }
+  // Last: it replaces the 20 000-order data the tests above read.
+  it('loads a warehouse file of its own (--from-duckdb): its generation, kept on the next call', async () => {
+    const file = path.join(dir, 'small.duckdb');
+    await ensureDemoWarehouse(file, { scale: 1000, anchorDate: '2026-06-30' });
+    const first = await loadDemo(cluster, { duckdbPath: file });
+    expect(first).toMatchObject({ action: 'loaded', meta: { scale: 1000, anchorDate: '2026-06-30' } });
+    expect(first.rowCounts.orders).toBe(1000);
+    expect((await loadDemo(cluster, { duckdbPath: file })).action).toBe('kept');
+    const [{ last }] = (await run(engines[1]!, 'SELECT toString(max(order_time)) AS last FROM orders')) as [{ last: string }];
+    expect(last.slice(0, 10) <= '2026-06-30').toBe(true);
+  });
 });

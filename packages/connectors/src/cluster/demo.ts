@@ -178,7 +178,8 @@ async function openSource(options: LoadDemoOptions): Promise<{ duck: DuckDBConne
 
 /**
  * Loads (or keeps) the demo warehouse on the cluster. Kept when demo_warehouse_meta on shard 1
- * records the same generator version, seed, scale and anchor day (and `force` is not set).
+ * records the same generator version, seed, scale and anchor day (and `force` is not set); from a
+ * file (`duckdbPath`), when it records that file's generation (its generation time included).
  */
 export async function loadDemo(target: ClusterTarget, options: LoadDemoOptions = {}): Promise<LoadDemoResult> {
   const started = performance.now();
@@ -202,6 +203,17 @@ export async function loadDemo(target: ClusterTarget, options: LoadDemoOptions =
     const source = await openSource(options);
     try {
       let meta = source.meta;
+      // A file's generation is kept when the cluster already holds that very generation.
+      if (
+        options.duckdbPath &&
+        existing &&
+        meta &&
+        !options.force &&
+        JSON.stringify({ ...existing, durationMs: 0 }) === JSON.stringify({ ...meta, durationMs: 0 })
+      ) {
+        const counts = await clusterRowCounts(target);
+        return { action: 'kept', meta: existing, rowCounts: counts.total, shardCounts: counts.perShard, millis: Math.round(performance.now() - started) };
+      }
       if (!options.duckdbPath) {
         const generated = await generateDemoWarehouse(source.duck, {
           seed: options.seed,
