@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { Session } from '../../platform/auth/session.ts';
+import { deleteOlderThan, fileStorage } from '../../platform/files/storage.ts';
 import { renderBpmnDiagram } from '../../platform/render/bpmn-diagram.ts';
 import { rendererOf } from '../../platform/render/renderer.ts';
 import { readableInstance } from './queries.ts';
@@ -9,8 +10,14 @@ import { findDefinition } from './repo.ts';
 /**
  * GET diagram-view: the instance's process drawn with its finished steps and current step marked.
  * Images are kept per state (definition, finished ids, current step), so the timeline page and the
- * to-do list opening the same instance draw it once; a step changes the key.
+ * to-do list opening the same instance draw it once; a step changes the key. A drawing is also
+ * stored as `workflow-diagrams/<key>.png` in the file storage (docs/storage.md), so another
+ * process answers the same state without starting Chromium; stored drawings older than
+ * DIAGRAM_KEEP_DAYS are removed (at most hourly, after a draw) and drawn again if asked for.
  */
+export const DIAGRAM_KEEP_DAYS = 30;
+const DIAGRAM_PREFIX = 'workflow-diagrams/';
+const lastSweep = new WeakMap<object, number>();
 const CACHE_SIZE = 200;
 const caches = new WeakMap<AppContext, Map<string, Promise<Buffer>>>();
 
@@ -27,7 +34,7 @@ export async function diagramImage(ctx: AppContext, session: Session, processIns
   if (!image) {
     const definition = await findDefinition(ctx.db, instance.definitionId);
     if (!definition) throw new Error(`definition ${instance.definitionId} is gone`);
-    image = renderBpmnDiagram(rendererOf(ctx), { xml: definition.xml, finished, current });
+    image = storedOrDrawn(ctx, key, definition.xml, finished, current);
     cache.set(key, image);
     image.catch(() => cache.delete(key));
     if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
@@ -38,4 +45,19 @@ export async function diagramImage(ctx: AppContext, session: Session, processIns
 /** Draws made so far in this context (tests: a second request for the same state draws nothing). */
 export function diagramCacheSize(ctx: AppContext): number {
   return caches.get(ctx)?.size ?? 0;
+}
+
+/** The stored drawing of a state, or a new one (stored for the other processes). */
+async function storedOrDrawn(ctx: AppContext, key: string, xml: string, finished: string[], current: string[]): Promise<Buffer> {
+  const files = fileStorage(ctx);
+  const stored = await files.read(`${DIAGRAM_PREFIX}${key}.png`);
+  if (stored) return stored;
+  const png = await renderBpmnDiagram(rendererOf(ctx), { xml, finished, current });
+  await files.put(`${DIAGRAM_PREFIX}${key}.png`, png, { contentType: 'image/png' });
+  const now = Date.now();
+  if (now - (lastSweep.get(ctx.config) ?? 0) > 3_600_000) {
+    lastSweep.set(ctx.config, now);
+    await deleteOlderThan(files, DIAGRAM_PREFIX, new Date(now - DIAGRAM_KEEP_DAYS * 86_400_000));
+  }
+  return png;
 }
