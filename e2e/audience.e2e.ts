@@ -127,6 +127,11 @@ describe('人群：数据集人群与导入人群', () => {
     await page.getByText('已提交').waitFor();
     await row.getByText('已完成').waitFor({ timeout: 60_000 });
     await screenshot(page, 'audience-list');
+    // 计算记录: the save's computation and the 刷新, both done with the same size.
+    await row.getByText('计算记录').click();
+    const done = page.getByTestId('audience-history').locator('tbody tr').filter({ hasText: '已完成' });
+    await expect.poll(() => done.count(), { timeout: 60_000 }).toBe(2);
+    expect(await done.first().locator('td').nth(3).innerText()).toBe(expected.toLocaleString('zh-CN'));
   });
 
   it('saves a 差 audience: 订单分析 − 用户人群 (5G)', async () => {

@@ -7,10 +7,11 @@ import { AUDIENCE_REQUEST_FREQ_LABELS, AUDIENCE_STATUS_LABELS, type AudienceList
 import { PageContainer } from '../../shared/PageContainer.tsx';
 import { notifyError, notifySuccess } from '../../shared/notify.ts';
 import { formatDateTime } from '../../shared/time.ts';
-import { audienceKeys, exportAudience, fetchAudienceCategories, fetchAudiences, refreshAudience, removeAudience } from './api.ts';
+import { audienceKeys, exportAudience, fetchAudienceCategories, fetchAudiences, refreshAudience, removeAudience, setAudienceOnline } from './api.ts';
 import { ImportDialog } from './ImportDialog.tsx';
 import { aum } from './messages.ts';
 import { AUDIENCE_EDIT_PATH } from './paths.ts';
+import { RefreshHistory } from './RefreshHistory.tsx';
 import './audience.css';
 
 const STATUS_COLORS: Record<string, string> = { new: 'default', running: 'processing', done: 'success', failed: 'error' };
@@ -22,6 +23,7 @@ export function AudienceListPage() {
   const queryClient = useQueryClient();
   const [q, setQ] = useState<{ current: number; size: number; classifyId?: number; groupName?: string }>({ current: 1, size: 10 });
   const [importing, setImporting] = useState(false);
+  const [history, setHistory] = useState<AudienceListItem | null>(null);
   const categories = useQuery({ queryKey: audienceKeys.categories, queryFn: fetchAudienceCategories });
   const list = useQuery({
     queryKey: audienceKeys.list(q),
@@ -36,6 +38,7 @@ export function AudienceListPage() {
     await reload();
   };
   const refresh = useMutation({ mutationFn: (a: AudienceListItem) => refreshAudience(a.id), onSuccess: done, onError: notifyError });
+  const online = useMutation({ mutationFn: (a: AudienceListItem) => setAudienceOnline(a.id, a.isOnline === 2 ? 1 : 2), onSuccess: done, onError: notifyError });
   const remove = useMutation({ mutationFn: (a: AudienceListItem) => removeAudience(a.id), onSuccess: done, onError: notifyError });
   const exportCsv = (a: AudienceListItem) => exportAudience(a.id, a.groupName, aum.exportFailed).catch(notifyError);
 
@@ -44,7 +47,12 @@ export function AudienceListPage() {
       title: aum.name,
       key: 'name',
       ellipsis: true,
-      render: (_, a) => (a.kind === 'dataset' ? <Link to={`${AUDIENCE_EDIT_PATH}?id=${a.id}`}>{a.groupName}</Link> : a.groupName),
+      render: (_, a) => (
+        <>
+          {a.kind === 'dataset' ? <Link to={`${AUDIENCE_EDIT_PATH}?id=${a.id}`}>{a.groupName}</Link> : a.groupName}
+          {a.isOnline === 2 && <Tag style={{ marginLeft: 6 }}>{aum.stopped}</Tag>}
+        </>
+      ),
     },
     { title: aum.category, dataIndex: 'classifyName', width: 120, render: (v: string | null) => v ?? '-' },
     { title: aum.kind, dataIndex: 'kind', width: 110, render: (k: string) => aum.kindLabels[k] },
@@ -66,10 +74,10 @@ export function AudienceListPage() {
     {
       title: aum.actions,
       key: 'actions',
-      width: 230,
+      width: 320,
       render: (_, a) => (
         <Space size={4} wrap>
-          {a.kind === 'dataset' && (
+          {a.kind !== 'import' && (
             <Button type="link" size="small" onClick={() => refresh.mutate(a)} disabled={a.status === 'running'} data-testid={`audience-refresh-${a.id}`}>
               {aum.refresh}
             </Button>
@@ -77,6 +85,14 @@ export function AudienceListPage() {
           <Button type="link" size="small" onClick={() => exportCsv(a)} disabled={a.size === null} data-testid={`audience-export-${a.id}`}>
             {aum.export}
           </Button>
+          <Button type="link" size="small" onClick={() => setHistory(a)} data-testid={`audience-history-${a.id}`}>
+            {aum.history}
+          </Button>
+          {a.kind !== 'import' && (
+            <Button type="link" size="small" onClick={() => online.mutate(a)}>
+              {a.isOnline === 2 ? aum.start : aum.stop}
+            </Button>
+          )}
           <Button type="link" size="small" danger onClick={() => modal.confirm({ title: aum.confirmDelete, onOk: () => remove.mutateAsync(a) })}>
             {aum.delete}
           </Button>
@@ -123,6 +139,7 @@ export function AudienceListPage() {
           onChange: (current, size) => setQ((p) => ({ ...p, current, size })),
         }}
       />
+      <RefreshHistory audience={history} onClose={() => setHistory(null)} />
       <ImportDialog open={importing} onClose={() => setImporting(false)} onDone={() => void reload()} />
     </PageContainer>
   );

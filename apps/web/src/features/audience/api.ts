@@ -6,6 +6,7 @@ import {
   type AudienceImportResult,
   type AudienceListItem,
   type AudiencePreviewResult,
+  type AudienceRefreshItem,
   type AudienceRule,
   type CubeCategory,
   type DatasetField,
@@ -22,6 +23,7 @@ export const audienceKeys = {
   list: (q: Record<string, unknown>) => ['audience', 'list', q] as const,
   detail: (id: number) => ['audience', 'detail', id] as const,
   categories: ['audience', 'categories'] as const,
+  refreshes: (id: number) => ['audience', 'refreshes', id] as const,
 };
 
 export const fetchAudiences = (q: { current: number; size: number; classifyId?: number; groupName?: string }) => http.get<Page<AudienceListItem>>(P.list, q);
@@ -31,6 +33,8 @@ export const addAudienceCategory = (name: string) => request<AudienceCategory>(P
 export const saveAudience = (body: AudienceBody) => request<number>(P.save, { method: 'POST', body });
 export const previewAudience = (defineRule: AudienceRule[]) => http.post<AudiencePreviewResult>(P.preview, { defineRule });
 export const refreshAudience = (id: number) => request<null>(P.refresh, { method: 'POST', body: { id } });
+export const fetchRefreshes = (id: number) => http.get<AudienceRefreshItem[]>(P.refreshes, { id });
+export const setAudienceOnline = (id: number, isOnline: 1 | 2) => request<null>(P.online, { method: 'POST', body: { id, isOnline } });
 export const removeAudience = (id: number) => request<null>(P.remove, { method: 'POST', body: { id } });
 export const exportAudience = (id: number, name: string, failed: string) => download(`${P.export}?id=${id}`, `${name}.csv`, failed);
 export const importAudience = (form: FormData) => upload<AudienceImportResult>(P.import, form);

@@ -53,6 +53,17 @@ export const aum = {
   analysisMonths: '分析月份',
   importResult: '有效 {valid} 个，无效 {invalid} 行，重复 {duplicate} 个',
   never: '未计算',
+  // refresh history (audience_refresh) and 启用 / 停用
+  history: '计算记录',
+  historyTitle: '【{name}】的计算记录',
+  historyEmpty: '暂无计算记录',
+  slot: '计划时间',
+  startTime: '开始时间',
+  error: '错误',
+  historyStatus: { running: '计算中', done: '已完成', failed: '失败' } as Record<string, string>,
+  stopped: '已停用',
+  stop: '停用',
+  start: '启用',
 };
 
 export const fmt = (template: string, values: Record<string, string | number>) => template.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ''));
