@@ -42,9 +42,12 @@ function precompress(): Plugin {
 
 /**
  * Routes whose page chunks index.html's first script preloads (issue 24, docs/web-performance.md):
- * `path` a RegExp source matched against location.pathname, `modules` the lazy page modules.
+ * `path` a RegExp source matched against location.pathname, `modules` the lazy modules (every
+ * matching row is preloaded).
  */
 const EARLY_ROUTES = [
+  // Every page but /login needs the antd part of the shell (app/shell.tsx).
+  { path: '^/(?!login(/|$))', modules: ['src/app/shell.tsx'] },
   { path: '^/m/app/\\d+/?$', modules: ['src/features/mobile/MobileAppPage.tsx'] },
   { path: '^/m/?$', modules: ['src/features/mobile/MobileHomePage.tsx'] },
   { path: '^/share/', modules: ['src/features/share-open/ShareOpenPage.tsx'] },

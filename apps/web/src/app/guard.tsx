@@ -5,7 +5,7 @@ import { getToken, loginPath } from '../shared/api.ts';
 import { t } from '../shared/messages.ts';
 import { homePath } from './pages.ts';
 import { useUserInfo } from '../shared/session.ts';
-import { CHANGE_PASSWORD_PATH, changePasswordPath } from '../features/auth/ChangeInitialPasswordPage.tsx';
+import { CHANGE_PASSWORD_PATH, changePasswordPath } from '../features/auth/paths.ts';
 import { canAccess, type Access } from '../shared/access.ts';
 import { useTimeZoneReady } from '../features/system/api.ts';
 import { FrameRedirect } from '../features/app/FrameRedirect.tsx';

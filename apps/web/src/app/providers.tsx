@@ -28,7 +28,8 @@ function NotifierBridge(): null {
   return null;
 }
 
-export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+/** antd's theme, locale and App context (message API): every page but /login, which is drawn without antd. */
+export function AntdProviders({ children }: { children: ReactNode }) {
   return (
     <ConfigProvider
       locale={zhCN}
@@ -46,8 +47,17 @@ export function AppProviders({ queryClient, children }: { queryClient: QueryClie
     >
       <AntApp message={{ maxCount: 3, top: 64 }}>
         <NotifierBridge />
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        {children}
       </AntApp>
     </ConfigProvider>
+  );
+}
+
+/** Everything a page needs around it (tests render pages in it; the app splits it: main.tsx, router.tsx). */
+export function AppProviders({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AntdProviders>{children}</AntdProviders>
+    </QueryClientProvider>
   );
 }

@@ -1,13 +1,49 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, useRouteError } from 'react-router';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import type { QueryClient } from '@tanstack/react-query';
-import { Button, Result, Spin } from 'antd';
 import { setPasswordChangeHandler, setUnauthorizedHandler } from '../shared/api.ts';
-import { FullPageSpin, Guarded, HomeRedirect, NotFoundResult, RequireAuth } from './guard.tsx';
-import { t } from '../shared/messages.ts';
 import { PAGES, type PageKey } from './pages.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
-import ChangeInitialPasswordPage, { changePasswordPath } from '../features/auth/ChangeInitialPasswordPage.tsx';
+import { changePasswordPath } from '../features/auth/paths.ts';
+import { Splash } from './Splash.tsx';
+
+/*
+ * The entry holds /login and no antd (issue 26): the guard, the providers, the spinners and the
+ * error page come from ./shell.tsx, one chunk loaded by every other route (while it loads, the
+ * splash of index.html stays).
+ */
+const shell = () => import('./shell.tsx');
+const AntdRoot = lazy(() => shell().then((m) => ({ default: m.AntdRoot })));
+const RequireAuth = lazy(() => shell().then((m) => ({ default: m.RequireAuth })));
+const FullPageSpin = lazy(() => shell().then((m) => ({ default: m.FullPageSpin })));
+const HomeRedirect = lazy(() => shell().then((m) => ({ default: m.HomeRedirect })));
+const NotFoundResult = lazy(() => shell().then((m) => ({ default: m.NotFoundResult })));
+const ShellRouteError = lazy(() => shell().then((m) => ({ default: m.RouteError })));
+const ShellEditorLoading = lazy(() => shell().then((m) => ({ default: m.EditorLoading })));
+const ShellPageLoading = lazy(() => shell().then((m) => ({ default: m.PageLoading })));
+const Guarded = lazy(() => shell().then((m) => ({ default: m.Guarded })));
+/** A fallback that is itself lazy needs a boundary of its own (nothing shows in the moment it loads). */
+const EditorLoading = () => (
+  <Suspense fallback={null}>
+    <ShellEditorLoading />
+  </Suspense>
+);
+const PageLoading = () => (
+  <Suspense fallback={null}>
+    <ShellPageLoading />
+  </Suspense>
+);
+const FullPageSpinner = () => (
+  <Suspense fallback={null}>
+    <FullPageSpin />
+  </Suspense>
+);
+const RouteError = () => (
+  <Suspense fallback={null}>
+    <ShellRouteError />
+  </Suspense>
+);
+const ChangeInitialPasswordPage = lazy(() => import('../features/auth/ChangeInitialPasswordPage.tsx'));
 
 /*
  * Every page is its own chunk, loaded when first opened, so that /login (the first paint of most
@@ -95,24 +131,6 @@ const ProfileComparePage = lazy(() => import('../features/tag/ProfileComparePage
 
 const lazyPage = (element: ReactNode) => <Suspense fallback={<EditorLoading />}>{element}</Suspense>;
 
-/** A page inside the main layout while its chunk loads: the menu and header stay. */
-function PageLoading() {
-  return (
-    <div style={{ padding: '96px 0', textAlign: 'center' }}>
-      <Spin size="large" />
-    </div>
-  );
-}
-
-/** The editor's full-screen fallback while its chunk loads. */
-function EditorLoading() {
-  return (
-    <div className="full-page-center">
-      <Spin size="large" description={t.loadingHard} />
-    </div>
-  );
-}
-
 const ELEMENTS: Record<PageKey, ReactNode> = {
   home: <HomePage />,
   dataset: <DatasetListPage />,
@@ -162,40 +180,21 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   profileCompare: lazyPage(<ProfileComparePage />),
 };
 
-function RouteError() {
-  const error = useRouteError();
-  console.error(error);
-  return (
-    <div className="full-page-center">
-      <Result
-        status="error"
-        title={t.errorTitle}
-        subTitle={t.errorSub}
-        extra={
-          <Button type="primary" onClick={() => window.location.reload()}>
-            {t.refresh}
-          </Button>
-        }
-      />
-    </div>
-  );
-}
-
-export function createAppRouter(queryClient: QueryClient) {
-  const router = createBrowserRouter([
-    { path: '/login', element: <LoginPage />, errorElement: <RouteError /> },
+/** The pages under antd's providers: the link-opened ones (own token or none), then the signed-in ones. */
+function signedInOrLinkRoutes(): RouteObject[] {
+  return [
     // The iframe preview (spec 1 §2.5): signed in by the short-lived token in its address, not the session.
-    { path: '/openview/:id', element: lazyPage(<OpenViewPage />), errorElement: <RouteError /> },
+    { path: '/openview/:id', element: lazyPage(<OpenViewPage />) },
     // Full-screen / mobile slideshow (spec 1 §2.10): a session, or a short-lived ?token= (server renderer).
-    { path: '/fullpowerpoint/:ppid/:id?', element: lazyPage(<PptViewerPage full />), errorElement: <RouteError /> },
+    { path: '/fullpowerpoint/:ppid/:id?', element: lazyPage(<PptViewerPage full />) },
     // Share links open without a session where the link allows it.
-    { path: '/share/:code', element: lazyPage(<ShareOpenPage />), errorElement: <RouteError /> },
+    { path: '/share/:code', element: lazyPage(<ShareOpenPage />) },
     {
       element: <RequireAuth />,
       errorElement: <RouteError />,
       children: [
         // The first sign-in with the initial password: nothing else until it is changed (guard.tsx).
-        { path: '/change-password', element: <ChangeInitialPasswordPage /> },
+        { path: '/change-password', element: lazyPage(<ChangeInitialPasswordPage />) },
         // Full screen: signed in, outside the main layout and the menu.
         {
           path: '/newbi/dataset/edit',
@@ -227,7 +226,7 @@ export function createAppRouter(queryClient: QueryClient) {
         { path: '/bigscreen', element: lazyPage(<FramePage />) },
         {
           element: (
-            <Suspense fallback={<FullPageSpin />}>
+            <Suspense fallback={<FullPageSpinner />}>
               <MainLayout />
             </Suspense>
           ),
@@ -236,15 +235,31 @@ export function createAppRouter(queryClient: QueryClient) {
             ...PAGES.map((p) => ({
               path: p.path,
               element: (
-                <Guarded access={p.access}>
-                  <Suspense fallback={<PageLoading />}>{ELEMENTS[p.key]}</Suspense>
-                </Guarded>
+                <Suspense fallback={<PageLoading />}>
+                  <Guarded access={p.access}>{ELEMENTS[p.key]}</Guarded>
+                </Suspense>
               ),
             })),
             { path: '*', element: <NotFoundResult /> },
           ],
         },
       ],
+    },
+  ];
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  const router = createBrowserRouter([
+    { path: '/login', element: <LoginPage />, errorElement: <RouteError /> },
+    {
+      // Every other page: antd's providers first (./shell.tsx); the splash stays while they load.
+      element: (
+        <Suspense fallback={<Splash />}>
+          <AntdRoot />
+        </Suspense>
+      ),
+      errorElement: <RouteError />,
+      children: signedInOrLinkRoutes(),
     },
   ]);
   // A 401 anywhere: forget cached answers of the old session and go to login, coming back afterwards.

@@ -26,9 +26,12 @@
   try {
     var table = document.getElementById('shutu-routes');
     var routes = table ? JSON.parse(table.textContent || '[]') : [];
+    var wanted = {};
     for (var i = 0; i < routes.length; i++) {
       if (!new RegExp(routes[i].path).test(path)) continue;
       routes[i].files.forEach(function (file) {
+        if (wanted[file]) return;
+        wanted[file] = true;
         var link = document.createElement('link');
         if (/\.css$/.test(file)) {
           link.rel = 'preload';
@@ -40,7 +43,6 @@
         link.href = '/' + file;
         document.head.appendChild(link);
       });
-      break;
     }
   } catch (e) {
     // A preload is only a hint: the app loads what it needs anyway.

@@ -8,16 +8,10 @@ import { notifySuccess } from '../../shared/notify.ts';
 import { useSystemName } from '../system/api.ts';
 import { PasswordForm } from '../profile/PasswordForm.tsx';
 import { authKeys, useSignOut, useUserInfo } from '../../shared/session.ts';
-import { safeRedirect } from './LoginPage.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
+import { safeRedirect } from './paths.ts';
 
-/** Where the guard sends a user who still has the initial password, coming back to `redirect` afterwards. */
-export const CHANGE_PASSWORD_PATH = '/change-password';
-
-export function changePasswordPath(redirect: string): string {
-  const target = safeRedirect(redirect);
-  return target === '/' ? CHANGE_PASSWORD_PATH : `${CHANGE_PASSWORD_PATH}?redirect=${encodeURIComponent(target)}`;
-}
+export { CHANGE_PASSWORD_PATH, changePasswordPath } from './paths.ts';
 
 /**
  * 修改初始密码: the first sign-in with the built-in administrator password (mustChangePassword)

@@ -76,6 +76,17 @@ describe('login', () => {
     expect(screen.getByPlaceholderText('账号')).toBeTruthy();
   });
 
+  it('asks for the account and the password before sending anything', async () => {
+    const calls = mockFetch(() => ok({ systemName: '数图' }));
+    renderAt('/login');
+    fireEvent.click(await screen.findByRole('button', { name: '登录' }));
+    expect(await screen.findByText('请输入账号')).toBeTruthy();
+    expect(screen.getByText('请输入密码')).toBeTruthy();
+    fireEvent.change(screen.getByPlaceholderText('账号'), { target: { value: 'admin' } });
+    await waitFor(() => expect(screen.queryByText('请输入账号')).toBeNull());
+    expect(calls.some((c) => c.url === '/api/auth/login')).toBe(false);
+  });
+
   it('shows the lock-out message of a 429', async () => {
     mockFetch((c) => (c.url === '/api/auth/login' ? fail(429, '登录失败次数过多，请1分钟后再试') : ok({ systemName: '数图' })));
     renderAt('/login');

@@ -1,28 +1,42 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
-import { Alert, Button, Form, Input } from 'antd';
-import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { loginRequestSchema } from '@shutu/contracts';
+import { zhCN } from '@shutu/contracts/messages';
 import { getToken, setToken } from '../../shared/api.ts';
 import { t } from '../../shared/messages.ts';
 import { errorText } from '../../shared/notify.ts';
 import { useSystemName } from '../system/api.ts';
-import { zodRules } from '../../shared/zod-rules.ts';
 import { login, type LoginForm } from './api.ts';
 import { AuthLayout } from './AuthLayout.tsx';
+import { LoginField } from './LoginField.tsx';
+import { changePasswordPath, safeRedirect } from './paths.ts';
 
-/** Only same-site paths are followed after login; anything else goes home. */
-export function safeRedirect(value: string | null): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/login')) return '/';
-  return value;
+export { safeRedirect };
+
+/** The longest account the server takes (loginRequestSchema: requiredText(…, 64)); the input stops there. */
+const ACCOUNT_MAX = 64;
+
+type Missing = Partial<Record<keyof LoginForm, string>>;
+
+/** The messages of loginRequestSchema's required checks, without zod on the page. */
+function missingFields(form: LoginForm): Missing {
+  const missing: Missing = {};
+  if (!form.account.trim()) missing.account = zhCN.accountRequired;
+  if (!form.password) missing.password = zhCN.passwordRequired;
+  return missing;
 }
 
+/**
+ * 登录. Plain elements and CSS, not antd: this page is the first paint of most visits and its
+ * script is the app's entry, which should be small (issue 26, docs/web-performance.md).
+ */
 export function LoginPage() {
   const systemName = useSystemName();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const [form, setForm] = useState<LoginForm>({ account: '', password: '' });
+  const [missing, setMissing] = useState<Missing>({});
   const [error, setError] = useState<string | null>(null);
   const redirect = safeRedirect(params.get('redirect'));
 
@@ -37,14 +51,25 @@ export function LoginPage() {
       setToken(res.token);
       queryClient.removeQueries({ queryKey: ['auth'] });
       // The initial password: 修改初始密码 first, then the page asked for.
-      await navigate(res.mustChangePassword ? `/change-password${redirect === '/' ? '' : `?redirect=${encodeURIComponent(redirect)}`}` : redirect, {
-        replace: true,
-      });
+      await navigate(res.mustChangePassword ? changePasswordPath(redirect) : redirect, { replace: true });
     },
     onError: (e) => setError(errorText(e)),
   });
 
   if (getToken() && !mutation.isPending && !mutation.isSuccess) return <Navigate to={redirect} replace />;
+
+  const change = (field: keyof LoginForm, value: string) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    setMissing((m) => ({ ...m, [field]: undefined }));
+    setError(null);
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = missingFields(form);
+    setMissing(found);
+    setError(null);
+    if (!found.account && !found.password && !mutation.isPending) mutation.mutate(form);
+  };
 
   return (
     <AuthLayout systemName={systemName}>
@@ -55,27 +80,39 @@ export function LoginPage() {
         <div className="login-subtitle">
           {t.loginWelcome} · {t.loginTitle}
         </div>
-        <Form<LoginForm>
-          layout="vertical"
-          size="large"
-          requiredMark={false}
-          onValuesChange={() => setError(null)}
-          onFinish={(values) => {
-            setError(null);
-            mutation.mutate(values);
-          }}
-        >
-          <Form.Item name="account" rules={zodRules(loginRequestSchema, 'account')}>
-            <Input prefix={<UserOutlined className="login-icon" />} placeholder={t.loginAccount} autoComplete="username" autoFocus />
-          </Form.Item>
-          <Form.Item name="password" rules={zodRules(loginRequestSchema, 'password', { only: ['required'] })}>
-            <Input.Password prefix={<LockOutlined className="login-icon" />} placeholder={t.loginPassword} autoComplete="current-password" />
-          </Form.Item>
-          {error && <Alert className="login-error" type="error" showIcon title={error} data-testid="login-error" />}
-          <Button type="primary" htmlType="submit" block loading={mutation.isPending}>
+        <form className="login-form" noValidate onSubmit={submit}>
+          <LoginField
+            icon="user"
+            value={form.account}
+            onChange={(v) => change('account', v)}
+            placeholder={t.loginAccount}
+            autoComplete="username"
+            maxLength={ACCOUNT_MAX}
+            error={missing.account}
+            autoFocus
+          />
+          <LoginField
+            icon="lock"
+            type="password"
+            value={form.password}
+            onChange={(v) => change('password', v)}
+            placeholder={t.loginPassword}
+            autoComplete="current-password"
+            error={missing.password}
+          />
+          {error && (
+            <div className="login-error" role="alert" data-testid="login-error">
+              <span className="login-error-icon" aria-hidden="true">
+                !
+              </span>
+              {error}
+            </div>
+          )}
+          <button type="submit" className="login-submit" disabled={mutation.isPending} aria-busy={mutation.isPending}>
+            {mutation.isPending && <span className="login-submit-spin" aria-hidden="true" />}
             {t.loginButton}
-          </Button>
-        </Form>
+          </button>
+        </form>
       </div>
     </AuthLayout>
   );
