@@ -12,6 +12,7 @@ import { ensureBuiltinWarehouse } from './modules/datasource/warehouse.ts';
 import { recoverFileTables } from './modules/filetable/recovery.ts';
 import { ensureDemoContent, requestDemoThumbnails } from './modules/board/demo-content.ts';
 import { moduleJobs } from './modules/jobs.ts';
+import { closeFileStorage } from './platform/files/storage.ts';
 import { closeRenderer } from './platform/render/renderer.ts';
 import { openCacheBus } from './platform/cache/open.ts';
 
@@ -68,6 +69,7 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
       await app.close();
       await jobs?.stop();
       await closeRenderer(ctx);
+      await closeFileStorage(ctx);
       await bus.close();
       await store.close();
     },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.ts';
 import { startTestS3Server, type TestS3Server } from './s3-test-server.ts';
 import { checkKey, deleteOlderThan, downloadTo, openFileStorage, type FileStorage } from './storage.ts';
 
@@ -127,5 +128,37 @@ describe('where the files land', () => {
     await pipeline((await other.get('s3/exports/1.csv'))!, fs.createWriteStream(copy));
     expect(fs.readFileSync(copy, 'utf8')).toBe('名称,数量\r\n广东,3\r\n');
     await other.close();
+  });
+});
+
+describe('file storage settings', () => {
+  it('defaults to the data directory, or SHUTU_FILES_DIR', () => {
+    expect(loadConfig({}).files).toEqual({ kind: 'local', dir: undefined });
+    expect(loadConfig({ SHUTU_FILES_DIR: '/mnt/shared/shutu' }).files).toEqual({ kind: 'local', dir: '/mnt/shared/shutu' });
+  });
+
+  it('reads the bucket settings, path style on with an endpoint, the prefix ending in /', () => {
+    const env = { SHUTU_FILE_STORAGE: 's3', SHUTU_S3_BUCKET: 'bi-files', SHUTU_S3_ENDPOINT: 'http://minio:9000', SHUTU_S3_PREFIX: '/prod' };
+    expect(loadConfig(env).files).toEqual({
+      kind: 's3',
+      bucket: 'bi-files',
+      endpoint: 'http://minio:9000',
+      region: 'us-east-1',
+      accessKeyId: undefined,
+      secretAccessKey: undefined,
+      forcePathStyle: true,
+      prefix: 'prod/',
+    });
+    expect(loadConfig({ SHUTU_FILE_STORAGE: 'S3', SHUTU_S3_BUCKET: 'b', SHUTU_S3_REGION: 'cn-north-1' }).files).toMatchObject({
+      forcePathStyle: false,
+      region: 'cn-north-1',
+      prefix: '',
+    });
+    expect(loadConfig({ ...env, SHUTU_S3_PATH_STYLE: 'false' }).files).toMatchObject({ forcePathStyle: false });
+  });
+
+  it('stops the start with a Chinese message for a wrong kind or a missing bucket', () => {
+    expect(() => loadConfig({ SHUTU_FILE_STORAGE: 'ftp' })).toThrow('SHUTU_FILE_STORAGE: 只能是 local 或 s3（当前：ftp）');
+    expect(() => loadConfig({ SHUTU_FILE_STORAGE: 's3' })).toThrow('SHUTU_S3_BUCKET: 文件存储为 s3 时必须填写存储桶名称');
   });
 });
