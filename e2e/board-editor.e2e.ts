@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { chartAnswer as firstAnswer } from './board-answers.ts';
 
 interface SavedBoard {
   id: number;
@@ -300,9 +301,10 @@ describe('board editors', () => {
 
     const preview = await newPage(browser);
     await loginThroughPage(preview, app);
-    const barFirst = preview.waitForResponse(chartAnswer(barKey, false));
+    // The first answers come in the board's batch; linked ones per chart.
+    const barFirst = firstAnswer<{ dataList: Record<string, unknown>[] }>(preview, barKey, false);
     await preview.goto(`${app.url}/newbi/preview/${id}`);
-    const first = (await (await barFirst).json()) as { data: { dataList: Record<string, unknown>[] } };
+    const first = await barFirst;
     await preview.locator('html[data-board-state="ready"]').waitFor({ timeout: 60_000 });
     expect(byChannel(first.data)).toEqual(await expectedByChannel());
     const chartIn = (key: string) => preview.locator(`[data-testid="board-chart"][data-chart-key="${key}"]`);

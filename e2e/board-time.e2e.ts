@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, Response } from 'playwright-core';
 import { createOrdersDataset } from './api-fixtures.ts';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { chartAnswer } from './board-answers.ts';
 
 type Row = Record<string, string | number | null>;
 interface ChartData {
@@ -103,7 +104,8 @@ describe('time on charts', () => {
   }
 
   it('the line plots one point a month in time order; a click on a month filters the linked orders to that month', async () => {
-    const trend = answerOf('trend', false);
+    // The first answer comes in the board's batch; linked ones per chart.
+    const trend = chartAnswer<ChartData>(page, 'trend', false);
     await page.goto(`${app.url}/newbi/preview/${boardId}`);
     await page.locator('html[data-board-state="ready"]').waitFor({ timeout: 60_000 });
     const { data } = await trend;

@@ -83,7 +83,7 @@ export default function BoardPreviewPage() {
   if (!board) return <BoardStatePanel failure={failure} onRetry={retry} />;
   return (
     <div className="board-preview-page" data-testid="board-preview">
-      <BoardView board={board} onReady={onReady} header={(controls) => <TopBar board={board} controls={controls} />} />
+      <BoardView batch board={board} onReady={onReady} header={(controls) => <TopBar board={board} controls={controls} />} />
     </div>
   );
 }
