@@ -48,7 +48,8 @@ try {
     LOG_LEVEL: 'warn',
     SHUTU_ADMIN_PASSWORD: 'admin123',
   };
-  server = await startServer({ ...loadConfig(env), databaseUrl: undefined, webDist: undefined }, pino({ level: 'warn' }), { jobs: false });
+  const config = { ...loadConfig(env), databaseUrl: undefined, webDist: undefined };
+  server = await startServer(config, pino({ level: 'warn' }), { jobs: false });
   console.log(`server with ${orders.toLocaleString('en')} orders up in ${Math.round(performance.now() - started)} ms`);
   const base = server.url.replace('localhost', '127.0.0.1');
   const api = async <T>(method: string, url: string, token: string | null, body?: unknown): Promise<T> => {
@@ -117,7 +118,9 @@ try {
     ['A ∪ C', [A, C('or')], `${a} union select distinct phone from users where net_type = '5G'`],
     ['A − C', [A, C('del')], `${a} except select distinct phone from users where net_type = '5G'`],
   ];
-  const instance = await DuckDBInstance.fromCache(file, DUCKDB_LOCKED_DOWN);
+  // The server's own instance of the file (one process may hold a file once, with one configuration).
+  const memoryLimit = (config as { duckdbMemoryLimit?: string }).duckdbMemoryLimit;
+  const instance = await DuckDBInstance.fromCache(file, { ...DUCKDB_LOCKED_DOWN, ...(memoryLimit ? { memory_limit: memoryLimit } : {}) });
   const connection = await instance.connect();
   for (const [label, defineRule, sql] of cases) {
     const raw = async () => Number((await connection.runAndReadAll(`select count(*) as n from (${sql}) t`)).getRowObjects()[0]!.n);
