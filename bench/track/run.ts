@@ -19,6 +19,8 @@ import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { collect, openDriver, type LoadRow } from '@shutu/connectors';
+import type { AppContext } from '../../apps/server/src/context.ts';
+import { connectionConfig } from '../../apps/server/src/modules/datasource/registry.ts';
 import { TRACK_COLUMNS, TRACK_TABLE } from '../../apps/server/src/modules/heatmap/warehouse-clicks.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { startServer } from '../../apps/server/src/server.ts';
@@ -27,6 +29,8 @@ import { generateBatches } from './generate.ts';
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
+    /** Rounds of (bare, ShuTu), interleaved: on a shared box the load moves, each pair sees about the same. */
+    rounds: { type: 'string', default: '2' },
     connections: { type: 'string', default: '10' },
     batch: { type: 'string', default: '100' },
     /** Load generator threads (autocannon workers): 0 runs it on the server's own thread. */
@@ -36,6 +40,7 @@ const { values } = parseArgs({
   },
 });
 const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const batchSize = Number(values.batch);
 const bodies = generateBatches(64, batchSize);
@@ -48,20 +53,20 @@ if (workers > 0) {
 }
 
 /** Runs autocannon against url with the batches in turn; the 2xx responses and events/s. */
-async function load(url: string): Promise<{ ok: number; eventsPerSecond: number; errors: number }> {
+async function load(url: string, duration = seconds): Promise<{ ok: number; eventsPerSecond: number; errors: number }> {
   let next = 0;
   const result = await autocannon({
     url,
     method: 'POST',
     connections,
-    duration: seconds,
+    duration,
     headers: { 'content-type': 'text/plain;charset=UTF-8' },
     ...(workers > 0
       ? { workers, requests: [{ setupRequest: path.join(import.meta.dirname, 'setup-request.cjs') }] }
       : { requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: bodies[next++ % bodies.length] }) }] }),
   } as autocannon.Options);
   const ok = result['2xx'];
-  return { ok, eventsPerSecond: (ok * batchSize) / seconds, errors: result.non2xx + result.errors };
+  return { ok, eventsPerSecond: (ok * batchSize) / duration, errors: result.non2xx + result.errors };
 }
 
 async function bare(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -108,8 +113,19 @@ try {
   console.log(
     `store: ${config.databaseUrl ? 'PostgreSQL' : 'embedded PGlite'}; batches of ${batchSize} events, ${connections} connections, ${seconds} s each, client ${workers > 0 ? `in ${workers} worker thread(s)` : "on the servers' thread"} on ${os.cpus().length} cores`,
   );
-  const rawResult = await load(raw.url);
-  const product = await load(`${server.url}/track/batch`);
+  // A short warm-up of each (JIT, the appender's first chunks, connections), not counted in the figures; its events are stored all the same.
+  await load(raw.url, 2);
+  let acknowledged = (await load(`${server.url}/track/batch`, 2)).ok * batchSize;
+  const pairs: { bare: number; product: number; errors: number }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const bareRound = await load(raw.url);
+    const productRound = await load(`${server.url}/track/batch`);
+    acknowledged += productRound.ok * batchSize;
+    pairs.push({ bare: bareRound.eventsPerSecond, product: productRound.eventsPerSecond, errors: bareRound.errors + productRound.errors });
+    console.log(
+      `round ${round + 1}: bare Fastify (parse + discard) ${Math.round(bareRound.eventsPerSecond).toLocaleString('en')} events/s, ShuTu /track/batch ${Math.round(productRound.eventsPerSecond).toLocaleString('en')} events/s, ratio ${(productRound.eventsPerSecond / bareRound.eventsPerSecond).toFixed(2)} (${bareRound.errors + productRound.errors} errors; load ${os.loadavg()[0]!.toFixed(1)})`,
+    );
+  }
   await raw.close();
   const store = server.store;
   // A clean stop writes what the writer still buffers; count before the store closes.
@@ -119,15 +135,28 @@ try {
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .executeTakeFirstOrThrow();
   await server.close();
-  const warehouse = openDriver({ type: 'duckdb', path: path.join(dataDir, 'warehouse.duckdb') });
+  // The server's own settings for the file (its engine limits): DuckDB refuses a second configuration of an open file.
+  const warehouse = openDriver(
+    connectionConfig({ config } as AppContext, {
+      type: 'duckdb',
+      path: path.join(dataDir, 'warehouse.duckdb'),
+      host: null,
+      port: null,
+      database: null,
+      username: null,
+      passwordEncrypted: null,
+    }),
+  );
   const [row] = (await collect(warehouse.query(`SELECT count(*) AS n FROM ${TRACK_TABLE}`))).rows;
   await warehouse.close();
   const stored = Number(row!.n);
   const engine = await rawAppend(bodies);
-  console.log(`bare Fastify (parse + discard): ${Math.round(rawResult.eventsPerSecond).toLocaleString('en')} events/s (${rawResult.errors} errors)`);
-  console.log(`ShuTu /track/batch:             ${Math.round(product.eventsPerSecond).toLocaleString('en')} events/s (${product.errors} errors)`);
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   console.log(
-    `ratio ${(product.eventsPerSecond / rawResult.eventsPerSecond).toFixed(2)}; acknowledged ${(product.ok * batchSize).toLocaleString('en')}, stored in the warehouse ${stored.toLocaleString('en')} (${Number(waiting.n)} left in the store)`,
+    `median of ${rounds}: bare ${Math.round(median(pairs.map((p) => p.bare))).toLocaleString('en')}, ShuTu ${Math.round(median(pairs.map((p) => p.product))).toLocaleString('en')} events/s`,
+  );
+  console.log(
+    `acknowledged ${acknowledged.toLocaleString('en')} (warm-up included), stored in the warehouse ${stored.toLocaleString('en')} (${Number(waiting.n)} left in the store)`,
   );
   console.log(`raw engine: DuckDB appendRows of 5 000-row calls alone: ${Math.round(engine).toLocaleString('en')} rows/s`);
 } finally {
