@@ -8,6 +8,7 @@
  * load-demo starts the cluster first when it is not running. Prints one JSON line.
  */
 import path from 'node:path';
+import { makePlan } from '../demo/plan.ts';
 import { clusterStatus, DEFAULT_PORTS, loadDemo, startClickHouseCluster, stopClickHouseCluster, type ShardPorts } from './index.ts';
 
 function option(args: string[], name: string): string | undefined {
@@ -40,16 +41,19 @@ async function main(): Promise<void> {
   switch (command) {
     case 'start':
     case 'load-demo': {
-      const cluster = await startClickHouseCluster({ baseDir, ports: ports(option(args, '--ports')) });
-      const started = { baseDir, version: cluster.version, shards: cluster.shards };
-      if (command === 'start') return print(started);
-      const result = await loadDemo(cluster, {
+      const demo = {
         orders: integer(option(args, '--orders'), '--orders'),
         seed: integer(option(args, '--seed'), '--seed'),
         anchorDate: option(args, '--anchor-date'),
         duckdbPath: option(args, '--from-duckdb'),
         force: args.includes('--force'),
-      });
+      };
+      // Bad options are refused before any server starts.
+      if (command === 'load-demo' && !demo.duckdbPath) makePlan({ seed: demo.seed, scale: demo.orders ?? 20_000, anchorDate: demo.anchorDate });
+      const cluster = await startClickHouseCluster({ baseDir, ports: ports(option(args, '--ports')) });
+      const started = { baseDir, version: cluster.version, shards: cluster.shards };
+      if (command === 'start') return print(started);
+      const result = await loadDemo(cluster, demo);
       return print({ ...started, ...result });
     }
     case 'stop':
