@@ -3,8 +3,10 @@
  * statuses 0…9 → the file) vs. DuckDB's own `COPY (same statement) TO csv` on the same file in
  * the same run; the server's peak RSS (its own process) while the task runs; optionally a batch of phones.
  *
- *   npx tsx bench/export/run.ts [--orders 1000000] [--phones 0] [--dir d]
+ *   npx tsx bench/export/run.ts [--orders 1000000] [--phones 0] [--dir d] [--database-url postgres://…]
  *
+ * --database-url: the server's store on PostgreSQL instead of the embedded PGlite (≈ 210 MiB of
+ * the server's resident memory). SHUTU_DUCKDB_MEMORY_LIMIT / SHUTU_DUCKDB_THREADS pass through.
  * The raw COPY runs first on its own DuckDB instance (the server's instance is sealed: no COPY),
  * which is closed before the server starts on the same file.
  */
@@ -23,7 +25,12 @@ import { copyStatement } from '../../apps/server/src/modules/orderexport/query.t
 import { ratio, type Timing } from '../src/index.ts';
 
 const { values } = parseArgs({
-  options: { orders: { type: 'string', default: '1000000' }, phones: { type: 'string', default: '0' }, dir: { type: 'string' } },
+  options: {
+    orders: { type: 'string', default: '1000000' },
+    phones: { type: 'string', default: '0' },
+    dir: { type: 'string' },
+    'database-url': { type: 'string', default: '' },
+  },
 });
 const orders = Number(values.orders);
 const phoneCount = Number(values.phones);
@@ -57,7 +64,7 @@ try {
     `export bench: ${orders.toLocaleString('en')} orders, ${os.cpus().length} CPUs, load ${os
       .loadavg()
       .map((x) => x.toFixed(2))
-      .join(' ')}`,
+      .join(' ')}; store ${values['database-url'] ? 'PostgreSQL' : 'PGlite'}; DuckDB memory_limit ${process.env.SHUTU_DUCKDB_MEMORY_LIMIT || '1GB (default)'}`,
   );
   const ensured = await ensureDemoWarehouse(file, { scale: orders });
   console.log(`warehouse ${ensured.action} in ${(ensured.millis / 1000).toFixed(1)} s`);
@@ -99,7 +106,7 @@ try {
   const port = await freePort();
   server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
     cwd: REPO_ROOT,
-    env: { ...env, PORT: String(port), DATABASE_URL: '', WEB_DIST: path.join(dataDir, 'no-web') },
+    env: { ...env, PORT: String(port), DATABASE_URL: values['database-url'], WEB_DIST: path.join(dataDir, 'no-web') },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const base = `http://127.0.0.1:${port}`;

@@ -158,12 +158,15 @@ export class DuckDBDriver extends DriverBase {
 
   private async connect(): Promise<DuckDBConnection> {
     if (this.closed) throw connectorError('closed', 'closed');
-    this.instance ??= (
-      this.path === ':memory:' ? DuckDBInstance.create(':memory:', DUCKDB_LOCKED_DOWN) : DuckDBInstance.fromCache(this.path, DUCKDB_LOCKED_DOWN)
-    ).catch((error: unknown) => {
-      this.instance = null;
-      throw connectorError('unreachable', 'fileUnavailable', { path: this.path, detail: errorText(error) }, errorText(error), error);
-    });
+    const options: Record<string, string> = { ...DUCKDB_LOCKED_DOWN };
+    if (this.config.memoryLimit) options.memory_limit = this.config.memoryLimit;
+    if (this.config.threads) options.threads = String(this.config.threads);
+    this.instance ??= (this.path === ':memory:' ? DuckDBInstance.create(':memory:', options) : DuckDBInstance.fromCache(this.path, options)).catch(
+      (error: unknown) => {
+        this.instance = null;
+        throw connectorError('unreachable', 'fileUnavailable', { path: this.path, detail: errorText(error) }, errorText(error), error);
+      },
+    );
     const connection = await (await this.instance).connect();
     this.connections.add(connection);
     return connection;

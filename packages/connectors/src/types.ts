@@ -20,6 +20,9 @@ export interface DataSourceConfig {
   defaultTimeoutMs?: number;
   /** Most connections a driver keeps open at once (default 5). */
   maxConnections?: number;
+  /** Embedded DuckDB: its memory_limit (e.g. '1GB'; absent: DuckDB's default, 80% of the machine) and threads. */
+  memoryLimit?: string;
+  threads?: number;
 }
 
 /**

@@ -21,6 +21,15 @@ export interface Config {
   secretKey: string | undefined;
   /** Order rows of the generated demo warehouse (SHUTU_DEMO_SCALE); absent means the generator's default. */
   demoScale: number | undefined;
+  /**
+   * Memory the embedded DuckDB engine of a data source (the built-in warehouse, DuckDB files) may
+   * use for its buffers and working sets (SHUTU_DUCKDB_MEMORY_LIMIT, DuckDB's units, default
+   * 1GB; DuckDB's own default is 80% of the machine), and its threads (SHUTU_DUCKDB_THREADS,
+   * default the CPU count). It shares the process with the server: without a limit its buffer
+   * pool keeps what it read and the process grows far past what the server itself needs.
+   */
+  duckdbMemoryLimit: string;
+  duckdbThreads: number | undefined;
   /** Largest upload accepted (UPLOAD_MAX_MB, default 200 MB); more gives 413. */
   uploadMaxBytes: number;
   /**
@@ -133,6 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginFailuresPerMinute: 5,
     secretKey: env.SHUTU_SECRET_KEY || undefined,
     demoScale: env.SHUTU_DEMO_SCALE ? Number(env.SHUTU_DEMO_SCALE) : undefined,
+    duckdbMemoryLimit: env.SHUTU_DUCKDB_MEMORY_LIMIT || '1GB',
+    duckdbThreads: env.SHUTU_DUCKDB_THREADS ? Number(env.SHUTU_DUCKDB_THREADS) : undefined,
     uploadMaxBytes: Number(env.UPLOAD_MAX_MB ?? 200) * 1024 * 1024,
     spreadsheetMaxBytes: Number(env.UPLOAD_SPREADSHEET_MAX_MB ?? 50) * 1024 * 1024,
     selfUrl: env.SHUTU_SELF_URL || undefined,

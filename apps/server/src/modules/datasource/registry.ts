@@ -177,7 +177,12 @@ export function connectionConfig(
   ctx: AppContext,
   row: Pick<DataSourceRow, 'type' | 'host' | 'port' | 'database' | 'username' | 'passwordEncrypted' | 'path'>,
 ): DataSourceConfig {
-  if (row.type === 'duckdb') return { type: 'duckdb', path: row.path ?? '' };
+  // Embedded DuckDB runs inside this process: its engine limits are the server's settings.
+  if (row.type === 'duckdb') {
+    const config: DataSourceConfig = { type: 'duckdb', path: row.path ?? '', memoryLimit: ctx.config.duckdbMemoryLimit };
+    if (ctx.config.duckdbThreads) config.threads = ctx.config.duckdbThreads;
+    return config;
+  }
   const config: DataSourceConfig = { type: row.type };
   if (row.host) config.host = row.host;
   if (row.port) config.port = row.port;

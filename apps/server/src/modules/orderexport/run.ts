@@ -28,9 +28,10 @@ export const ORDER_QUERY_TIMEOUT_MS = 6 * 3600_000;
 /**
  * Order ids per slice: one statement, one write and one checkpoint (and progress) each. Two
  * DuckDB row groups (122,880 rows each; the demo's ids follow the row order), so a slice reads
- * whole row groups; ≈ 18 MiB of CSV at the default output fields. Tests make it small.
+ * whole row groups; ≈ 18 MiB of CSV at the default output fields. Tests make it small
+ * (SHUTU_ORDER_EXPORT_SLICE_IDS, the e2e: several slices of a small warehouse).
  */
-export const extraction = { sliceIds: 245_760 };
+export const extraction = { sliceIds: Number(process.env.SHUTU_ORDER_EXPORT_SLICE_IDS ?? 0) || 245_760 };
 
 export const taskDir = (userId: number) => path.join('orderexport', String(userId));
 export const partFile = (task: Pick<OrderTaskRow, 'id' | 'userId'>) => path.join(taskDir(task.userId), `${task.id}.part.csv`);
