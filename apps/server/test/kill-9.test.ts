@@ -1,14 +1,12 @@
-import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_JOB, SUBSCRIPTION_SEND_JOB } from '@shutu/contracts';
-import { ensureDatabase, LOCAL_PG, postgresReachable, REPO_ROOT, startNode, type ServerNode } from '../../../scripts/cluster/nodes.mjs';
+import { ensureDatabase, LOCAL_PG, postgresReachable, startNode, type ServerNode } from '../../../scripts/cluster/nodes.mjs';
+import { ADMIN_PASSWORD, api, login, ok, until, webDist } from './multi-process-helpers.ts';
 import { INTERRUPTED_MESSAGE } from '../src/platform/jobs/recovery.ts';
 
 /**
@@ -22,22 +20,7 @@ import { INTERRUPTED_MESSAGE } from '../src/platform/jobs/recovery.ts';
 const withPostgres = await postgresReachable();
 if (!withPostgres && process.env.CI === 'true') throw new Error(`CI=true: PostgreSQL at ${LOCAL_PG} is required by the kill -9 tests`);
 
-const ADMIN_PASSWORD = 'admin123';
 const JOB_ENV = { SHUTU_JOB_HEARTBEAT_SECONDS: '1', SHUTU_JOB_STALE_SECONDS: '3', SHUTU_JOB_SWEEP_SECONDS: '1' };
-
-/** A built web app for the server's Chromium to render boards from: one's own, the repository's, or built here once. */
-function webDist(): string {
-  const candidates = [process.env.E2E_WEB_DIST, path.join(REPO_ROOT, 'apps/web/dist')].filter((d): d is string => !!d);
-  const built = candidates.find((d) => fs.existsSync(path.join(d, 'index.html')));
-  if (built) return built;
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-kill-web-'));
-  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'node_modules/vite/bin/vite.js'), 'build', 'apps/web', '--outDir', out, '--emptyOutDir'], {
-    cwd: REPO_ROOT,
-    stdio: 'ignore',
-  });
-  if (result.status !== 0) throw new Error('vite build of apps/web failed: the server renders subscriptions from the built app');
-  return out;
-}
 
 /** An SMTP server that holds the first message unanswered (the sender is killed meanwhile) and accepts the rest. */
 async function startHoldingSmtp() {
@@ -70,43 +53,6 @@ async function startHoldingSmtp() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
   return { port, accepted, held, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
-interface Envelope<T> {
-  success: boolean;
-  msg: string;
-  data: T;
-}
-
-async function api<T>(node: ServerNode, token: string, method: string, urlPath: string, body?: unknown): Promise<Envelope<T> & { status: number }> {
-  const res = await fetch(`${node.url}${urlPath}`, {
-    method,
-    headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, ...((await res.json()) as Envelope<T>) };
-}
-
-async function ok<T>(node: ServerNode, token: string, method: string, urlPath: string, body?: unknown): Promise<T> {
-  const res = await api<T>(node, token, method, urlPath, body);
-  if (res.status !== 200 || !res.success) throw new Error(`${method} ${urlPath}: ${res.status} ${res.msg}`);
-  return res.data;
-}
-
-async function login(node: ServerNode): Promise<string> {
-  const password = createHash('md5').update(ADMIN_PASSWORD).digest('hex');
-  return (await ok<{ token: string }>(node, '', 'POST', '/api/auth/login', { account: 'admin', password })).token;
-}
-
-/** Polls until `check` gives a value, every 100 ms (no fixed sleeps); fails after `timeoutMs`. */
-async function until<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe.skipIf(!withPostgres)('a server process killed (SIGKILL) mid-job: the other process finishes it once', () => {
@@ -220,6 +166,12 @@ describe.skipIf(!withPostgres)('a server process killed (SIGKILL) mid-job: the o
     const [first] = live() as [ServerNode];
     const created = await ok<{ id: number }>(first, token, 'POST', '/api/export/tasks', { boardId, chartKey: 'd1', fileName: '慢订单' });
     const victim = await runner(EXPORT_JOB);
+    // Killed once it has claimed the task (running, its run recorded on it). Killed before the
+    // claim, the task is still waiting and pg-boss's retry simply runs it on the other process.
+    await until(async () => {
+      const { rows } = await store.query<{ status: string }>('select status from export_task where id = $1 and run_id is not null', [created.id]);
+      return rows[0]?.status === 'running' ? true : undefined;
+    }, 'the export to be claimed');
     await victim.kill();
     const survivor = live()[0]!;
 
