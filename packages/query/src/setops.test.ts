@@ -24,53 +24,53 @@ const operands = (dialect: Dialect, ops: SetOperation[]) =>
 const two: Record<SetOperation, PerDialect> = {
   intersect: {
     duckdb: [
-      'SELECT "k" AS "k" FROM (SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL INTERSECT SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
+      'SELECT "k" AS "k" FROM (SELECT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL INTERSECT SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
       ['上海', 100],
     ],
     postgres: [
-      'SELECT "k" AS "k" FROM (SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL INTERSECT SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
+      'SELECT "k" AS "k" FROM (SELECT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL INTERSECT SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
       ['上海', 100],
     ],
     mysql: [
-      'SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = ? GROUP BY 1) AS `o1` WHERE `d0` IS NOT NULL) AS `s1` WHERE `k` IN (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY 1 HAVING SUM(`o`.`amount`) > ?) AS `o2` WHERE `d0` IS NOT NULL)',
+      'SELECT DISTINCT `k` AS `k` FROM (SELECT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = ? GROUP BY 1) AS `o1` WHERE `d0` IS NOT NULL) AS `s1` WHERE `k` IN (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY 1 HAVING SUM(`o`.`amount`) > ?) AS `o2` WHERE `d0` IS NOT NULL)',
       ['上海', 100],
     ],
     clickhouse: [
-      "SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL) AS `s1` WHERE `k` IN (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL)",
+      "SELECT DISTINCT `k` AS `k` FROM (SELECT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL) AS `s1` WHERE `k` IN (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL)",
     ],
   },
   union: {
     duckdb: [
-      'SELECT "k" AS "k" FROM (SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL UNION SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
+      'SELECT "k" AS "k" FROM (SELECT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL UNION SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
       ['上海', 100],
     ],
     postgres: [
-      'SELECT "k" AS "k" FROM (SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL UNION SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
+      'SELECT "k" AS "k" FROM (SELECT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL UNION SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
       ['上海', 100],
     ],
     mysql: [
-      'SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = ? GROUP BY 1) AS `o1` WHERE `d0` IS NOT NULL UNION ALL SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY 1 HAVING SUM(`o`.`amount`) > ?) AS `o2` WHERE `d0` IS NOT NULL) AS `s1`',
+      'SELECT DISTINCT `k` AS `k` FROM (SELECT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = ? GROUP BY 1) AS `o1` WHERE `d0` IS NOT NULL UNION ALL SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY 1 HAVING SUM(`o`.`amount`) > ?) AS `o2` WHERE `d0` IS NOT NULL) AS `s1`',
       ['上海', 100],
     ],
     clickhouse: [
-      "SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL UNION ALL SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL) AS `s1`",
+      "SELECT DISTINCT `k` AS `k` FROM (SELECT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL UNION ALL SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL) AS `s1`",
     ],
   },
   except: {
     duckdb: [
-      'SELECT "k" AS "k" FROM (SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL EXCEPT SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
+      'SELECT "k" AS "k" FROM (SELECT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL EXCEPT SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
       ['上海', 100],
     ],
     postgres: [
-      'SELECT "k" AS "k" FROM (SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL EXCEPT SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
+      'SELECT "k" AS "k" FROM (SELECT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL EXCEPT SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1"',
       ['上海', 100],
     ],
     mysql: [
-      'SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = ? GROUP BY 1) AS `o1` WHERE `d0` IS NOT NULL) AS `s1` WHERE `k` NOT IN (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY 1 HAVING SUM(`o`.`amount`) > ?) AS `o2` WHERE `d0` IS NOT NULL)',
+      'SELECT DISTINCT `k` AS `k` FROM (SELECT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = ? GROUP BY 1) AS `o1` WHERE `d0` IS NOT NULL) AS `s1` WHERE `k` NOT IN (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY 1 HAVING SUM(`o`.`amount`) > ?) AS `o2` WHERE `d0` IS NOT NULL)',
       ['上海', 100],
     ],
     clickhouse: [
-      "SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL) AS `s1` WHERE `k` NOT IN (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL)",
+      "SELECT DISTINCT `k` AS `k` FROM (SELECT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL) AS `s1` WHERE `k` NOT IN (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL)",
     ],
   },
 };
@@ -87,13 +87,13 @@ describe('three rules fold left to right, with a total', () => {
   it.each<[QueryDialect, string, string]>([
     [
       'postgres',
-      'SELECT "k" AS "k" FROM (SELECT "k" AS "k" FROM (SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL UNION SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1" EXCEPT SELECT DISTINCT "d1" AS "k" FROM (SELECT "o"."channel" AS "d0", "o"."user_phone" AS "d1" FROM "ods_order" AS "o" GROUP BY 1, 2) AS "o3" WHERE "d1" IS NOT NULL) AS "s2"',
-      'SELECT COUNT(*) AS "total" FROM (SELECT "k" AS "k" FROM (SELECT "k" AS "k" FROM (SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL UNION SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1" EXCEPT SELECT DISTINCT "d1" AS "k" FROM (SELECT "o"."channel" AS "d0", "o"."user_phone" AS "d1" FROM "ods_order" AS "o" GROUP BY 1, 2) AS "o3" WHERE "d1" IS NOT NULL) AS "s2") AS "a"',
+      'SELECT "k" AS "k" FROM (SELECT "k" AS "k" FROM (SELECT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL UNION SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1" EXCEPT SELECT DISTINCT "d1" AS "k" FROM (SELECT "o"."channel" AS "d0", "o"."user_phone" AS "d1" FROM "ods_order" AS "o" GROUP BY 1, 2) AS "o3" WHERE "d1" IS NOT NULL) AS "s2"',
+      'SELECT COUNT(*) AS "total" FROM (SELECT "k" AS "k" FROM (SELECT "k" AS "k" FROM (SELECT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0" FROM "ods_order" AS "o" WHERE "o"."province" = $1 GROUP BY 1) AS "o1" WHERE "d0" IS NOT NULL UNION SELECT DISTINCT "d0" AS "k" FROM (SELECT "o"."user_phone" AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 HAVING SUM("o"."amount") > $2) AS "o2" WHERE "d0" IS NOT NULL) AS "s1" EXCEPT SELECT DISTINCT "d1" AS "k" FROM (SELECT "o"."channel" AS "d0", "o"."user_phone" AS "d1" FROM "ods_order" AS "o" GROUP BY 1, 2) AS "o3" WHERE "d1" IS NOT NULL) AS "s2") AS "a"',
     ],
     [
       'clickhouse',
-      "SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL UNION ALL SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL) AS `s1`) AS `s2` WHERE `k` NOT IN (SELECT DISTINCT `d1` AS `k` FROM (SELECT `o`.`channel` AS `d0`, `o`.`user_phone` AS `d1` FROM `ods_order` AS `o` GROUP BY `o`.`channel`, `o`.`user_phone`) AS `o3` WHERE `d1` IS NOT NULL)",
-      "SELECT COUNT(*) AS `total` FROM (SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL UNION ALL SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL) AS `s1`) AS `s2` WHERE `k` NOT IN (SELECT DISTINCT `d1` AS `k` FROM (SELECT `o`.`channel` AS `d0`, `o`.`user_phone` AS `d1` FROM `ods_order` AS `o` GROUP BY `o`.`channel`, `o`.`user_phone`) AS `o3` WHERE `d1` IS NOT NULL)) AS `a`",
+      "SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `k` AS `k` FROM (SELECT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL UNION ALL SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL) AS `s1`) AS `s2` WHERE `k` NOT IN (SELECT DISTINCT `d1` AS `k` FROM (SELECT `o`.`channel` AS `d0`, `o`.`user_phone` AS `d1` FROM `ods_order` AS `o` GROUP BY `o`.`channel`, `o`.`user_phone`) AS `o3` WHERE `d1` IS NOT NULL)",
+      "SELECT COUNT(*) AS `total` FROM (SELECT DISTINCT `k` AS `k` FROM (SELECT DISTINCT `k` AS `k` FROM (SELECT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0` FROM `ods_order` AS `o` WHERE `o`.`province` = '上海' GROUP BY `o`.`user_phone`) AS `o1` WHERE `d0` IS NOT NULL UNION ALL SELECT DISTINCT `d0` AS `k` FROM (SELECT `o`.`user_phone` AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY `o`.`user_phone` HAVING SUM(`o`.`amount`) > 100) AS `o2` WHERE `d0` IS NOT NULL) AS `s1`) AS `s2` WHERE `k` NOT IN (SELECT DISTINCT `d1` AS `k` FROM (SELECT `o`.`channel` AS `d0`, `o`.`user_phone` AS `d1` FROM `ods_order` AS `o` GROUP BY `o`.`channel`, `o`.`user_phone`) AS `o3` WHERE `d1` IS NOT NULL)) AS `a`",
     ],
   ])('%s', (name, sql, count) => {
     const compiled = compileSetOperation(operands(DIALECTS[name], ['intersect', 'union', 'except']), { withTotal: true });

@@ -30,8 +30,13 @@ function keyQuery(operand: SetOperand, index: number): SelectQuery {
   const key = fieldKey(operand.keyFieldId);
   const column = operand.plan.fields.find((f) => f.kind === 'dimension' && fieldKey(f.fieldId) === key && f.granularity === null);
   if (!column) throw queryError('request', 'keyFieldMissing');
+  // A read of the key alone grouped by it (a dataset rule's key read) already gives each key once:
+  // another DISTINCT over it would be a second aggregation of the same rows.
+  const q = operand.plan.query;
+  const grouped =
+    q.k === 'select' && !q.distinct && q.columns.length === 1 && q.columns[0]!.alias === column.alias && q.groupBy.length === 1 && q.groupBy[0] === 1;
   return select({
-    distinct: true,
+    distinct: !grouped,
     columns: [{ expr: alias(column.alias), alias: SET_KEY_ALIAS }],
     from: { k: 'subquery', query: operand.plan.query, alias: `o${index + 1}` },
     where: { k: 'isNull', arg: alias(column.alias), negated: true },
