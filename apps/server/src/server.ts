@@ -12,7 +12,7 @@ import { ensureBuiltinWarehouse } from './modules/datasource/warehouse.ts';
 import { recoverFileTables } from './modules/filetable/recovery.ts';
 import { ensureDemoContent, requestDemoThumbnails } from './modules/board/demo-content.ts';
 import { moduleJobs } from './modules/jobs.ts';
-import { closeFileStorage } from './platform/files/storage.ts';
+import { closeFileStorage, fileStorage } from './platform/files/storage.ts';
 import { closeRenderer } from './platform/render/renderer.ts';
 import { openCacheBus } from './platform/cache/open.ts';
 
@@ -40,6 +40,8 @@ export async function startServer(config: Config, log: Logger = pino({ level: co
   const ctx: AppContext = { config, store, db: store.db, bus };
   // The credentials key (created on first start) and the embedded warehouse, before any request.
   resolveSecretKey(config);
+  // The file storage answers (the directory is writable, the bucket reachable), else the start stops saying why.
+  await fileStorage(ctx).check();
   const warehouse = await ensureBuiltinWarehouse(ctx);
   log.info({ path: warehouse.path, demo: warehouse.demo, registered: warehouse.registered }, 'warehouse ready');
   // Uploads and file-table loads a killed process left: temp files removed, staging tables dropped.

@@ -45,6 +45,11 @@ export interface FileStorage {
   delete(key: string): Promise<void>;
   /** Every file whose key starts with `prefix` ('thumbnails/'), in pages, never all at once. */
   list(prefix: string): AsyncIterable<StoredFile>;
+  /**
+   * At start: the directory can be written, or the bucket answers with these credentials;
+   * else an Error with a Chinese message naming what failed (the start stops).
+   */
+  check(): Promise<void>;
   /** Releases connections (S3 client); the store is not used after. */
   close(): Promise<void>;
 }

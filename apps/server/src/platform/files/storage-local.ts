@@ -149,5 +149,14 @@ export class LocalFileStorage implements FileStorage {
     yield* walk(start, folder);
   }
 
+  async check(): Promise<void> {
+    try {
+      await fs.promises.mkdir(this.root, { recursive: true });
+      await fs.promises.access(this.root, fs.constants.W_OK);
+    } catch (error) {
+      throw new Error(`文件存储目录不可写：${this.root}（${(error as Error).message}）`, { cause: error });
+    }
+  }
+
   async close(): Promise<void> {}
 }

@@ -1,5 +1,13 @@
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { FileStorageConfig } from '../config.ts';
 import { checkKey, type ByteRange, type FileStorage, type FileWriter, type PutOptions, type StoredFile } from './storage-api.ts';
@@ -37,10 +45,12 @@ export class S3FileStorage implements FileStorage {
   readonly client: S3Client;
   readonly bucket: string;
   private readonly prefix: string;
+  private readonly endpoint: string | undefined;
 
   constructor(config: S3Config) {
     this.bucket = config.bucket;
     this.prefix = config.prefix;
+    this.endpoint = config.endpoint;
     this.client = new S3Client({
       region: config.region,
       forcePathStyle: config.forcePathStyle,
@@ -146,6 +156,16 @@ export class S3FileStorage implements FileStorage {
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
+  }
+
+  async check(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      const status = error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+      const why = status === 404 ? '存储桶不存在' : status === 403 ? '无权访问（请检查访问密钥）' : (error as Error).message || (error as Error).name;
+      throw new Error(`无法访问 S3 存储桶 ${this.bucket}（${this.endpoint ?? 'AWS'}）：${why}`, { cause: error });
+    }
   }
 
   async close(): Promise<void> {

@@ -157,6 +157,20 @@ describe('file storage settings', () => {
     expect(loadConfig({ ...env, SHUTU_S3_PATH_STYLE: 'false' }).files).toMatchObject({ forcePathStyle: false });
   });
 
+  it('checks at start that the bucket answers, or the directory can be written', async () => {
+    const good = openFileStorage({ dataDir, files: s3.config });
+    await expect(good.check()).resolves.toBeUndefined();
+    await good.close();
+    const missing = openFileStorage({ dataDir, files: { ...s3.config, bucket: 'no-such-bucket' } });
+    await expect(missing.check()).rejects.toThrow(`无法访问 S3 存储桶 no-such-bucket（${s3.config.endpoint}）：存储桶不存在`);
+    await missing.close();
+    await expect(openFileStorage({ dataDir, files: { kind: 'local', dir: undefined } }).check()).resolves.toBeUndefined();
+    fs.writeFileSync(path.join(dataDir, 'a-file'), '');
+    await expect(openFileStorage({ dataDir, files: { kind: 'local', dir: path.join(dataDir, 'a-file', 'x') } }).check()).rejects.toThrow(
+      /^文件存储目录不可写：/,
+    );
+  });
+
   it('stops the start with a Chinese message for a wrong kind or a missing bucket', () => {
     expect(() => loadConfig({ SHUTU_FILE_STORAGE: 'ftp' })).toThrow('SHUTU_FILE_STORAGE: 只能是 local 或 s3（当前：ftp）');
     expect(() => loadConfig({ SHUTU_FILE_STORAGE: 's3' })).toThrow('SHUTU_S3_BUCKET: 文件存储为 s3 时必须填写存储桶名称');
