@@ -109,6 +109,18 @@ describe('exports in an S3 bucket', () => {
     expect(book.worksheets[0]!.rowCount).toBe(xlsx.rowCount! + 1);
     expect((book.worksheets[0]!.getRow(1).values as unknown[]).slice(1)).toEqual(['省份', '订单编号', '金额']);
 
+    // A resumed download: the asked bytes only, read as a range of the object.
+    const part = await w.server.app.inject({ method: 'GET', url: `/api/export/tasks/${xlsx.id}/download`, headers: { ...admin, range: 'bytes=10-19' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 10-19/${xlsx.fileSize}`);
+    expect(part.rawPayload.equals(file.rawPayload.subarray(10, 20))).toBe(true);
+    const past = await w.server.app.inject({
+      method: 'GET',
+      url: `/api/export/tasks/${xlsx.id}/download`,
+      headers: { ...admin, range: `bytes=${xlsx.fileSize}-` },
+    });
+    expect([past.statusCode, past.headers['content-range']]).toEqual([416, `bytes */${xlsx.fileSize}`]);
+
     const text = (await download(csv.id)).rawPayload.toString('utf8');
     expect(text.startsWith('\ufeff省份,订单编号,金额\r\n')).toBe(true);
     expect(text.trimEnd().split('\r\n')).toHaveLength(csv.rowCount! + 1);

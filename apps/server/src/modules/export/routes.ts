@@ -91,17 +91,24 @@ export function registerExportRoutes(app: App, ctx: AppContext): void {
         tags,
         summary: '下载导出文件（仅导出人本人；其他人 404）',
         params: idParamSchema,
-        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: `${CONTENT_TYPES.xlsx} 或 ${CONTENT_TYPES.csv}` }) },
+        response: {
+          200: z.any().meta({ type: 'string', format: 'binary', description: `${CONTENT_TYPES.xlsx} 或 ${CONTENT_TYPES.csv}` }),
+          206: z.any().meta({ type: 'string', format: 'binary', description: '请求头 Range 指定的字节段（续传）' }),
+          416: z.any().meta({ description: 'Range 超出文件大小（无内容）' }),
+        },
       },
     },
     async (request, reply) => {
-      const { body, fileName, size, format } = await exportFile(ctx, sessionOf(request), request.params.id);
+      const { body, fileName, size, format, range } = await exportFile(ctx, sessionOf(request), request.params.id, request.headers.range);
       reply
         .header('content-type', CONTENT_TYPES[format])
         .header('content-disposition', attachmentHeader(fileName))
-        .header('content-length', size)
+        .header('accept-ranges', 'bytes')
         .header('cache-control', 'private, no-store');
-      return reply.send(body);
+      if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
+      // A resumed download: the asked bytes only.
+      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+      return reply.header('content-length', range ? range.end - range.start + 1 : size).send(body);
     },
   );
   app.get(

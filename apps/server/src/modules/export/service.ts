@@ -1,26 +1,26 @@
 import type { Readable } from 'node:stream';
 import {
   boardMessages,
-  EXPORT_JOB,
   EXPORT_KEEP_DAYS,
   EXPORTABLE_CHART_TYPES,
   exportFileName,
   exportMessages,
   type ChartType,
   type ExportCreateParsed,
-  type ExportJobData,
   type ExportTask,
   type Page,
   type TaskEntry,
 } from '@shutu/contracts';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
+import { parseRange } from '../../platform/files/range.ts';
 import { fileStorage, keyOfPath } from '../../platform/files/storage.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import { page } from '../../platform/http/envelope.ts';
 import { requireViewableBoard, findChart } from '../board/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { planExport } from './run-export.ts';
+import { sendExportJob } from './recovery.ts';
 import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
 import {
   deleteTask,
@@ -61,12 +61,6 @@ export function toTask(row: ExportTaskRow): ExportTask {
     finishTime: iso(row.finishTime),
   };
 }
-
-/**
- * One retry: a job picked up by a process that died before it recorded its run is expired by
- * pg-boss and retried — the claim (waiting → running) makes a second delivery do nothing.
- */
-const sendExportJob = (jobs: NonNullable<AppContext['jobs']>, taskId: number) => jobs.send(EXPORT_JOB, { taskId } satisfies ExportJobData, { retryLimit: 1 });
 
 /**
  * Export (spec 1 §2.10): the caller must be allowed to see the board (403 没有此大屏权限),
@@ -154,20 +148,28 @@ export async function requireOwnTask(ctx: AppContext, caller: Caller, id: number
   return task;
 }
 
-/** The finished file of the caller's task: a stream of it from the file storage, its name and size (404 while not done or once removed). */
+/**
+ * The finished file of the caller's task: a stream of it (of the asked `Range` only, when one
+ * is asked: a browser resuming a download) from the file storage, its name and whole size (404
+ * while not done or once removed). An unsatisfiable range opens nothing (body null).
+ */
 export async function exportFile(
   ctx: AppContext,
   caller: Caller,
   id: number,
-): Promise<{ body: Readable; fileName: string; size: number; format: ExportTaskRow['format'] }> {
+  rangeHeader?: string,
+): Promise<{ body: Readable | null; fileName: string; size: number; format: ExportTaskRow['format']; range: ReturnType<typeof parseRange> }> {
   const task = await requireOwnTask(ctx, caller, id);
   if (task.status !== 'done' || !task.filePath) throw notFound(exportMessages.taskNotFound);
   const files = fileStorage(ctx);
   const key = keyOfPath(task.filePath);
   const stat = await files.stat(key);
-  const body = stat && (await files.get(key));
-  if (!stat || !body) throw notFound(exportMessages.fileMissing);
-  return { body, fileName: task.fileName, size: stat.size, format: task.format };
+  if (!stat) throw notFound(exportMessages.fileMissing);
+  const range = parseRange(rangeHeader, stat.size);
+  if (range === 'unsatisfiable') return { body: null, fileName: task.fileName, size: stat.size, format: task.format, range };
+  const body = await files.get(key, range ?? undefined);
+  if (!body) throw notFound(exportMessages.fileMissing);
+  return { body, fileName: task.fileName, size: stat.size, format: task.format, range };
 }
 
 /** Deletes the caller's task and its file. A running task's job finds its row gone and its file is removed by the next sweep. */

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
+import { parseRange } from './range.ts';
 import { startTestS3Server, type TestS3Server } from './s3-test-server.ts';
 import { checkKey, deleteOlderThan, downloadTo, openFileStorage, type FileStorage } from './storage.ts';
 
@@ -174,5 +175,22 @@ describe('file storage settings', () => {
   it('stops the start with a Chinese message for a wrong kind or a missing bucket', () => {
     expect(() => loadConfig({ SHUTU_FILE_STORAGE: 'ftp' })).toThrow('SHUTU_FILE_STORAGE: 只能是 local 或 s3（当前：ftp）');
     expect(() => loadConfig({ SHUTU_FILE_STORAGE: 's3' })).toThrow('SHUTU_S3_BUCKET: 文件存储为 s3 时必须填写存储桶名称');
+  });
+});
+
+describe('download ranges', () => {
+  it('reads one byte range of the Range header against the size', () => {
+    expect(parseRange(undefined, 100)).toBeNull();
+    expect(parseRange('bytes=0-9', 100)).toEqual({ start: 0, end: 9 });
+    expect(parseRange('bytes=90-', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange('bytes=90-500', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange('bytes=-10', 100)).toEqual({ start: 90, end: 99 });
+    expect(parseRange('bytes=-500', 100)).toEqual({ start: 0, end: 99 });
+    expect(parseRange('bytes=100-', 100)).toBe('unsatisfiable');
+    expect(parseRange('bytes=-0', 100)).toBe('unsatisfiable');
+    // Not one plain byte range: the whole file.
+    expect(parseRange('bytes=0-1,5-6', 100)).toBeNull();
+    expect(parseRange('items=0-1', 100)).toBeNull();
+    expect(parseRange('bytes=9-2', 100)).toBeNull();
   });
 });
