@@ -113,7 +113,7 @@ function driversOf(ctx: AppContext): Map<number, CachedDriver> {
 function announcingWrites(ctx: AppContext, id: number, driver: Driver): Driver {
   const changed = () => publish(ctx, 'read', String(id));
   const writes = driver as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>;
-  for (const name of ['bulkLoad', 'bulkLoadCsvFile', 'appendRows', 'deleteRows', 'renameTable', 'dropTable'] as const) {
+  for (const name of ['bulkLoad', 'bulkLoadCsvFile', 'bulkLoadSelect', 'appendRows', 'deleteRows', 'renameTable', 'dropTable'] as const) {
     const write = writes[name];
     if (!write) continue;
     writes[name] = async (...args: unknown[]) => {
