@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,12 +11,18 @@ import { datasetWorld, fieldIds, type DatasetWorld, type Headers } from '../../.
 import { moduleJobs } from '../jobs.ts';
 import { Jobs } from '../../platform/jobs/boss.ts';
 import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
+import { fileStorage, keyOfPath } from '../../platform/files/storage.ts';
+import type { LocalFileStorage } from '../../platform/files/storage-local.ts';
+import { MAX_AUTOMATIC_RERUNS } from './recovery.ts';
 import { insertTask, updateTask } from './repo.ts';
+import { exportFilePath } from './run-export.ts';
 
 /**
- * An export whose process died (issue 14; docs/exports.md "Interrupted exports"): the task of a
- * run whose process stopped heart-beating fails within the recovery sweep with a reason, a live
- * process's running task is left alone, and the owner retries the failed task to a full file.
+ * An export whose process died (issues 14, 27; docs/exports.md "Interrupted exports"): the task
+ * of a run whose process stopped heart-beating goes back to the queue within the recovery sweep
+ * and is written again, once, to a full file (the dead run's partial file removed); after
+ * MAX_AUTOMATIC_RERUNS it fails with a reason and the owner retries it; a live process's running
+ * task is left alone.
  */
 const kinds = await storeKinds();
 const silent = pino({ level: 'silent' });
@@ -38,7 +46,7 @@ describe.each(kinds)('interrupted exports on %s', (kind) => {
     }
   };
   /** A task some process claimed and is writing (as run `runId` of `instanceId`, heart-beating `ago` ago). */
-  const runningTask = async (userId: number, instanceId: string, heartbeatAgoSeconds: number): Promise<number> => {
+  const runningTask = async (userId: number, instanceId: string, heartbeatAgoSeconds: number, reruns = 0): Promise<number> => {
     const { db } = w.server.ctx;
     const id = await insertTask(db, { userId, boardId, chartKey: 'd1', fileName: `订单-${instanceId}.xlsx`, request: '{}' });
     const runId = randomUUID();
@@ -48,7 +56,7 @@ describe.each(kinds)('interrupted exports on %s', (kind) => {
       .execute();
     await db
       .insertInto('jobRun')
-      .values({ id: runId, instanceId, queue: 'chart-export', jobId: randomUUID(), data: JSON.stringify({ taskId: id }) })
+      .values({ id: runId, instanceId, queue: 'chart-export', jobId: randomUUID(), data: JSON.stringify(reruns ? { taskId: id, reruns } : { taskId: id }) })
       .execute();
     await db
       .updateTable('exportTask')
@@ -116,17 +124,37 @@ describe.each(kinds)('interrupted exports on %s', (kind) => {
     await w?.close();
   });
 
-  it('fails the task of a dead process with a reason, leaves a live process’s task running, and lets the owner retry it', async () => {
+  it('hands the task of a dead process back to the queue: written again once, to one full file, the partial file removed', async () => {
     const me = (await call(w.server, 'GET', '/api/profile', { headers: admin })).body.data.id as number;
     const dead = await runningTask(me, 'crashed-process', 120);
     const live = await runningTask(me, 'other-live-process', 1);
+    // The dead run had begun its file: a storage temp file beside the task's key.
+    const storage = fileStorage(w.server.ctx) as LocalFileStorage;
+    const finalFile = storage.pathOf(keyOfPath(exportFilePath(me, dead)));
+    fs.mkdirSync(path.dirname(finalFile), { recursive: true });
+    const partial = `${finalFile}.0123456789ab.tmp`;
+    fs.writeFileSync(partial, 'half a workbook');
 
     expect(await jobs.recover()).toBe(1);
-    expect(await task(admin, dead)).toMatchObject({ status: 'failed', errMsg: INTERRUPTED_MESSAGE, finishTime: expect.any(String) });
+    expect(fs.existsSync(partial)).toBe(false);
     // Another process, heart-beating, is still writing its export: untouched.
     expect(await task(admin, live)).toMatchObject({ status: 'running', progress: 6, errMsg: null, finishTime: null });
     expect(await jobs.recover()).toBe(0);
-    expect((await call(w.server, 'POST', `/api/export/tasks/${live}/retry`, { headers: admin })).body.msg).toBe('只有失败的导出任务可以重试');
+
+    const done = await finished(admin, dead);
+    expect(done).toMatchObject({ status: 'done', progress: 100, errMsg: null });
+    const counted = await w.direct('select count(*) as n from orders');
+    expect(done.rowCount).toBe(Number(counted[0]!.n));
+    const file = await w.server.app.inject({ method: 'GET', url: `/api/export/tasks/${dead}/download`, headers: admin });
+    expect(file.statusCode).toBe(200);
+    expect(fs.readdirSync(path.dirname(finalFile)).filter((name) => name.startsWith(`${dead}.`))).toEqual([`${dead}.xlsx`]);
+  });
+
+  it('fails a task interrupted again after its automatic re-runs with a reason, and lets the owner retry it', async () => {
+    const me = (await call(w.server, 'GET', '/api/profile', { headers: admin })).body.data.id as number;
+    const dead = await runningTask(me, 'crashed-again', 120, MAX_AUTOMATIC_RERUNS);
+    expect(await jobs.recover()).toBe(1);
+    expect(await task(admin, dead)).toMatchObject({ status: 'failed', errMsg: INTERRUPTED_MESSAGE, finishTime: expect.any(String) });
 
     // 重试: the same task runs again, from the start, to a full file.
     const retried = await call(w.server, 'POST', `/api/export/tasks/${dead}/retry`, { headers: admin });
@@ -135,8 +163,6 @@ describe.each(kinds)('interrupted exports on %s', (kind) => {
     expect(retried.body.data).toMatchObject({ id: dead, status: 'waiting', progress: 0, rowCount: 0, errMsg: null, finishTime: null });
     const done = await finished(admin, dead);
     expect(done).toMatchObject({ status: 'done', progress: 100, errMsg: null });
-    const counted = await w.direct('select count(*) as n from orders');
-    expect(done.rowCount).toBe(Number(counted[0]!.n));
     const file = await w.server.app.inject({ method: 'GET', url: `/api/export/tasks/${dead}/download`, headers: admin });
     expect(file.statusCode).toBe(200);
 
@@ -156,9 +182,11 @@ describe.each(kinds)('interrupted exports on %s', (kind) => {
     const { runId } = await w.server.ctx.db.selectFrom('exportTask').select('runId').where('id', '=', id).executeTakeFirstOrThrow();
     expect(await updateTask(w.server.ctx.db, id, { progress: 50 }, runId)).toBe(true);
     expect(await jobs.recover()).toBe(1);
-    // The stalled process comes back and reports progress, then done: nothing changes.
+    // Handed back to the queue under no run: the stalled process comes back and reports progress, then done: nothing changes.
     expect(await updateTask(w.server.ctx.db, id, { progress: 60 }, runId)).toBe(false);
     expect(await updateTask(w.server.ctx.db, id, { status: 'done', progress: 100 }, runId)).toBe(false);
-    expect(await task(admin, id)).toMatchObject({ status: 'failed', progress: 50, errMsg: INTERRUPTED_MESSAGE });
+    // The task is the re-run's: written in full by a live process.
+    const counted = await w.direct('select count(*) as n from orders');
+    expect(await finished(admin, id)).toMatchObject({ status: 'done', progress: 100, errMsg: null, rowCount: Number(counted[0]!.n) });
   });
 });

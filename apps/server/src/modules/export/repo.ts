@@ -65,12 +65,31 @@ export async function claimTask(db: Db, id: number, now: Date, runId: string | n
   return Number(result.numUpdatedRows) > 0;
 }
 
-/** The run `runId` died: its task (if that run still owns it and it is not finished) fails with `errMsg`. */
-export async function failRunTask(db: Db, id: number, runId: string, errMsg: string, now: Date): Promise<boolean> {
+/**
+ * The run `runId` died: its task (if that run still owns it — null: a task no run owns — and it
+ * is not finished) fails with `errMsg`.
+ */
+export async function failRunTask(db: Db, id: number, runId: string | null, errMsg: string, now: Date): Promise<boolean> {
   const result = await db
     .updateTable('exportTask')
     // No owner any more: should the run's process still be alive after all, its writes change nothing.
     .set({ status: 'failed', errMsg, finishTime: now, runId: null })
+    .where('id', '=', id)
+    .where('runId', runId === null ? 'is' : '=', runId)
+    .where('status', 'in', ['waiting', 'running'])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * The run `runId` died: its task (if that run still owns it and it is not finished) goes back to
+ * waiting, unowned, progress cleared, for a new job to claim. Conditional on the run: of two
+ * processes recovering the same run, one moves it; a run that comes back writes nothing.
+ */
+export async function requeueRunTask(db: Db, id: number, runId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('exportTask')
+    .set({ status: 'waiting', progress: 0, rowCount: 0, totalRows: null, startTime: null, runId: null })
     .where('id', '=', id)
     .where('runId', '=', runId)
     .where('status', 'in', ['waiting', 'running'])

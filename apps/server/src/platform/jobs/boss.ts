@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { Logger } from 'pino';
 import type { MetadataStore } from '../db/store.ts';
 import {
+  findOrphanedJobs,
   finishRun,
   forgetDeadInstances,
   heartbeat,
@@ -47,8 +48,10 @@ export interface JobDefinition<T extends object = object> {
    * left (retryLimit), so handlers must be idempotent (claim before work). A job whose work a
    * user sees as a task marks the task of exactly this run failed here (INTERRUPTED_MESSAGE),
    * never leaving it running; a job without a hook is simply retried or failed by pg-boss.
+   * A hook that answers 'handed-on' has sent the work again itself (a new job that carries its
+   * own attempt count, export/recovery.ts): the dead job is then completed, not retried.
    */
-  abandoned?(data: T, run: JobRun): Promise<void>;
+  abandoned?(data: T, run: JobRun): Promise<void | 'handed-on'>;
 }
 
 export interface JobsOptions {
@@ -79,6 +82,8 @@ export class Jobs {
   readonly instanceId = randomUUID();
   private timers: NodeJS.Timeout[] = [];
   private sweeping: Promise<number> | undefined;
+  /** Jobs without a run seen by the last sweep (id → started_on): failed if the next sweep sees them again. */
+  private orphanCandidates = new Map<string, string>();
 
   private constructor(
     readonly boss: PgBoss,
@@ -151,19 +156,46 @@ export class Jobs {
       const def = this.definitions.find((d) => d.name === row.queue);
       const run: JobRun = { id: row.id, jobId: row.jobId, instanceId: row.instanceId };
       this.log.warn({ job: row.queue, id: row.jobId, run: row.id, instance: row.instanceId }, 'job abandoned by a stopped process: taken over');
+      let outcome: void | 'handed-on' = undefined;
       try {
-        await def?.abandoned?.(JSON.parse(row.data) as object, run);
+        outcome = await def?.abandoned?.(JSON.parse(row.data) as object, run);
       } catch (err) {
         this.log.error({ err, job: row.queue, run: row.id }, 'abandoned job hook failed');
       }
       // A pg-boss retry of the same job may already run in a live process: then it is that one's.
       if (await jobStillRunning(db, row.jobId)) continue;
+      if (outcome === 'handed-on') {
+        await this.boss
+          .complete(row.queue, row.jobId, { handedOn: true })
+          .catch((err: unknown) => this.log.warn({ err, job: row.queue, id: row.jobId }, 'abandoned job not completed'));
+        continue;
+      }
       await this.boss
         .fail(row.queue, row.jobId, { message: 'interrupted: the process running it stopped' })
         .catch((err: unknown) => this.log.warn({ err, job: row.queue, id: row.jobId }, 'abandoned job not failed'));
     }
+    const orphans = await this.failOrphanedJobs(othersAreDead);
     await forgetDeadInstances(db, this.instanceId, othersAreDead);
-    return runs.length;
+    return runs.length + orphans;
+  }
+
+  /**
+   * Fails (so pg-boss retries, per its retryLimit) the jobs a dead process took but never
+   * recorded a run for: seen on two sweeps in a row with the same start, or at once when the
+   * embedded store says every other process is dead. Returns how many.
+   */
+  private async failOrphanedJobs(othersAreDead: boolean): Promise<number> {
+    const queues = this.definitions.map((d) => d.name);
+    const found = await findOrphanedJobs(this.store.db, queues, { staleAfterMs: this.options.staleAfterMs ?? STALE_AFTER_MS, othersAreDead });
+    const confirmed = othersAreDead ? found : found.filter((job) => this.orphanCandidates.get(job.id) === job.startedOn);
+    this.orphanCandidates = new Map(found.filter((job) => !confirmed.includes(job)).map((job) => [job.id, job.startedOn]));
+    for (const job of confirmed) {
+      this.log.warn({ job: job.queue, id: job.id }, 'job taken by a stopped process before it recorded a run: failed for a retry');
+      await this.boss
+        .fail(job.queue, job.id, { message: 'interrupted: the process that took it stopped before running it' })
+        .catch((err: unknown) => this.log.warn({ err, job: job.queue, id: job.id }, 'orphaned job not failed'));
+    }
+    return confirmed.length;
   }
 
   private every(ms: number, task: () => Promise<unknown>, failure: string): void {

@@ -14,6 +14,11 @@ import type { Database, JobRunTable } from '../db/schema.ts';
  * of two sweepers one wins) and Jobs hands it to the job's `abandoned` hook, then fails the
  * pg-boss job on the dead process's behalf so pg-boss retries it at once (its retryLimit).
  * A live process's runs are never touched, however long they take.
+ *
+ * A process killed after pg-boss handed it a job but before it recorded the run leaves a job
+ * `active` with no run (issue 27): the sweep finds it (`findOrphanedJobs`), confirms it on its
+ * next pass and fails it the same way, so it is retried within STALE + 2 × SWEEP seconds
+ * instead of after pg-boss's 15-minute expiry.
  */
 
 /** Seconds from the environment (positive), else the default: operators and the kill -9 tests tune the periods. */
@@ -93,6 +98,38 @@ export async function takeAbandonedRuns(db: Db, selfId: string, options: { stale
 /** Whether another run of the same pg-boss job is still going (a pg-boss retry a live process works). */
 export async function jobStillRunning(db: Db, jobId: string): Promise<boolean> {
   return (await db.selectFrom('jobRun').select('id').where('jobId', '=', jobId).limit(1).executeTakeFirst()) !== undefined;
+}
+
+/** A pg-boss job taken (active) with no run recorded for it. */
+export interface OrphanedJob {
+  id: string;
+  queue: string;
+  startedOn: string;
+}
+
+/**
+ * Jobs of `queues` that pg-boss handed out (active) longer than `staleAfterMs` ago for which no
+ * process recorded a run: the process that took them died between taking and recording (a few
+ * milliseconds). With `othersAreDead` (the embedded store at start-up, before this process works)
+ * every such job, whatever its age. The caller confirms them on a second sweep: a live
+ * process's job is also without a run for the instant between its run's end and pg-boss
+ * completing it.
+ */
+export async function findOrphanedJobs(
+  db: Db,
+  queues: readonly string[],
+  options: { staleAfterMs?: number; othersAreDead?: boolean } = {},
+): Promise<OrphanedJob[]> {
+  if (queues.length === 0) return [];
+  const staleAfterMs = options.staleAfterMs ?? STALE_AFTER_MS;
+  const old = options.othersAreDead ? sql`` : sql`and j.started_on < ${dbAgo(staleAfterMs)}`;
+  const { rows } = await sql<OrphanedJob>`
+    select cast(j.id as text) as id, j.name as queue, cast(j.started_on as text) as "startedOn"
+    from pgboss.job j
+    where j.state = 'active' and j.name in (${sql.join(queues)}) ${old}
+      and not exists (select 1 from job_run r where r.job_id = cast(j.id as text))
+    limit 100`.execute(db);
+  return rows;
 }
 
 /** Forgets dead instances whose runs have been taken over (and, with `othersAreDead`, every other instance). */
