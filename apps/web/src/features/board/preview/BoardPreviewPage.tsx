@@ -81,9 +81,11 @@ export default function BoardPreviewPage() {
     if (board) document.title = board.title;
   }, [board]);
   if (!board) return <BoardStatePanel failure={failure} onRetry={retry} />;
+  // Per-chart requests, not `batch`: at 10M orders the batch page was 2.4× slower cold than this one
+  // (docs/board-speed.md, 2026-11-26); the e2e waits read either form, so switching back is this prop.
   return (
     <div className="board-preview-page" data-testid="board-preview">
-      <BoardView batch board={board} onReady={onReady} header={(controls) => <TopBar board={board} controls={controls} />} />
+      <BoardView board={board} onReady={onReady} header={(controls) => <TopBar board={board} controls={controls} />} />
     </div>
   );
 }
