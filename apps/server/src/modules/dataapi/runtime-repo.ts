@@ -172,21 +172,6 @@ export async function pruneNonces(db: Db): Promise<void> {
     .deleteFrom('dataApiNonce')
     .where('expiresAt', '<', sql<Date>`now()`)
     .execute();
-  await db
-    .deleteFrom('dataApiRate')
-    .where('windowStart', '<', sql<Date>`now() - interval '10 minutes'`)
-    .execute();
-}
-
-/** Adds `calls` to the key's row of the minute starting at `windowStart`; returns that minute's calls so far, of every process. */
-export async function addCalls(db: Db, accessKey: string, windowStart: Date, calls: number): Promise<number> {
-  const row = await db
-    .insertInto('dataApiRate')
-    .values({ accessKey, windowStart, calls })
-    .onConflict((oc) => oc.columns(['accessKey', 'windowStart']).doUpdateSet({ calls: sql`data_api_rate.calls + ${calls}` }))
-    .returning('calls')
-    .executeTakeFirstOrThrow();
-  return row.calls;
 }
 
 export interface CallLogValues {

@@ -65,7 +65,7 @@ function stateOf(ctx: AppContext): IngestState {
     state = {
       copy,
       writer: new TrackWriter<TrackRow>(write, { maxRows: 5000, maxDelayMs: 1000 }),
-      guard: new SiteGuard(),
+      guard: new SiteGuard(ctx.db),
       sites: new Map(),
       countsTimer: null,
       moveTimer: null,
@@ -118,6 +118,7 @@ export function startIngestion(ctx: AppContext): () => Promise<void> {
     await state.writer.close();
     await state.copy?.close();
     await flushSiteCounts(ctx).catch(() => undefined);
+    await state.guard.flushWindow().catch(() => undefined);
   };
 }
 
@@ -194,7 +195,7 @@ export async function ingestBatch(ctx: AppContext, body: unknown, now: Date = ne
     guard.invalid(site.id, dropped);
     throw badRequest(error!);
   }
-  if (!guard.take(site.id, site.rateLimit, valid.length)) {
+  if (!(await guard.take(site.id, site.rateLimit, valid.length))) {
     guard.limited(site.id);
     throw tooManyRequests(formatMessage(trackMessages.rateLimited, { limit: site.rateLimit }));
   }

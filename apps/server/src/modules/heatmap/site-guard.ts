@@ -1,43 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.ts';
+import { SharedWindow } from '../../platform/ratelimit/shared-window.ts';
 import type { SiteCounts } from './sites.ts';
 
 /**
  * Per-site limits and counters of the ingestion (docs/heatmap.md "Sites and write keys").
  *
- * Rate limit: a token bucket per write key in this process, refilled at the site's events per
- * second and holding two seconds' worth, so a page's burst of batches passes and a runaway
- * script is refused with 429 at once. Counters: what each site's batches did (accepted events,
- * refused invalid batches and their events, rate-limited batches) gathered in memory and added to
- * track_site in one statement per site by `drain` (every few seconds and on close), so a flood of
- * bad batches costs no write each.
+ * Rate limit: a site may send two seconds' worth of its events per second in each fixed two-second
+ * window, counted by every serving process together (the shared window of scope `track`,
+ * platform/ratelimit/shared-window.ts: one statement per site and second per process, never one per
+ * batch), so a page's burst of batches passes and a runaway script is refused with 429 at once.
+ * Counters: what each site's batches did (accepted events, refused invalid batches and their
+ * events, rate-limited batches) gathered in memory and added to track_site in one statement per
+ * site by `drain` (every few seconds and on close), so a flood of bad batches costs no write each.
  */
 
-const BURST_SECONDS = 2;
-
-interface Bucket {
-  tokens: number;
-  at: number;
-  rate: number;
-}
+const WINDOW_SECONDS = 2;
 
 export class SiteGuard {
-  private readonly buckets = new Map<number, Bucket>();
+  private readonly window: SharedWindow;
   private counts = new Map<number, SiteCounts>();
 
-  constructor(private readonly clock: () => number = () => Date.now()) {}
+  constructor(db: Kysely<Database>, clock?: () => number) {
+    this.window = new SharedWindow(db, { scope: 'track', windowMs: WINDOW_SECONDS * 1000, ...(clock ? { clock } : {}) });
+  }
 
-  /** Takes `events` from the site's bucket; false (nothing taken) when there are not that many. */
-  take(siteId: number, rate: number, events: number): boolean {
-    const now = this.clock();
-    let bucket = this.buckets.get(siteId);
-    if (!bucket || bucket.rate !== rate) {
-      bucket = { tokens: rate * BURST_SECONDS, at: now, rate };
-      this.buckets.set(siteId, bucket);
-    }
-    bucket.tokens = Math.min(rate * BURST_SECONDS, bucket.tokens + ((now - bucket.at) / 1000) * rate);
-    bucket.at = now;
-    if (bucket.tokens < events) return false;
-    bucket.tokens -= events;
-    return true;
+  /** Takes `events` from the site's window; false (nothing taken) when there are not that many left. */
+  take(siteId: number, rate: number, events: number): Promise<boolean> {
+    return this.window.take(String(siteId), events, rate * WINDOW_SECONDS);
+  }
+
+  /** Adds the events taken here and not yet counted in the store (on close). */
+  flushWindow(): Promise<void> {
+    return this.window.flush();
   }
 
   private countsOf(siteId: number): SiteCounts {

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../../../test/fixtures.ts';
 import { datasetWorld, type DatasetWorld } from '../../../test/dataset-fixtures.ts';
-import { storeKinds } from '../../../test/harness.ts';
+import { openTestStore, storeKinds } from '../../../test/harness.ts';
 import { loadConfig } from '../../platform/config.ts';
+import type { MetadataStore } from '../../platform/db/store.ts';
 import { closeRenderer, isRendererAvailable } from '../../platform/render/renderer.ts';
 import { imageSize } from '../../platform/render/test-pages.ts';
 import { frameDecision, refusingHeader } from './frame.ts';
@@ -20,16 +21,26 @@ import { purgeExpiredClicks } from './sites.ts';
  */
 
 describe('rate limit per write key', () => {
-  it('lets two seconds of events through at once, refuses more, and refills at the rate', () => {
+  let store: MetadataStore;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ store, cleanup } = await openTestStore('pglite'));
+  });
+  afterAll(() => cleanup?.());
+
+  it('lets two seconds of events through in a two-second window, refuses more, and allows them again in the next', async () => {
     let now = 0;
-    const guard = new SiteGuard(() => now);
-    expect(guard.take(1, 10, 20)).toBe(true);
-    expect(guard.take(1, 10, 1)).toBe(false);
-    // Another site has its own bucket.
-    expect(guard.take(2, 10, 15)).toBe(true);
+    const guard = new SiteGuard(store.db, () => now);
+    expect(await guard.take(1, 10, 20)).toBe(true);
+    expect(await guard.take(1, 10, 1)).toBe(false);
+    // Another site has its own window.
+    expect(await guard.take(2, 10, 15)).toBe(true);
+    now += 1500;
+    expect(await guard.take(1, 10, 1)).toBe(false);
+    expect(await guard.take(2, 10, 5)).toBe(true);
     now += 500;
-    expect(guard.take(1, 10, 6)).toBe(false);
-    expect(guard.take(1, 10, 5)).toBe(true);
+    expect(await guard.take(1, 10, 20)).toBe(true);
+    expect(await guard.take(1, 10, 1)).toBe(false);
   });
 });
 

@@ -520,7 +520,6 @@ export interface Database {
   dataApiKey: DataApiKeyTable;
   dataApiKeyScope: DataApiKeyScopeTable;
   dataApiNonce: DataApiNonceTable;
-  dataApiRate: DataApiRateTable;
   dataApiCallLog: DataApiCallLogTable;
   dataApiSetting: DataApiSettingTable;
   dataApiDict: DataApiDictTable;
@@ -582,12 +581,6 @@ export interface DataApiNonceTable {
   accessKey: string;
   nonce: string;
   expiresAt: Date;
-}
-
-export interface DataApiRateTable {
-  accessKey: string;
-  windowStart: Date;
-  calls: number;
 }
 
 export interface DataApiCallLogTable {
@@ -914,4 +907,16 @@ export interface AppMenuTable {
   sortNum: number;
   visualId: number | null;
   visualName: string | null;
+}
+
+/** Rate limits shared by every process (0040; platform/ratelimit/shared-window.ts). */
+export interface Database {
+  rateWindow: RateWindowTable;
+}
+
+export interface RateWindowTable {
+  scope: string;
+  key: string;
+  windowStart: Date;
+  calls: number;
 }

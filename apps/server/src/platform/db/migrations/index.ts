@@ -32,6 +32,7 @@ import * as cdp from './0033_cdp.ts';
 import * as apps from './0032_app.ts';
 import * as cacheBus from './0037_cache_bus.ts';
 import * as orderExportSlices from './0038_order_export_slices.ts';
+import * as rateWindow from './0040_rate_window.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0032_app': apps,
   '0037_cache_bus': cacheBus,
   '0038_order_export_slices': orderExportSlices,
+  '0040_rate_window': rateWindow,
 };
