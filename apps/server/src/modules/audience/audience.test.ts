@@ -5,6 +5,7 @@ import { datasetWorld, fieldIds, ordersDataset, type DatasetWorld, type Headers 
 import { call, type Call } from '../../../test/fixtures.ts';
 import { storeKinds } from '../../../test/harness.ts';
 import { multipart } from '../../../test/multipart.ts';
+import { switchMembers } from './repo.ts';
 import { computeAudience } from './service.ts';
 import { dueSlot, runRefresh } from './jobs.ts';
 
@@ -191,6 +192,48 @@ describe.each(kinds)('audiences on %s', (kind) => {
       }),
     );
     expect(sorted(answer.dataList.map((r: { phone: string }) => r.phone))).toEqual(sorted(phones));
+  });
+
+  it('two computations of one audience at once (刷新 while the job runs) leave one readable member table', async () => {
+    const id = ok(
+      await call(w.server, 'POST', P.save, {
+        headers: w.admin,
+        payload: { groupName: '并发刷新', classifyId, requestFreq: 0, defineRule: [rule({ filter: where('省份', ['广东']), columns: [f['渠道']] })] },
+      }),
+    );
+    const expected = Number((await w.direct(`select count(distinct phone) as n from orders where province = '广东'`))[0]!.n);
+    const log = pino({ level: 'silent' });
+    for (let round = 0; round < 4; round++) {
+      const slot = new Date(Date.UTC(2020, 0, 1 + round)).toISOString();
+      const results = await Promise.all([
+        computeAudience(w.server.ctx, id),
+        runRefresh(w.server.ctx, log, { audienceId: id, slot }, `r${round}`),
+        computeAudience(w.server.ctx, id),
+      ]);
+      expect(results[0].size).toBe(expected);
+      expect(results[1]).toBe('done');
+      const detail = ok(await call(w.server, 'GET', P.detail, { headers: w.admin, query: { id } }));
+      expect(detail).toMatchObject({ status: 'done', size: expected, error: null });
+      const csv = await w.server.app.inject({ method: 'GET', url: P.export, query: { id: String(id) }, headers: w.admin });
+      expect(csv.statusCode, csv.body).toBe(200);
+      expect(csv.body.trim().split('\r\n').slice(1)).toHaveLength(expected);
+      // Only the current member table is left in the warehouse: every replaced or losing table was dropped.
+      const tables = await w.direct(`select table_name from information_schema.tables where table_name like '__shutu_staging_audience_${id}_%'`);
+      expect(tables).toHaveLength(1);
+    }
+    const history = ok(await call(w.server, 'GET', P.refreshes, { headers: w.admin, query: { id } }));
+    expect(history.filter((h: { status: string }) => h.status === 'done').length).toBeGreaterThanOrEqual(4);
+    // Between processes: a computation that started before the last switch does not replace it.
+    const current = await w.server.ctx.db.selectFrom('audience').select(['memberTable', 'refreshedAt']).where('id', '=', id).executeTakeFirstOrThrow();
+    const stale = await switchMembers(
+      w.server.ctx.db,
+      id,
+      { memberTable: '__shutu_staging_audience_stale', memberColumns: [{ name: 'phone', title: '手机号' }], size: 1, durationMs: 1 },
+      new Date(current.refreshedAt!.getTime() - 1000),
+    );
+    expect(stale).toEqual({ previous: current.memberTable, superseded: true });
+    const after = ok(await call(w.server, 'GET', P.detail, { headers: w.admin, query: { id } }));
+    expect(after).toMatchObject({ status: 'done', size: expected });
   });
 
   it('refreshes a due slot exactly once, whoever runs it', async () => {

@@ -108,6 +108,16 @@ export async function updateAudience(db: Db, id: number, values: Updateable<Audi
     .execute();
 }
 
+/** A failed computation is recorded unless one started after it has switched meanwhile (its members and status stand). */
+export async function failAudience(db: Db, id: number, startedAt: Date, values: { error: string; durationMs: number }): Promise<void> {
+  await db
+    .updateTable('audience')
+    .set({ status: 'failed', error: values.error, durationMs: values.durationMs, updateTime: new Date() })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('refreshedAt', 'is', null), eb('refreshedAt', '<=', startedAt)]))
+    .execute();
+}
+
 export async function deleteAudience(db: Db, id: number): Promise<string | null> {
   const row = await db.deleteFrom('audience').where('id', '=', id).returning('memberTable').executeTakeFirst();
   return row?.memberTable ?? null;
@@ -118,10 +128,13 @@ export async function switchMembers(
   db: Db,
   id: number,
   values: { memberTable: string; memberColumns: AudienceMemberColumn[]; size: number; durationMs: number; datasourceId?: number | null },
-): Promise<{ previous: string | null } | null> {
+  startedAt: Date = new Date(),
+): Promise<{ previous: string | null; superseded?: true } | null> {
   return db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('audience').select('memberTable').where('id', '=', id).forUpdate().executeTakeFirst();
+    const before = await trx.selectFrom('audience').select(['memberTable', 'refreshedAt']).where('id', '=', id).forUpdate().executeTakeFirst();
     if (!before) return null;
+    // A computation started later has already switched (another process): its members stay.
+    if (before.refreshedAt && before.refreshedAt > startedAt) return { previous: before.memberTable, superseded: true };
     await trx
       .updateTable('audience')
       .set({
@@ -129,7 +142,8 @@ export async function switchMembers(
         memberColumns: JSON.stringify(values.memberColumns),
         size: values.size,
         durationMs: values.durationMs,
-        refreshedAt: new Date(),
+        // When the computation started: the data are as of then, and a later start supersedes it.
+        refreshedAt: startedAt,
         status: 'done',
         error: null,
         ...(values.datasourceId !== undefined ? { datasourceId: values.datasourceId } : {}),

@@ -38,6 +38,7 @@ import {
 import { compileAudience } from './compute.ts';
 import { parsePhoneFile } from './phones.ts';
 import * as repo from './repo.ts';
+import { oneAtATime } from './serial.ts';
 
 /** Audiences: the rules of who may see and change them, computation, member tables (docs/audiences.md). */
 
@@ -259,23 +260,27 @@ type Produced = { columns: AudienceMemberColumn[]; datasourceId?: number | null 
 
 /** Loads members (or takes a table the engine filled), switches the audience to them and drops the table they replace; failures are recorded on the audience. */
 async function recordMaterialise(ctx: AppContext, id: number, produce: () => Promise<Produced>): Promise<{ size: number; durationMs: number }> {
-  const started = performance.now();
-  try {
-    const produced = await produce();
-    const { columns, datasourceId } = produced;
-    if (columns[0]?.name !== 'phone') throw new Error('member columns must start with phone');
-    const loaded = produced.loaded ?? (await loadMemberTable(ctx, id, loadColumns(columns), produced.rows));
-    const durationMs = Math.round(performance.now() - started);
-    const switched = await repo.switchMembers(ctx.db, id, { memberTable: loaded.table, memberColumns: columns, size: loaded.rows, durationMs, datasourceId });
-    // Deleted meanwhile: its new table goes too.
-    if (!switched) await dropMemberTable(ctx, loaded.table);
-    else if (switched.previous && switched.previous !== loaded.table) await dropMemberTable(ctx, switched.previous).catch(() => undefined);
-    return { size: loaded.rows, durationMs };
-  } catch (error) {
-    const message = error instanceof AppError || (error as { message?: unknown }).message ? String((error as Error).message).slice(0, 1000) : '计算失败';
-    await repo.updateAudience(ctx.db, id, { status: 'failed', error: message, durationMs: Math.round(performance.now() - started) });
-    throw error;
-  }
+  return oneAtATime(ctx, id, async () => {
+    const startedAt = new Date();
+    const started = performance.now();
+    try {
+      const produced = await produce();
+      const { columns, datasourceId } = produced;
+      if (columns[0]?.name !== 'phone') throw new Error('member columns must start with phone');
+      const loaded = produced.loaded ?? (await loadMemberTable(ctx, id, loadColumns(columns), produced.rows));
+      const durationMs = Math.round(performance.now() - started);
+      const values = { memberTable: loaded.table, memberColumns: columns, size: loaded.rows, durationMs, datasourceId };
+      const switched = await repo.switchMembers(ctx.db, id, values, startedAt);
+      // Deleted meanwhile, or superseded by a later computation: only this computation's own table goes.
+      if (!switched || switched.superseded) await dropMemberTable(ctx, loaded.table);
+      else if (switched.previous && switched.previous !== loaded.table) await dropMemberTable(ctx, switched.previous).catch(() => undefined);
+      return { size: loaded.rows, durationMs };
+    } catch (error) {
+      const message = error instanceof AppError || (error as { message?: unknown }).message ? String((error as Error).message).slice(0, 1000) : '计算失败';
+      await repo.failAudience(ctx.db, id, startedAt, { error: message, durationMs: Math.round(performance.now() - started) });
+      throw error;
+    }
+  });
 }
 
 /** For other kinds (tag-driven, docs/tags.md): members from rows the caller produced — [phone, c1, …] each. */
