@@ -174,6 +174,46 @@ describe.each(kinds)('jobs whose process died on %s', (kind) => {
     }
   });
 
+  it('retries a job a process took but died before recording its run: confirmed on a second sweep, at once on the embedded store at start', async () => {
+    const queue = 'test-orphaned';
+    const handled: Array<{ n: number }> = [];
+    const definitions: JobDefinition[] = [{ name: queue, handle: async (payload) => void handled.push(payload as { n: number }) }];
+    const store = await data.open();
+    try {
+      await migrateToLatest(store.db);
+      const jobs = await Jobs.start(store, log, definitions, { work: false, pollingIntervalSeconds: 0.5, staleAfterMs: 1000 });
+      try {
+        // Taken by a process that is killed before it writes its job_run row.
+        const orphan = (await jobs.send(queue, { n: 1 }))!;
+        expect((await jobs.boss.fetch(queue)).map((j) => j.id)).toEqual([orphan]);
+        // Never on the sweep that first sees it (a live run's job is runless for an instant as it ends).
+        expect(await jobs.recover()).toBe(0);
+        expect((await jobs.boss.getJobById(queue, orphan))?.state).toBe('active');
+        await eventually(async () => ((await jobs.recover()) === 1 ? true : undefined), 'the orphaned job to be failed by a sweep');
+        await jobs.work();
+        await eventually(async () => ((await jobs.boss.getJobById(queue, orphan))?.state === 'completed' ? true : undefined), 'the retried job');
+        expect(handled).toEqual([{ n: 1 }]);
+        expect(await jobs.recover()).toBe(0);
+      } finally {
+        await jobs.stop();
+      }
+
+      // The embedded store at start: nobody else can be working, so such a job is retried at once.
+      const restarted = await Jobs.start(store, log, definitions, { work: false, pollingIntervalSeconds: 0.5, exclusiveStore: true });
+      try {
+        const orphan = (await restarted.send(queue, { n: 2 }))!;
+        expect((await restarted.boss.fetch(queue)).map((j) => j.id)).toEqual([orphan]);
+        await restarted.work();
+        await eventually(async () => ((await restarted.boss.getJobById(queue, orphan))?.state === 'completed' ? true : undefined), 'the job retried at start');
+        expect(handled).toEqual([{ n: 1 }, { n: 2 }]);
+      } finally {
+        await restarted.stop();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it('records each run while its handler works, and with the embedded store abandons every other instance’s runs at start', async () => {
     const queue = 'test-runs';
     const store = await data.open();
