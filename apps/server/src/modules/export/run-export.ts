@@ -168,8 +168,8 @@ async function writeFlat(plan: ExportPlan, format: ExportFormat, file: Writable,
 
 /**
  * Runs one export task (the job's handler) as the job run `runId`. A task that is not waiting
- * any more is left alone; once claimed, only this run writes to it (export/jobs.ts fails it if
- * the process dies).
+ * any more is left alone; once claimed, only this run writes to it (export/recovery.ts runs
+ * it again elsewhere if the process dies).
  */
 export async function runExportTask(ctx: AppContext, log: Logger, taskId: number, runId: string | null = null): Promise<void> {
   const task = await findTask(ctx.db, taskId);

@@ -181,8 +181,8 @@ export async function removeTask(ctx: AppContext, caller: Caller, id: number): P
 
 /**
  * Backstop only: a task still running this long after it started, with no run left to recover
- * (a task from before job runs were recorded). A task whose process dies is failed within a
- * minute by the recovery sweep (export/jobs.ts `abandoned`, platform/jobs/recovery.ts).
+ * (a task from before job runs were recorded). A task whose process dies is handed back to the
+ * queue within a minute by the recovery sweep (export/recovery.ts, platform/jobs/recovery.ts).
  */
 export const STALE_RUNNING_MS = 6 * 3600_000;
 export const EXPORT_CLEANUP_JOB = 'export-cleanup';
