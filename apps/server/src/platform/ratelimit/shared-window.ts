@@ -11,8 +11,10 @@ import type { Database } from '../db/schema.ts';
  * A key's first use in a window in this process waits for its row, so it starts from every
  * process's count; later uses compare the last known total plus this process's count since.
  * Another process's calls reach this one within a second of its next call: with N processes a key
- * can overrun its limit by at most what the other N-1 took in that second. One process (PGlite)
- * is exact: every call is counted locally before the next is compared.
+ * can overrun its limit by at most what the other N-1 took in that second. A `take` past 80 % of
+ * its limit syncs every 100 ms instead, so the last fifth of a budget is shared within 100 ms
+ * (up to ten statements a second per key and process, only then). One process (PGlite) is exact:
+ * every call is counted locally before the next is compared.
  *
  * Windows are fixed (start = floor(now / length)), by each process's clock: processes must share a
  * time source (NTP), as they already must for sessions and jobs.
@@ -21,6 +23,9 @@ import type { Database } from '../db/schema.ts';
 type Db = Kysely<Database>;
 
 const SYNC_MS = 1_000;
+/** Past this share of its limit a `take` syncs every SYNC_NEAR_LIMIT_MS: the last of the budget is shared closely. */
+const NEAR_LIMIT = 0.8;
+const SYNC_NEAR_LIMIT_MS = 100;
 /** Rows of windows older than this are deleted (by whichever process syncs), at most once a minute per scope. */
 const KEEP_MS = 10 * 60_000;
 const PRUNE_EVERY_MS = 60_000;
@@ -90,7 +95,8 @@ export class SharedWindow {
     if (!window.known) await (window.syncing ?? this.sync(key, window));
     if (window.shared + window.inFlight + window.pending + n > limit) return false;
     window.pending += n;
-    this.maybeSync(key, window);
+    const near = window.shared + window.inFlight + window.pending >= limit * NEAR_LIMIT;
+    this.maybeSync(key, window, near ? SYNC_NEAR_LIMIT_MS : SYNC_MS);
     return true;
   }
 
@@ -120,8 +126,8 @@ export class SharedWindow {
     return window;
   }
 
-  private maybeSync(key: string, window: Window): void {
-    if (!window.syncing && window.pending > 0 && this.clock() - window.syncedAt >= SYNC_MS) void this.sync(key, window).catch(() => undefined);
+  private maybeSync(key: string, window: Window, every = SYNC_MS): void {
+    if (!window.syncing && window.pending > 0 && this.clock() - window.syncedAt >= every) void this.sync(key, window).catch(() => undefined);
   }
 
   private sync(key: string, window: Window): Promise<void> {
