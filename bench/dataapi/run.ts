@@ -87,7 +87,8 @@ try {
     LOG_LEVEL: 'warn',
     SHUTU_ADMIN_PASSWORD: 'admin123',
   };
-  server = await startServer({ ...loadConfig(env), databaseUrl: values['database-url'], webDist: undefined }, pino({ level: 'warn' }), { jobs: false });
+  const config = { ...loadConfig(env), databaseUrl: values['database-url'], webDist: undefined };
+  server = await startServer(config, pino({ level: 'warn' }), { jobs: false });
   const base = server.url.replace('localhost', '127.0.0.1');
   const api = async <T>(method: string, url: string, token: string | null, body?: unknown): Promise<T> => {
     const res = await fetch(`${base}${url}`, {
@@ -124,8 +125,14 @@ try {
   bare.get('/open/api/:apiKey', async (request, reply) => reply.type('application/json; charset=utf-8').send(answers.get((request.query as { p: string }).p)));
   const bareUrl = `${await bare.listen({ port: 0, host: '127.0.0.1' })}/open/api/${published.apiKey}`;
 
-  // The raw engine: the same statement on the process-wide DuckDB instance the driver uses.
-  const instance = await DuckDBInstance.fromCache(file, DUCKDB_LOCKED_DOWN);
+  // The raw engine: the same statement on the process-wide DuckDB instance the driver uses — opened
+  // with the server's own configuration (one process may hold a file once, with one configuration).
+  const { duckdbMemoryLimit, duckdbThreads } = config;
+  const instance = await DuckDBInstance.fromCache(file, {
+    ...DUCKDB_LOCKED_DOWN,
+    ...(duckdbMemoryLimit ? { memory_limit: duckdbMemoryLimit } : {}),
+    ...(duckdbThreads ? { threads: String(duckdbThreads) } : {}),
+  });
   const connection = await instance.connect();
   let turn = 0;
   const raw = await medianMillis('raw DuckDB', 21, () => connection.runAndReadAll(RAW_SQL, [PROVINCES[turn++ % PROVINCES.length]!]));
