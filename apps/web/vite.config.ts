@@ -109,33 +109,43 @@ function earlyBoot(): Plugin {
 }
 
 /** The pages whose static imports go into the viewer's chunks (issue 24, docs/web-performance.md). */
-const VIEWER_PAGES = ['src/features/mobile/MobileAppPage.tsx', 'src/features/mobile/MobileHomePage.tsx', 'src/features/share-open/ShareOpenPage.tsx'];
-let viewerModules: Set<string> | null = null;
+const PHONE_PAGES = ['src/features/mobile/MobileAppPage.tsx', 'src/features/mobile/MobileHomePage.tsx'];
+const SHARE_PAGES = ['src/features/share-open/ShareOpenPage.tsx'];
+/** The antd part of the app shell (router.tsx), loaded by every page but /login. */
+const SHELL = ['src/app/shell.tsx'];
+/** Declaration-only modules the shell reaches whose members it does not load (its pages stay lazy). */
+const NOT_FOLLOWED = [/\/apps\/web\/src\/features\/[^/]+\/index\.ts$/, /\/apps\/web\/src\/app\/pages\.ts$/];
+let closures: { phone: Set<string>; share: Set<string>; shell: Set<string> } | null = null;
 
 /**
  * The chunk a module of the viewer pages goes into: `echarts` (ECharts and its renderer: also
- * the editors'), `viewer-libs` (antd and the other packages), `viewer` (our own code); null for a
- * module no viewer page imports (left to the automatic split). Other pages that use one of these
- * modules load its chunk too (most of them use antd's table, select and date picker anyway).
+ * the editors'), `viewer-libs` (antd and the other packages of the phone viewer and of the
+ * shell), `share-libs` (what only the share page adds: its forms, the slideshow viewer), `viewer`
+ * and `share` (our own code, the same way), `shell-common` (our modules the shell imports too: the
+ * shell must not import the viewer's chunk, and with it ECharts, on every page); null for a module
+ * no viewer page imports (left to the automatic split). Other pages that use one of these modules load its chunk.
  */
 function viewerChunkOf(id: string, ctx: ChunkingContext): string | null {
-  viewerModules ??= viewerClosure(ctx);
-  if (!viewerModules.has(id)) return null;
+  closures ??= { phone: viewerClosure(ctx, PHONE_PAGES), share: viewerClosure(ctx, SHARE_PAGES), shell: viewerClosure(ctx, SHELL, NOT_FOLLOWED) };
+  const { phone, share, shell } = closures;
+  if (!phone.has(id) && !share.has(id)) return null;
   if (/[\\/]node_modules[\\/](echarts|zrender)[\\/]/.test(id) || id.endsWith('/shared/charts/EChart.tsx')) return 'echarts';
-  return id.includes('/node_modules/') ? 'viewer-libs' : 'viewer';
+  if (!id.includes('/node_modules/')) return shell.has(id) ? 'shell-common' : phone.has(id) ? 'viewer' : 'share';
+  return phone.has(id) || shell.has(id) ? 'viewer-libs' : 'share-libs';
 }
 
 const REEXPORT = /export\s*\{\s*default as (\w+)\s*\}\s*from\s*["']([^"']+)["']/g;
 
 /**
- * The modules the viewer pages import statically. A package's barrel (antd's icons: hundreds of
+ * The modules `pages` import statically. A package's barrel (antd's icons: hundreds of
  * `export { default as X } from './X'`) is followed only to the names some module of the closure
  * imports: the graph lists every re-export, tree-shaking keeps only the used ones.
  */
-function viewerClosure(ctx: ChunkingContext): Set<string> {
+function viewerClosure(ctx: ChunkingContext, pages: readonly string[], notFollowed: readonly RegExp[] = []): Set<string> {
   const seen = new Set<string>();
   const imported = new Set<string>();
   const barrels: string[] = [];
+  const followed: string[] = [];
   const visit = (moduleId: string) => {
     if (seen.has(moduleId)) return;
     seen.add(moduleId);
@@ -143,12 +153,14 @@ function viewerClosure(ctx: ChunkingContext): Set<string> {
     if (!info) return;
     const code = info.code ?? '';
     for (const m of code.matchAll(/import\s*\{([^}]*)\}\s*from/g)) for (const name of m[1]!.split(',')) imported.add(name.trim().split(/\s+as\s+/)[0]!);
+    if (notFollowed.some((pattern) => pattern.test(moduleId))) return;
     if (moduleId.includes('/node_modules/') && (code.match(REEXPORT)?.length ?? 0) >= 20) barrels.push(moduleId);
     else info.importedIds.forEach(visit);
   };
   const followBarrels = () => {
     while (barrels.length > 0) {
       const barrel = barrels.pop()!;
+      followed.push(barrel);
       const info = ctx.getModuleInfo(barrel)!;
       const targets = new Map<string, string>();
       for (const [, name, spec] of info.code!.matchAll(REEXPORT)) targets.set(path.resolve(path.dirname(barrel), spec!), name!);
@@ -158,8 +170,10 @@ function viewerClosure(ctx: ChunkingContext): Set<string> {
       }
     }
   };
-  for (const page of VIEWER_PAGES) visit(path.join(import.meta.dirname, page));
+  for (const page of pages) visit(path.join(import.meta.dirname, page));
   followBarrels();
+  // A barrel itself is no member: a group that took it would take everything it re-exports.
+  for (const barrel of followed) seen.delete(barrel);
   return seen;
 }
 
@@ -197,7 +211,10 @@ export default defineConfig({
             // libraries are taken first and our code's group finds them gone.
             { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'echarts' ? 'echarts' : null), priority: 2.2 },
             { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'viewer-libs' ? 'viewer-libs' : null), priority: 2.1 },
+            { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'share-libs' ? 'share-libs' : null), priority: 2.05 },
+            { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'shell-common' ? 'shell-common' : null), priority: 2.02 },
             { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'viewer' ? 'viewer' : null), priority: 2 },
+            { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'share' ? 'share' : null), priority: 1.95 },
           ],
         },
       },

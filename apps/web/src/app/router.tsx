@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Navigate, Outlet, useLocation, type RouteObject } from 'react-router';
 import type { QueryClient } from '@tanstack/react-query';
-import { setPasswordChangeHandler, setUnauthorizedHandler } from '../shared/api.ts';
+import { getToken, loginPath, setPasswordChangeHandler, setUnauthorizedHandler } from '../shared/api.ts';
 import { PAGES, type PageKey } from './pages.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { changePasswordPath } from '../features/auth/paths.ts';
@@ -180,6 +180,19 @@ const ELEMENTS: Record<PageKey, ReactNode> = {
   profileCompare: lazyPage(<ProfileComparePage />),
 };
 
+/** Pages opened by a link's own token (or none): no session needed. */
+const LINK_PAGE = /^\/(share|openview|fullpowerpoint)\//;
+
+/**
+ * A visitor without a stored session goes to /login at once, before the shell's chunks load
+ * (RequireAuth, in the shell, checks the session itself for everyone else).
+ */
+function TokenGate() {
+  const location = useLocation();
+  if (!getToken() && !LINK_PAGE.test(location.pathname)) return <Navigate to={loginPath(`${location.pathname}${location.search}`)} replace />;
+  return <Outlet />;
+}
+
 /** The pages under antd's providers: the link-opened ones (own token or none), then the signed-in ones. */
 function signedInOrLinkRoutes(): RouteObject[] {
   return [
@@ -252,14 +265,19 @@ export function createAppRouter(queryClient: QueryClient) {
   const router = createBrowserRouter([
     { path: '/login', element: <LoginPage />, errorElement: <RouteError /> },
     {
-      // Every other page: antd's providers first (./shell.tsx); the splash stays while they load.
-      element: (
-        <Suspense fallback={<Splash />}>
-          <AntdRoot />
-        </Suspense>
-      ),
-      errorElement: <RouteError />,
-      children: signedInOrLinkRoutes(),
+      element: <TokenGate />,
+      children: [
+        {
+          // Every other page: antd's providers first (./shell.tsx); the splash stays while they load.
+          element: (
+            <Suspense fallback={<Splash />}>
+              <AntdRoot />
+            </Suspense>
+          ),
+          errorElement: <RouteError />,
+          children: signedInOrLinkRoutes(),
+        },
+      ],
     },
   ]);
   // A 401 anywhere: forget cached answers of the old session and go to login, coming back afterwards.

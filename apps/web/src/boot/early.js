@@ -22,13 +22,21 @@
   globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });
 
   var path = location.pathname;
+  var token = null;
+  try {
+    token = localStorage.getItem('shutu.token');
+  } catch (e) {
+    // Storage refused (private mode): the app asks for itself.
+  }
+  // Without a session only /login and the link pages open (router.tsx TokenGate): nothing else to preload.
+  var opens = token !== null || /^\/(login|share\/|openview\/|fullpowerpoint\/)/.test(path);
 
   try {
     var table = document.getElementById('shutu-routes');
     var routes = table ? JSON.parse(table.textContent || '[]') : [];
     var wanted = {};
     for (var i = 0; i < routes.length; i++) {
-      if (!new RegExp(routes[i].path).test(path)) continue;
+      if (!opens || !new RegExp(routes[i].path).test(path)) continue;
       routes[i].files.forEach(function (file) {
         if (wanted[file]) return;
         wanted[file] = true;
@@ -48,12 +56,6 @@
     // A preload is only a hint: the app loads what it needs anyway.
   }
 
-  var token = null;
-  try {
-    token = localStorage.getItem('shutu.token');
-  } catch (e) {
-    // Storage refused (private mode): the app asks for itself.
-  }
   var early = {};
   /** Each entry is taken once by the app's GET of the same path with the same token. */
   globalThis.__shutuEarly = {

@@ -66,6 +66,31 @@ describe('the first script (src/boot/early.js)', () => {
     }
   });
 
+  it("preloads the route's chunks from the build's table, and nothing for a signed-out visitor who goes to /login", () => {
+    const table = document.createElement('script');
+    table.type = 'application/json';
+    table.id = 'shutu-routes';
+    table.textContent = JSON.stringify([
+      { path: '^/(?!login(/|$))', files: ['assets/shell-1.js', 'assets/viewer-libs-1.js'] },
+      { path: '^/m/app/\\d+/?$', files: ['assets/viewer-1.js', 'assets/viewer-libs-1.js', 'assets/viewer-1.css'] },
+    ]);
+    document.body.appendChild(table);
+    const preloads = () => [...document.head.querySelectorAll('link')].map((l) => `${l.rel} ${l.getAttribute('href')}`);
+    mockFetch(() => ok({}));
+    runEarlyScript('/m/app/7');
+    expect(preloads()).toEqual([]);
+    localStorage.setItem('shutu.token', 'tok');
+    runEarlyScript('/m/app/7');
+    expect(preloads()).toEqual([
+      'modulepreload /assets/shell-1.js',
+      'modulepreload /assets/viewer-libs-1.js',
+      'modulepreload /assets/viewer-1.js',
+      'preload /assets/viewer-1.css',
+    ]);
+    document.head.querySelectorAll('link').forEach((l) => l.remove());
+    table.remove();
+  });
+
   it('an answer fetched with another session is not used', async () => {
     localStorage.setItem('shutu.token', 'old');
     const calls = mockFetch(() => ok({ id: 1 }));

@@ -23,8 +23,20 @@ export function notifyError(error: unknown): void {
   messageApi?.error({ content, key: `err:${content}` });
 }
 
+/** The last success message and when: /login, drawn without antd, shows it after a sign-out (修改密码成功, 已退出登录). */
+let recentSuccess: { content: string; at: number } | null = null;
+const RECENT_MS = 3000;
+
 export function notifySuccess(content: string): void {
+  recentSuccess = { content, at: Date.now() };
   messageApi?.success({ content, key: `ok:${content}` });
+}
+
+/** A success message shown in the last seconds (taken once), for a page outside antd's App to show again. */
+export function takeRecentSuccess(): string | null {
+  const recent = recentSuccess;
+  recentSuccess = null;
+  return recent && Date.now() - recent.at < RECENT_MS ? recent.content : null;
 }
 
 export function notifyWarning(content: string): void {

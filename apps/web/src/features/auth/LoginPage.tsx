@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { zhCN } from '@shutu/contracts/messages';
 import { getToken, setToken } from '../../shared/api.ts';
 import { t } from '../../shared/messages.ts';
-import { errorText } from '../../shared/notify.ts';
+import { errorText, takeRecentSuccess } from '../../shared/notify.ts';
 import { useSystemName } from '../system/api.ts';
 import { login, type LoginForm } from './api.ts';
 import { AuthLayout } from './AuthLayout.tsx';
@@ -39,10 +39,17 @@ export function LoginPage() {
   const [missing, setMissing] = useState<Missing>({});
   const [error, setError] = useState<string | null>(null);
   const redirect = safeRedirect(params.get('redirect'));
+  // The message of the sign-out that led here (修改密码成功, 已退出登录): antd's toast left with the page.
+  const [notice, setNotice] = useState(takeRecentSuccess);
 
   useEffect(() => {
     document.title = systemName;
   }, [systemName]);
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), 3000);
+    return () => clearTimeout(timer);
+  }, [notice]);
 
   const mutation = useMutation({
     mutationFn: login,
@@ -73,6 +80,14 @@ export function LoginPage() {
 
   return (
     <AuthLayout systemName={systemName}>
+      {notice && (
+        <div className="login-notice" role="status">
+          <span className="login-notice-icon" aria-hidden="true">
+            ✓
+          </span>
+          {notice}
+        </div>
+      )}
       <div className="login-card">
         <h1 className="login-title" data-testid="login-title">
           {systemName}
