@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { z } from 'zod';
 import {
   API,
@@ -173,13 +172,24 @@ export async function registerOrderExportRoutes(app: App, ctx: AppContext): Prom
         tags,
         summary: '下载结果 CSV（仅状态 9；否则 409 文件还未生成）',
         querystring: taskIdQuery,
-        response: { 200: z.any().meta({ type: 'string', format: 'binary', description: 'text/csv; charset=utf-8' }) },
+        response: {
+          200: z.any().meta({ type: 'string', format: 'binary', description: 'text/csv; charset=utf-8' }),
+          206: z.any().meta({ type: 'string', format: 'binary', description: '请求头 Range 指定的字节段（续传）' }),
+          416: z.any().meta({ description: 'Range 超出文件大小（无内容）' }),
+        },
       },
     },
     async (request, reply) => {
-      const { file, fileName } = await downloadFile(ctx, sessionOf(request).userId, request.query.taskId);
-      reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', attachmentHeader(fileName));
-      return reply.send(fs.createReadStream(file));
+      const { body, fileName, size, range } = await downloadFile(ctx, sessionOf(request).userId, request.query.taskId, request.headers.range);
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', attachmentHeader(fileName))
+        .header('accept-ranges', 'bytes')
+        .header('cache-control', 'private, no-store');
+      if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
+      // A resumed download: the asked bytes only.
+      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+      return reply.header('content-length', range ? range.end - range.start + 1 : size).send(body);
     },
   );
 }

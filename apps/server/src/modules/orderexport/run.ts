@@ -5,6 +5,7 @@ import { ORDER_EXPORT_STATUS as S, orderExportMessages, orderQuerySchema, type O
 import { ConnectorError } from '@shutu/connectors';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
+import { fileStorage, keyOfPath } from '../../platform/files/storage.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { findBuiltinRow } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
@@ -20,8 +21,10 @@ import { claimTask, findTask, findUser, moveTask, updateTask, type OrderTaskRow 
  * the CSV itself, slice by slice of order ids as the engine formats it (query.ts
  * csvSliceStatement), into a partial file; after each slice its last order id, the rows and the
  * file's length are stored (the checkpoint), so a task whose process died resumes after its last
- * slice (jobs.ts). Step 7 puts the finished file in place. Only the run that claimed the task
- * writes to it.
+ * slice (jobs.ts). The partial file is local (a resume cuts it back and appends, which an object
+ * store cannot do); step 7 puts the finished file into the file storage (a directory or an S3
+ * bucket, docs/storage.md), so any process serves its download. Only the run that claimed the
+ * task writes to it.
  */
 
 export const ORDER_QUERY_TIMEOUT_MS = 6 * 3600_000;
@@ -56,7 +59,10 @@ async function selectPhones(ctx: AppContext, task: OrderTaskRow, form: OrderQuer
   if (task.utype === 1) return { phones: { kind: 'one', phone: form.userId! }, count: 1 };
   if (task.utype === 3) return { phones: { kind: 'all' }, count: 0 };
   const seen = new Set<string>();
-  const lines = readline.createInterface({ input: fs.createReadStream(path.join(ctx.config.dataDir, task.phonesPath!), 'utf8'), crlfDelay: Infinity });
+  // Stored at creation (service.ts startTask), so the process that runs the job need not be the one that received it.
+  const body = await fileStorage(ctx).get(keyOfPath(task.phonesPath!));
+  if (!body) throw new AppError(404, orderExportMessages.failedSelect);
+  const lines = readline.createInterface({ input: body.setEncoding('utf8'), crlfDelay: Infinity });
   for await (const line of lines) {
     const phone = line.replace(/^\ufeff/, '').trim();
     if (/^\d{1,11}$/.test(phone)) seen.add(phone);
@@ -218,16 +224,22 @@ export async function runOrderExport(ctx: AppContext, log: Logger, taskId: numbe
     }
   }
 
-  const csv = path.join(ctx.config.dataDir, csvFile(task));
+  const files = fileStorage(ctx);
+  const key = keyOfPath(csvFile(task));
   try {
     await move(S.generating, rows);
     await pause();
-    // The file was written while extracting: it is put in place in one step (a rename), never seen half-written.
-    if (!fs.existsSync(csv) || fs.existsSync(part)) await fs.promises.rename(part, csv);
-    await move(S.fileDone, rows, { filePath: csvFile(task), fetchedNums: rows, resumeBytes: null, resumeKey: null });
+    // The local working file goes into the storage whole (a reader sees it complete or not at
+    // all), then is removed. A resumed step 7 whose working file is gone had stored it already.
+    if (fs.existsSync(part) || !(await files.stat(key))) {
+      await files.put(key, fs.createReadStream(part), { contentType: 'text/csv; charset=utf-8' });
+      await fs.promises.rm(part, { force: true });
+    }
+    await move(S.fileDone, rows, { filePath: key, fetchedNums: rows, resumeBytes: null, resumeKey: null });
   } catch (error) {
     log.error({ err: error, taskId }, 'order export: file generation failed');
-    await fs.promises.rm(csv, { force: true });
+    await files.delete(key).catch(() => undefined);
+    await fs.promises.rm(part, { force: true });
     await move(S.fileFailed, 0, { errorMsg: reason(error, orderExportMessages.failedFile) });
   }
 }

@@ -15,6 +15,9 @@ import {
 } from '@shutu/contracts';
 import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
+import type { Readable } from 'node:stream';
+import { parseRange } from '../../platform/files/range.ts';
+import { fileStorage, keyOfPath } from '../../platform/files/storage.ts';
 import type { Upload } from '../../platform/files/upload.ts';
 import { AppError, conflict, fieldError, notFound } from '../../platform/http/errors.ts';
 import { csvRecords, shownField } from './csv-lines.ts';
@@ -63,7 +66,10 @@ async function ownTask(ctx: AppContext, userId: number, taskId: number): Promise
   return row;
 }
 
-/** Inserts the task and queues its job; the batch's txt (already checked) moves beside it. Nothing is left behind on failure. */
+/**
+ * Inserts the task and queues its job; the batch's txt (already checked) goes into the file
+ * storage, where the job reads it on whichever process takes it. Nothing is left behind on failure.
+ */
 async function startTask(ctx: AppContext, userId: number, form: OrderQueryParsed, phonesFile: string | null): Promise<number> {
   const jobs = ctx.jobs;
   if (!jobs) throw new AppError(503, orderExportMessages.jobsOff);
@@ -76,17 +82,19 @@ async function startTask(ctx: AppContext, userId: number, form: OrderQueryParsed
     conditionJson: JSON.stringify(condition),
     phonesPath: null,
   });
+  const phonesKey = keyOfPath(path.join(taskDir(userId), `${id}.txt`));
   try {
     if (phonesFile) {
-      const relative = path.join(taskDir(userId), `${id}.txt`);
-      await fs.promises.mkdir(path.join(ctx.config.dataDir, taskDir(userId)), { recursive: true });
-      await fs.promises.rename(phonesFile, path.join(ctx.config.dataDir, relative));
-      await updateTask(ctx.db, id, { phonesPath: relative });
+      await fileStorage(ctx).put(phonesKey, fs.createReadStream(phonesFile), { contentType: 'text/plain; charset=utf-8' });
+      await updateTask(ctx.db, id, { phonesPath: phonesKey });
     }
     await jobs.send(ORDER_EXPORT_JOB, { taskId: id } satisfies OrderExportJobData, { retryLimit: 1 });
   } catch (error) {
     await ctx.db.deleteFrom('orderExportTask').where('id', '=', id).execute();
-    await fs.promises.rm(path.join(ctx.config.dataDir, taskDir(userId), `${id}.txt`), { force: true });
+    if (phonesFile)
+      await fileStorage(ctx)
+        .delete(phonesKey)
+        .catch(() => undefined);
     throw error;
   }
   return id;
@@ -160,7 +168,9 @@ export async function resultPage(ctx: AppContext, userId: number, query: { taskI
   const columns = outputColumns(form).map(({ column, title }) => ({ column, title }));
   const skip = (query.current - 1) * query.size;
   const records: Record<string, string | number | null>[] = [];
-  const input = fs.createReadStream(path.join(ctx.config.dataDir, row.filePath!), { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  const body = await fileStorage(ctx).get(keyOfPath(row.filePath!));
+  if (!body) throw conflict(orderExportMessages.fileNotReady);
+  const input = body.setEncoding('utf8');
   let index = -1; // the header is record -1
   try {
     for await (const fields of csvRecords(input)) {
@@ -182,23 +192,43 @@ function cellOf(column: string, field: string | undefined): string | number | nu
   return NUMBER_COLUMNS.has(column) ? Number(field) : shownField(field);
 }
 
-/** download: the CSV named by the task name or fetch_order_{id}. */
-export async function downloadFile(ctx: AppContext, userId: number, taskId: number): Promise<{ file: string; fileName: string }> {
+/**
+ * download: the CSV named by the task name or fetch_order_{id}, streamed from the file storage
+ * (any process serves it); with a `Range` header only those bytes (a resumed download), or
+ * 'unsatisfiable' past the end (nothing opened).
+ */
+export async function downloadFile(
+  ctx: AppContext,
+  userId: number,
+  taskId: number,
+  rangeHeader?: string,
+): Promise<{ body: Readable | null; fileName: string; size: number; range: ReturnType<typeof parseRange> }> {
   const row = await readyTask(ctx, userId, taskId);
-  const file = path.join(ctx.config.dataDir, row.filePath!);
-  if (!fs.existsSync(file)) throw conflict(orderExportMessages.fileNotReady);
+  const files = fileStorage(ctx);
+  const key = keyOfPath(row.filePath!);
+  const stat = await files.stat(key);
+  if (!stat) throw conflict(orderExportMessages.fileNotReady);
   const base = (row.mcomment || `fetch_order_${row.id}`).replace(/[\\/:*?"<>|]/g, '_');
-  return { file, fileName: `${base}.csv` };
+  const fileName = `${base}.csv`;
+  const range = parseRange(rangeHeader, stat.size);
+  if (range === 'unsatisfiable') return { body: null, fileName, size: stat.size, range };
+  const body = await files.get(key, range ?? undefined);
+  if (!body) throw conflict(orderExportMessages.fileNotReady);
+  return { body, fileName, size: stat.size, range };
 }
 
-/** The hourly sweep: files of tasks older than the retention period are removed and the task says so. */
+/**
+ * The hourly sweep: files of tasks older than the retention period are removed (the CSV and the
+ * phone list from the file storage, a working file left locally) and the task says so.
+ */
 export async function cleanupExpired(ctx: AppContext, log: Logger, now = new Date()): Promise<number> {
   const { retentionDays } = await getSettings(ctx);
   const rows = await findExpirable(ctx.db, new Date(now.getTime() - retentionDays * 86_400_000));
   for (const row of rows) {
-    for (const relative of [row.filePath, row.resultPath, row.phonesPath, partFile(row)]) {
-      if (relative) await fs.promises.rm(path.join(ctx.config.dataDir, relative), { force: true });
+    for (const relative of [row.filePath, row.resultPath, row.phonesPath]) {
+      if (relative) await fileStorage(ctx).delete(keyOfPath(relative));
     }
+    await fs.promises.rm(path.join(ctx.config.dataDir, partFile(row)), { force: true });
     await updateTask(ctx.db, row.id, { expiredAt: now });
   }
   if (rows.length) log.info({ count: rows.length }, 'order export files expired');
