@@ -11,6 +11,7 @@ import {
   tagRatioRead,
   tagRatioSql,
 } from './read-matrix-audience.ts';
+import { cdpTaskDataRead, cdpTaskDataSql, closeCdp } from './read-matrix-cdp.ts';
 import { sqlAnswer, startFakeOpenAi, type FakeOpenAi } from '../src/modules/ai/testing/fake-openai.ts';
 import {
   CHART,
@@ -85,6 +86,8 @@ const NO_USERS_TABLE = forbidden('没有数据表【users】的使用权限，�
 const NO_CLICKS_TABLE = forbidden('没有数据表【click_events】的使用权限，请联系管理员授权');
 const NO_PAGES_TABLE = forbidden('没有数据表【web_pages】的使用权限，请联系管理员授权');
 const NO_TAGS_TABLE = forbidden('没有数据表【tags】的使用权限，请联系管理员授权');
+/** An administrator's route (connected platforms): refused to everyone else before any read. */
+const ADMIN_ONLY = forbidden('没有权限执行此操作');
 /** AI SQL over an ungranted table: refused by the read module on every try, no SQL returned (422 with the module's reason). */
 const AI_NO_USERS_TABLE: Refused = { status: 422, msg: 'AI 生成的 SQL 经 2 次修正仍无法执行：没有数据表【users】的使用权限，请联系管理员授权' };
 
@@ -571,6 +574,13 @@ const PATHS: ReadPath[] = [
     cells: cells(ALL, NO_USERS_TABLE, NO_USERS_TABLE, NO_USERS_TABLE, SCOPED, NO_USERS_TABLE),
   },
   {
+    // Connected platforms (issue 21): the data preview of a pulled WeChat follower table, an administrator's page.
+    name: '数据接入：公众号粉丝拉取后的数据预览（cdp taskData，wx_fans）',
+    read: cdpTaskDataRead,
+    expected: cdpTaskDataSql,
+    cells: cells(ALL, ADMIN_ONLY, ADMIN_ONLY, ADMIN_ONLY, SCOPED, ADMIN_ONLY),
+  },
+  {
     // Alerts (issue 19): the editor's preview reads as its user; keep this entry last (alert-matrix.ts adds 下单时间 to the dataset).
     name: '预警预览：各省订单数（指标与时间字段）',
     read: async (m, s) => ifShown(await alertPreviewRead(m, s), unordered),
@@ -602,6 +612,7 @@ describe('every read path, for every reader (issue 15)', () => {
     m = await matrixWorld();
   }, 180_000);
   afterAll(async () => {
+    await closeCdp(m);
     await m?.close();
     await fakeAi?.close();
   });
