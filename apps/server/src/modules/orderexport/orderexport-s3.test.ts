@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OrderExportTask } from '@shutu/contracts';
@@ -12,6 +14,7 @@ import { Jobs } from '../../platform/jobs/boss.ts';
 import { startTestS3Server, type TestS3Server } from '../../platform/files/s3-test-server.ts';
 import { closeFileStorage } from '../../platform/files/storage.ts';
 import { moduleJobs } from '../jobs.ts';
+import { insertTask } from './repo.ts';
 import { cleanupExpired, downloadFile, resultPage } from './service.ts';
 
 /**
@@ -130,6 +133,29 @@ describe('order-data export in an S3 bucket', () => {
       await closeFileStorage(other);
       fs.rmSync(otherDir, { recursive: true, force: true });
     }
+  });
+
+  it('a task whose process died in step 7 resumes on a process without its working file by extracting again', async () => {
+    const { db } = w.server.ctx;
+    const userId = (await db.selectFrom('sysUser').select('id').where('account', '=', 'admin').executeTakeFirstOrThrow()).id;
+    const condition = { ...BASE, utype: 1, userId: phones[2] };
+    const id = await insertTask(db, { userId, mcomment: '换进程', utype: 1, cusertype: 1, conditionJson: JSON.stringify(condition), phonesPath: null });
+    const instanceId = randomUUID();
+    const runId = randomUUID();
+    await db
+      .insertInto('jobInstance')
+      .values({ id: instanceId, heartbeatAt: sql<Date>`now() - interval '120 seconds'` })
+      .execute();
+    await db
+      .insertInto('jobRun')
+      .values({ id: runId, instanceId, queue: 'order-export', jobId: randomUUID(), data: JSON.stringify({ taskId: id }) })
+      .execute();
+    await db.updateTable('orderExportTask').set({ taskStatus1: 7, progress: 5, runId }).where('id', '=', id).execute();
+    const done = await finished(id);
+    const expected = await w.direct(`SELECT count(*) AS n FROM v_order_data WHERE userid = '${phones[2]}'`);
+    expect(done).toMatchObject({ taskStatus1: 9, fetchedNums: Number(expected[0]!.n) });
+    expect(s3.objectKeys().some((k) => k.endsWith(`/${id}.csv`))).toBe(true);
+    expect((await download(id)).rawPayload.toString('utf8').trimEnd().split('\r\n')).toHaveLength(Number(expected[0]!.n) + 1);
   });
 
   it('the retention sweep removes the objects and the task answers 410 afterwards', async () => {

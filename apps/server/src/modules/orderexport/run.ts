@@ -186,8 +186,14 @@ export async function runOrderExport(ctx: AppContext, log: Logger, taskId: numbe
   const form = orderQuerySchema.parse(JSON.parse(task.conditionJson));
   const dir = path.join(ctx.config.dataDir, taskDir(task.userId));
   await fs.promises.mkdir(dir, { recursive: true });
-  // A resumed task goes on in the step it was in (jobs.ts): selecting users is quick and done again.
-  const resumeAt = task.taskStatus1;
+  const part = path.join(ctx.config.dataDir, partFile(task));
+  const files = fileStorage(ctx);
+  const key = keyOfPath(csvFile(task));
+  // A resumed task goes on in the step it was in (jobs.ts): selecting users is quick and done
+  // again. The working file is on the disk of the process that died: a resume on another
+  // process (or after the disk was lost) finds neither it nor a stored file, and extracts again.
+  let resumeAt = task.taskStatus1;
+  if (resumeAt >= S.extracted && !fs.existsSync(part) && !(await files.stat(key))) resumeAt = S.extracting;
 
   let phones: Phones;
   let caller: Caller;
@@ -204,7 +210,6 @@ export async function runOrderExport(ctx: AppContext, log: Logger, taskId: numbe
     return;
   }
 
-  const part = path.join(ctx.config.dataDir, partFile(task));
   let rows = Number(task.progress);
   if (resumeAt < S.extracted) {
     try {
@@ -224,8 +229,6 @@ export async function runOrderExport(ctx: AppContext, log: Logger, taskId: numbe
     }
   }
 
-  const files = fileStorage(ctx);
-  const key = keyOfPath(csvFile(task));
   try {
     await move(S.generating, rows);
     await pause();
