@@ -12,12 +12,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
 import pino from 'pino';
-import { DUCKDB_LOCKED_DOWN } from '@shutu/connectors';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
+import { serverWarehouseInstance } from '../src/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -119,8 +118,7 @@ try {
     ['A − C', [A, C('del')], `${a} except select distinct phone from users where net_type = '5G'`],
   ];
   // The server's own instance of the file (one process may hold a file once, with one configuration).
-  const memoryLimit = (config as { duckdbMemoryLimit?: string }).duckdbMemoryLimit;
-  const instance = await DuckDBInstance.fromCache(file, { ...DUCKDB_LOCKED_DOWN, ...(memoryLimit ? { memory_limit: memoryLimit } : {}) });
+  const instance = await serverWarehouseInstance(file, config);
   const connection = await instance.connect();
   for (const [label, defineRule, sql] of cases) {
     const raw = async () => Number((await connection.runAndReadAll(`select count(*) as n from (${sql}) t`)).getRowObjects()[0]!.n);

@@ -29,10 +29,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
 import pino from 'pino';
 import { BOARD_STATE_ATTRIBUTE } from '@shutu/contracts';
-import { DUCKDB_LOCKED_DOWN, ensureDemoWarehouse, type ParamValue } from '@shutu/connectors';
+import { ensureDemoWarehouse, type ParamValue } from '@shutu/connectors';
 import { buildApp } from '../../apps/server/src/app.ts';
 import type { AppContext } from '../../apps/server/src/context.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
@@ -50,6 +49,7 @@ import { ensureBuiltinWarehouse } from '../../apps/server/src/modules/datasource
 /** Names of this run's dataset and categories: a kept --dir holds earlier runs' metadata too. */
 const RUN = new Date().toISOString().slice(0, 19).replace('T', ' ');
 import { ARTIFACTS, launchBrowser } from '../../e2e/harness.ts';
+import { serverWarehouseInstance } from '../src/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -243,7 +243,7 @@ try {
     console.log(`chart cache after the runs: ${JSON.stringify(readCacheStats(ctx))}`);
 
     // The same statements, one after another, on a connection of the same process-wide DuckDB instance.
-    const instance = await DuckDBInstance.fromCache(file, DUCKDB_LOCKED_DOWN);
+    const instance = await serverWarehouseInstance(file, config);
     const connection = await instance.connect();
     // The two sets take turns within each run (load from elsewhere falls on both alike).
     const sets = [perChartStatements, boardStatements].map((set) => [...set.values()]);

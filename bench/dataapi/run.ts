@@ -14,15 +14,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import pino from 'pino';
-import { DUCKDB_LOCKED_DOWN, ensureDemoWarehouse } from '@shutu/connectors';
+import { ensureDemoWarehouse } from '@shutu/connectors';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
-import { medianMillis } from '../src/index.ts';
+import { medianMillis, serverWarehouseInstance } from '../src/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -127,12 +126,7 @@ try {
 
   // The raw engine: the same statement on the process-wide DuckDB instance the driver uses — opened
   // with the server's own configuration (one process may hold a file once, with one configuration).
-  const { duckdbMemoryLimit, duckdbThreads } = config;
-  const instance = await DuckDBInstance.fromCache(file, {
-    ...DUCKDB_LOCKED_DOWN,
-    ...(duckdbMemoryLimit ? { memory_limit: duckdbMemoryLimit } : {}),
-    ...(duckdbThreads ? { threads: String(duckdbThreads) } : {}),
-  });
+  const instance = await serverWarehouseInstance(file, config);
   const connection = await instance.connect();
   let turn = 0;
   const raw = await medianMillis('raw DuckDB', 21, () => connection.runAndReadAll(RAW_SQL, [PROVINCES[turn++ % PROVINCES.length]!]));

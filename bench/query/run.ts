@@ -17,17 +17,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
 import pino from 'pino';
 import type { CubeModelInput, CubeQueryRequest } from '@shutu/contracts';
 import { ensureDemoWarehouse, makePlan, openDriver } from '@shutu/connectors';
 import { compileCubeQuery } from '@shutu/query';
 // The settings the DuckDB driver opens files with: the process-wide cache hands out one instance per file and settings.
-import { DUCKDB_LOCKED_DOWN } from '@shutu/connectors';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
-import { ratio, type Timing } from '../src/index.ts';
+import { ratio, type Timing, serverWarehouseInstance } from '../src/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -124,7 +122,7 @@ try {
   console.log(`SQL (${params.length} params ${JSON.stringify(params)}):\n  ${sql}`);
 
   // The process-wide instance the driver uses too: same buffer pool, same threads.
-  const instance = await DuckDBInstance.fromCache(file, DUCKDB_LOCKED_DOWN);
+  const instance = await serverWarehouseInstance(file, config);
   const connection = await instance.connect();
   const raw = async () => (await connection.runAndReadAll(sql, [...params])).currentRowCount;
   let serverMillis = 0;

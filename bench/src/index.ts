@@ -19,3 +19,18 @@ export async function medianMillis(label: string, runs: number, fn: () => Promis
 
 /** `engine / raw` as the benchmarks print it: 1.00 means no overhead. */
 export const ratio = (through: Timing, raw: Timing): number => (raw.millis === 0 ? Infinity : through.millis / raw.millis);
+
+/**
+ * The process-wide DuckDB instance of the warehouse file, opened with the server's own configuration
+ * (memory_limit, threads): one process may hold a file once, with one configuration, so the raw-engine
+ * side of a bench shares the driver's instance — same buffer pool, same threads.
+ */
+export async function serverWarehouseInstance(file: string, config: { duckdbMemoryLimit?: string; duckdbThreads?: number | undefined }) {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const { DUCKDB_LOCKED_DOWN } = await import('@shutu/connectors');
+  return DuckDBInstance.fromCache(file, {
+    ...DUCKDB_LOCKED_DOWN,
+    ...(config.duckdbMemoryLimit ? { memory_limit: config.duckdbMemoryLimit } : {}),
+    ...(config.duckdbThreads ? { threads: String(config.duckdbThreads) } : {}),
+  });
+}
