@@ -1,2 +1,2 @@
 /** The public face of the export module: other modules import only what is exported here (the boundary check enforces it). */
-export { attachmentHeader } from './routes.ts';
+export { attachmentHeader, sendDownload } from './routes.ts';

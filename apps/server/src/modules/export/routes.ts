@@ -1,3 +1,4 @@
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   API,
@@ -14,6 +15,7 @@ import {
 } from '@shutu/contracts';
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
+import type { parseRange } from '../../platform/files/range.ts';
 import { ok } from '../../platform/http/envelope.ts';
 import { createExport, exportFile, listTaskEntries, listTasks, removeTask, retryExport } from './service.ts';
 
@@ -30,6 +32,23 @@ export function attachmentHeader(fileName: string): string {
   const fallback = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** A stored file as a download: whole (200), the asked byte range of a resumed download (206), or 416 past its end. */
+export function sendDownload(
+  reply: FastifyReply,
+  file: { body: unknown; fileName: string; size: number; range: ReturnType<typeof parseRange> },
+  contentType: string,
+): FastifyReply {
+  const { body, fileName, size, range } = file;
+  reply
+    .header('content-type', contentType)
+    .header('content-disposition', attachmentHeader(fileName))
+    .header('accept-ranges', 'bytes')
+    .header('cache-control', 'private, no-store');
+  if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
+  if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+  return reply.header('content-length', range ? range.end - range.start + 1 : size).send(body);
 }
 
 /**
@@ -99,16 +118,8 @@ export function registerExportRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { body, fileName, size, format, range } = await exportFile(ctx, sessionOf(request), request.params.id, request.headers.range);
-      reply
-        .header('content-type', CONTENT_TYPES[format])
-        .header('content-disposition', attachmentHeader(fileName))
-        .header('accept-ranges', 'bytes')
-        .header('cache-control', 'private, no-store');
-      if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
-      // A resumed download: the asked bytes only.
-      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
-      return reply.header('content-length', range ? range.end - range.start + 1 : size).send(body);
+      const file = await exportFile(ctx, sessionOf(request), request.params.id, request.headers.range);
+      return sendDownload(reply, file, CONTENT_TYPES[file.format]);
     },
   );
   app.get(

@@ -20,7 +20,7 @@ import { ownerOf } from '../../platform/files/owner.ts';
 import { installMultipart, receiveUpload } from '../../platform/files/upload.ts';
 import { badRequest } from '../../platform/http/errors.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { attachmentHeader } from '../export/index.ts';
+import { sendDownload } from '../export/index.ts';
 import { areaTree, channelOptions, productTree } from './options.ts';
 import { addTask, addTxtTask, downloadFile, getSettings, listTasks, renameTask, resultPage, saveSettings, taskDetails } from './service.ts';
 
@@ -180,16 +180,8 @@ export async function registerOrderExportRoutes(app: App, ctx: AppContext): Prom
       },
     },
     async (request, reply) => {
-      const { body, fileName, size, range } = await downloadFile(ctx, sessionOf(request).userId, request.query.taskId, request.headers.range);
-      reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', attachmentHeader(fileName))
-        .header('accept-ranges', 'bytes')
-        .header('cache-control', 'private, no-store');
-      if (range === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${size}`).send();
-      // A resumed download: the asked bytes only.
-      if (range) reply.code(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
-      return reply.header('content-length', range ? range.end - range.start + 1 : size).send(body);
+      const file = await downloadFile(ctx, sessionOf(request).userId, request.query.taskId, request.headers.range);
+      return sendDownload(reply, file, 'text/csv; charset=utf-8');
     },
   );
 }
