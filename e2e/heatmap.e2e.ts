@@ -69,6 +69,24 @@ describe('点击热力图', () => {
     await frame.getByText('双十一特惠 · 立即办理').waitFor();
     await page.getByTestId('heatmap-pages').getByText('网上营业厅-首页').waitFor();
     expect(await page.getByTestId('heatmap-areas').locator('tbody tr').count()).toBeGreaterThan(0);
+    // The layer is painted, not only sized: the points are coloured pixels over the page.
+    const painted = await eventually(
+      async () => {
+        const n = Number(
+          await page.evaluate(`(() => {
+          const canvas = document.querySelector('[data-testid="heatmap-layer"]');
+          const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+          let n = 0;
+          for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+          return n;
+        })()`),
+        );
+        return n > 0 ? n : undefined;
+      },
+      'the heat layer painted',
+      15_000,
+    );
+    expect(painted).toBeGreaterThan(100);
     await screenshot(page, 'heatmap-busy-user');
   });
 

@@ -42,7 +42,8 @@ export function HeatFrame({ page, points, frame }: { page: HeatmapTitle; points:
     canvas.width = width;
     canvas.height = height;
     simpleheat(canvas).data(layerData(points, width)).max(HEATMAP_MAX).radius(CORE, BLUR).draw();
-  }, [points, width, height]);
+    // `frame` too: the canvas mounts only once the frame check has answered, often after the points.
+  }, [points, width, height, frame]);
 
   return (
     <>
