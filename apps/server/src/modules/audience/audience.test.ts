@@ -5,6 +5,8 @@ import { datasetWorld, fieldIds, ordersDataset, type DatasetWorld, type Headers 
 import { call, type Call } from '../../../test/fixtures.ts';
 import { storeKinds } from '../../../test/harness.ts';
 import { multipart } from '../../../test/multipart.ts';
+import { PENDING_LIMIT_MS, RETIRED_GRACE_MS, reserveMemberTable, sweepMemberTables } from './member-gc.ts';
+import { loadMemberTable } from '../read/index.ts';
 import { switchMembers } from './repo.ts';
 import { computeAudience } from './service.ts';
 import { dueSlot, runRefresh } from './jobs.ts';
@@ -217,10 +219,24 @@ describe.each(kinds)('audiences on %s', (kind) => {
       const csv = await w.server.app.inject({ method: 'GET', url: P.export, query: { id: String(id) }, headers: w.admin });
       expect(csv.statusCode, csv.body).toBe(200);
       expect(csv.body.trim().split('\r\n').slice(1)).toHaveLength(expected);
-      // Only the current member table is left in the warehouse: every replaced or losing table was dropped.
-      const tables = await w.direct(`select table_name from information_schema.tables where table_name like '__shutu_staging_audience_${id}_%'`);
-      expect(tables).toHaveLength(1);
+      // Besides the current member table only replaced ones are left, retired for the sweep (a reader may
+      // still be streaming them); every losing table was dropped at once and nothing stays pending.
+      const current = (await w.server.ctx.db.selectFrom('audience').select('memberTable').where('id', '=', id).executeTakeFirstOrThrow()).memberTable;
+      const tables = (await w.direct(`select table_name from information_schema.tables where table_name like '__shutu_staging_audience_${id}_%'`)).map((r) =>
+        String(r.table_name),
+      );
+      const gc = await w.server.ctx.db.selectFrom('audienceMemberGc').selectAll().where('tableName', 'like', `__shutu_staging_audience_${id}_%`).execute();
+      expect(tables).toContain(current);
+      expect(gc.filter((g) => g.state === 'pending')).toEqual([]);
+      expect(tables.filter((t) => t !== current).sort()).toEqual(gc.map((g) => g.tableName).sort());
     }
+    // Past the grace period the sweep drops every retired table; the current one stays readable.
+    const later = new Date(Date.now() + RETIRED_GRACE_MS + 60_000);
+    expect(await sweepMemberTables(w.server.ctx, later)).toBeGreaterThanOrEqual(1);
+    const left = await w.direct(`select table_name from information_schema.tables where table_name like '__shutu_staging_audience_${id}_%'`);
+    expect(left).toHaveLength(1);
+    const csvAfterSweep = await w.server.app.inject({ method: 'GET', url: P.export, query: { id: String(id) }, headers: w.admin });
+    expect(csvAfterSweep.body.trim().split('\r\n').slice(1)).toHaveLength(expected);
     const history = ok(await call(w.server, 'GET', P.refreshes, { headers: w.admin, query: { id } }));
     expect(history.filter((h: { status: string }) => h.status === 'done').length).toBeGreaterThanOrEqual(4);
     // Between processes: a computation that started before the last switch does not replace it.
@@ -234,6 +250,35 @@ describe.each(kinds)('audiences on %s', (kind) => {
     expect(stale).toEqual({ previous: current.memberTable, superseded: true });
     const after = ok(await call(w.server, 'GET', P.detail, { headers: w.admin, query: { id } }));
     expect(after).toMatchObject({ status: 'done', size: expected });
+  });
+
+  it("keeps a deleted audience's members readable for the grace period and drops a dead computation's table only when stale", async () => {
+    const id = ok(
+      await call(w.server, 'POST', P.save, { headers: w.admin, payload: { groupName: '删除后清理', classifyId, requestFreq: 0, defineRule: [rule()] } }),
+    );
+    await computeAudience(w.server.ctx, id);
+    const { memberTable } = await w.server.ctx.db.selectFrom('audience').select('memberTable').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(memberTable).toBeTruthy();
+    // A computation killed mid-load leaves a pending table behind (here: reserved and filled, never switched).
+    const orphan = await reserveMemberTable(w.server.ctx.db, id);
+    const orphanColumns = [
+      { name: 'audience_id', type: 'INTEGER' as const },
+      { name: 'phone', type: 'STRING' as const },
+    ];
+    await loadMemberTable(w.server.ctx, orphan, orphanColumns, [[id, '13800000000']]);
+    ok(await call(w.server, 'POST', P.remove, { headers: w.admin, payload: { id } }));
+    const exists = async (t: string) => (await w.direct(`select count(*) as n from information_schema.tables where table_name = '${t}'`))[0]!.n;
+    // Right after the deletion both tables are still there: a reader that began before it finishes.
+    expect(await sweepMemberTables(w.server.ctx, new Date(Date.now() + 5 * 60_000))).toBe(0);
+    expect(Number(await exists(memberTable!))).toBe(1);
+    expect(Number(await exists(orphan))).toBe(1);
+    // After the grace the deleted audience's table goes; the pending one waits until no computation could still own it.
+    const afterGrace = new Date(Date.now() + RETIRED_GRACE_MS + 60_000);
+    expect(afterGrace.getTime() - Date.now()).toBeGreaterThan(PENDING_LIMIT_MS);
+    expect(await sweepMemberTables(w.server.ctx, afterGrace)).toBe(2);
+    expect(Number(await exists(memberTable!))).toBe(0);
+    expect(Number(await exists(orphan))).toBe(0);
+    expect(await w.server.ctx.db.selectFrom('audienceMemberGc').selectAll().where('tableName', 'in', [memberTable!, orphan]).execute()).toEqual([]);
   });
 
   it('refreshes a due slot exactly once, whoever runs it', async () => {

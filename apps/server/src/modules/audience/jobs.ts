@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { AUDIENCE_REFRESH_JOB, AUDIENCE_TICK_JOB } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import type { JobDefinition } from '../../platform/jobs/boss.ts';
+import { sweepMemberTables } from './member-gc.ts';
 import { advanceLastSlot, claimRefresh, finishRefresh, updateAudience } from './repo.ts';
 import { enqueueRefresh, refreshAudience } from './service.ts';
 
@@ -81,6 +82,12 @@ export function audienceJobs(ctx: AppContext, log: Logger): JobDefinition[] {
     policy: 'singleton',
     runAtStart: true,
     handle: async () => {
+      // Also at each start (runAtStart): tables left by a killed computation or past their grace go.
+      const dropped = await sweepMemberTables(ctx).catch((error: unknown) => {
+        log.warn({ err: error }, 'audience member-table sweep failed');
+        return 0;
+      });
+      if (dropped > 0) log.info({ dropped }, 'audience member tables dropped');
       await runAudienceTick(ctx, log);
     },
   };

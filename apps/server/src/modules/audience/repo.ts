@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { AudienceDetail, AudienceListItem, AudienceMemberColumn, AudienceRefreshItem, AudienceRuleParsed } from '@shutu/contracts';
 import type { Database } from '../../platform/db/schema.ts';
+import { retireMemberTable, settleMemberTable } from './member-gc.ts';
 import type { AudienceTable } from './schema.ts';
 import './schema.ts';
 
@@ -118,12 +119,18 @@ export async function failAudience(db: Db, id: number, startedAt: Date, values: 
     .execute();
 }
 
-export async function deleteAudience(db: Db, id: number): Promise<string | null> {
-  const row = await db.deleteFrom('audience').where('id', '=', id).returning('memberTable').executeTakeFirst();
-  return row?.memberTable ?? null;
+/** Deletes the audience; its member table is retired (dropped by the sweep once readers are done: member-gc.ts). */
+export async function deleteAudience(db: Db, id: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx.deleteFrom('audience').where('id', '=', id).returning('memberTable').executeTakeFirst();
+    if (row?.memberTable) await retireMemberTable(trx, row.memberTable);
+  });
 }
 
-/** Switches the member table in one update; answers the table it replaced (to drop). */
+/**
+ * Switches the member table in one update; answers the table it replaced. In the same transaction the
+ * new table stops being pending and the replaced one is retired (member-gc.ts drops it after a grace).
+ */
 export async function switchMembers(
   db: Db,
   id: number,
@@ -150,6 +157,8 @@ export async function switchMembers(
       })
       .where('id', '=', id)
       .execute();
+    await settleMemberTable(trx, values.memberTable);
+    if (before.memberTable && before.memberTable !== values.memberTable) await retireMemberTable(trx, before.memberTable);
     return { previous: before.memberTable };
   });
 }

@@ -65,10 +65,18 @@ export interface AudienceRefreshTable {
   finishTime: Date | null;
 }
 
+/** A member table waiting to be dropped (0045; member-gc.ts). */
+export interface AudienceMemberGcTable {
+  tableName: string;
+  state: 'pending' | 'retired';
+  since: ColumnType<Date, Date | undefined, Date>;
+}
+
 declare module '../../platform/db/schema.ts' {
   interface Database {
     audienceCategory: AudienceCategoryTable;
     audience: AudienceTable;
     audienceRefresh: AudienceRefreshTable;
+    audienceMemberGc: AudienceMemberGcTable;
   }
 }

@@ -24,7 +24,6 @@ import type { AppContext } from '../../context.ts';
 import { AppError, badRequest, conflict, forbidden, isUniqueViolation, notFound } from '../../platform/http/errors.ts';
 import type { Caller } from '../perm/index.ts';
 import {
-  dropMemberTable,
   loadMemberCsv,
   loadMemberSelect,
   loadMemberTable,
@@ -36,6 +35,7 @@ import {
   streamRows,
 } from '../read/index.ts';
 import { compileAudience } from './compute.ts';
+import { discardMemberTable, reserveMemberTable, settleMemberTable } from './member-gc.ts';
 import { parsePhoneFile } from './phones.ts';
 import * as repo from './repo.ts';
 import { oneAtATime } from './serial.ts';
@@ -227,12 +227,12 @@ export async function computeAudience(ctx: AppContext, id: number): Promise<{ si
   if (row.kind !== 'dataset') throw badRequest(audienceMessages.notReady);
   const owner = await ownerOf(ctx, row.createUserId);
   await repo.updateAudience(ctx.db, id, { status: 'running' });
-  return recordMaterialise(ctx, id, async () => {
+  return recordMaterialise(ctx, id, async (table) => {
     const rules = repo.toDetail(row).defineRule;
     const { read, compiled, columns } = await compileAudience(ctx, owner, rules, id, 'save');
     const warehouse = await memberWarehouse(ctx);
     if (read.cube.datasourceId === warehouse.datasourceId) {
-      const loaded = await loadMemberSelect(ctx, id, loadColumns(columns), compiled, { signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS) });
+      const loaded = await loadMemberSelect(ctx, table, id, loadColumns(columns), compiled, { signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS) });
       if (loaded) return { columns, loaded, datasourceId: read.cube.datasourceId };
     }
     const stream = streamRows(read.driver, compiled, { timeoutMs: REFRESH_TIMEOUT_MS });
@@ -254,28 +254,36 @@ const loadColumns = (columns: readonly AudienceMemberColumn[]): LoadColumn[] => 
   ...columns.map((c) => ({ name: c.name, type: 'STRING' as const, comment: c.title })),
 ];
 
+/** What a computation produced into its reserved table `table`: the engine filled it (`loaded`), or rows to load. */
 type Produced = { columns: AudienceMemberColumn[]; datasourceId?: number | null } & (
   { rows: AsyncIterable<LoadRow> | Iterable<LoadRow>; loaded?: undefined } | { loaded: { table: string; rows: number }; rows?: undefined }
 );
 
-/** Loads members (or takes a table the engine filled), switches the audience to them and drops the table they replace; failures are recorded on the audience. */
-async function recordMaterialise(ctx: AppContext, id: number, produce: () => Promise<Produced>): Promise<{ size: number; durationMs: number }> {
+/**
+ * Loads members into a reserved table (or takes it as the engine filled it), switches the audience to
+ * them — the replaced table is retired, not dropped, so a reader of it finishes (member-gc.ts) —
+ * and records failures on the audience.
+ */
+async function recordMaterialise(ctx: AppContext, id: number, produce: (table: string) => Promise<Produced>): Promise<{ size: number; durationMs: number }> {
   return oneAtATime(ctx, id, async () => {
     const startedAt = new Date();
     const started = performance.now();
+    let table: string | null = null;
     try {
-      const produced = await produce();
+      table = await reserveMemberTable(ctx.db, id);
+      const produced = await produce(table);
       const { columns, datasourceId } = produced;
       if (columns[0]?.name !== 'phone') throw new Error('member columns must start with phone');
-      const loaded = produced.loaded ?? (await loadMemberTable(ctx, id, loadColumns(columns), produced.rows));
+      const loaded = produced.loaded ?? (await loadMemberTable(ctx, table, loadColumns(columns), produced.rows));
       const durationMs = Math.round(performance.now() - started);
       const values = { memberTable: loaded.table, memberColumns: columns, size: loaded.rows, durationMs, datasourceId };
       const switched = await repo.switchMembers(ctx.db, id, values, startedAt);
-      // Deleted meanwhile, or superseded by a later computation: only this computation's own table goes.
-      if (!switched || switched.superseded) await dropMemberTable(ctx, loaded.table);
-      else if (switched.previous && switched.previous !== loaded.table) await dropMemberTable(ctx, switched.previous).catch(() => undefined);
+      // Deleted meanwhile, or superseded by a later computation: nobody ever read this table.
+      if (!switched || switched.superseded) await discardMemberTable(ctx, loaded.table);
       return { size: loaded.rows, durationMs };
     } catch (error) {
+      // A half-loaded table is dropped now; if that fails too, the sweep drops it once it is stale.
+      if (table) await discardMemberTable(ctx, table).catch(() => undefined);
       const message = error instanceof AppError || (error as { message?: unknown }).message ? String((error as Error).message).slice(0, 1000) : '计算失败';
       await repo.failAudience(ctx.db, id, startedAt, { error: message, durationMs: Math.round(performance.now() - started) });
       throw error;
@@ -312,9 +320,9 @@ export async function materialiseAudienceSelect(
   rows: () => Promise<AsyncIterable<readonly (string | null)[]>>,
 ): Promise<{ size: number; durationMs: number }> {
   await repo.updateAudience(ctx.db, audienceId, { status: 'running' });
-  return recordMaterialise(ctx, audienceId, async () => {
+  return recordMaterialise(ctx, audienceId, async (table) => {
     const rendered = { sql: statement.sql, params: [...statement.params], columns: statement.columns };
-    const loaded = await loadMemberSelect(ctx, audienceId, loadColumns(columns), rendered, { signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS) });
+    const loaded = await loadMemberSelect(ctx, table, audienceId, loadColumns(columns), rendered, { signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS) });
     if (loaded) return { columns, loaded };
     const source = await rows();
     async function* withId(): AsyncGenerator<LoadRow> {
@@ -344,16 +352,24 @@ export async function materialisePhones(ctx: AppContext, audienceId: number, pho
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
     }
     await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
-    const loaded = await loadMemberCsv(ctx, audienceId, loadColumns(columns), { path: file, delimiter: ',', skipLines: 1, fields: 2 });
+    const table = await reserveMemberTable(ctx.db, audienceId);
+    const loaded = await loadMemberCsv(ctx, table, loadColumns(columns), { path: file, delimiter: ',', skipLines: 1, fields: 2 }).catch(
+      async (error: unknown) => {
+        await discardMemberTable(ctx, table).catch(() => undefined);
+        throw error;
+      },
+    );
     if (loaded) {
       if (loaded.rows !== phones.length) {
-        await dropMemberTable(ctx, loaded.table);
+        await discardMemberTable(ctx, loaded.table);
         throw new AppError(500, '导入失败');
       }
       const durationMs = Math.round(performance.now() - started);
-      await repo.switchMembers(ctx.db, audienceId, { memberTable: loaded.table, memberColumns: columns, size: loaded.rows, durationMs });
+      const switched = await repo.switchMembers(ctx.db, audienceId, { memberTable: loaded.table, memberColumns: columns, size: loaded.rows, durationMs });
+      if (!switched || switched.superseded) await discardMemberTable(ctx, loaded.table);
       return { size: loaded.rows, durationMs };
     }
+    await settleMemberTable(ctx.db, table); // the engine could not load the file: the row path reserves its own
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
@@ -412,8 +428,7 @@ export async function saveAudienceRow(
 
 export async function removeAudience(ctx: AppContext, caller: Caller, id: number): Promise<void> {
   await requireAudience(ctx, caller, id);
-  const table = await repo.deleteAudience(ctx.db, id);
-  if (table) await dropMemberTable(ctx, table).catch(() => undefined);
+  await repo.deleteAudience(ctx.db, id);
 }
 
 /** An audience's members as SQL over the built-in warehouse (statistics, comparison; docs/tags.md). */

@@ -43,16 +43,25 @@ export async function memberWarehouse(ctx: AppContext): Promise<{ datasourceId: 
   return { datasourceId: row.id, dialect: await driver.dialect(), schema: await driver.defaultSchema() };
 }
 
-/** Loads rows into a new member table of audience `audienceId`; the table's name is returned. */
+/** A new member table's name for audience `audienceId` (the caller records it before loading: audience/member-gc.ts). */
+export function newMemberTableName(audienceId: number): string {
+  return `${MEMBER_PREFIX}${Math.trunc(audienceId)}_${randomBytes(6).toString('hex')}`;
+}
+
+function requireMemberTable(table: string): void {
+  if (!table.startsWith(MEMBER_PREFIX)) throw new Error('not a member table');
+}
+
+/** Loads rows into the new member table `table` (named by newMemberTableName). */
 export async function loadMemberTable(
   ctx: AppContext,
-  audienceId: number,
+  table: string,
   columns: readonly LoadColumn[],
   rows: AsyncIterable<LoadRow> | Iterable<LoadRow>,
 ): Promise<{ table: string; rows: number }> {
+  requireMemberTable(table);
   const { datasourceId } = await memberWarehouse(ctx);
   const driver = await getDataSourceDriver(ctx, datasourceId);
-  const table = `${MEMBER_PREFIX}${audienceId}_${randomBytes(6).toString('hex')}`;
   const result = await driver.bulkLoad(table, columns, rows, { batchSize: 50_000 });
   return { table, rows: result.rows };
 }
@@ -64,14 +73,14 @@ export async function loadMemberTable(
  */
 export async function loadMemberCsv(
   ctx: AppContext,
-  audienceId: number,
+  table: string,
   columns: readonly LoadColumn[],
   file: CsvFileSource,
 ): Promise<{ table: string; rows: number } | null> {
+  requireMemberTable(table);
   const { datasourceId } = await memberWarehouse(ctx);
   const driver = await getDataSourceDriver(ctx, datasourceId);
   if (!driver.bulkLoadCsvFile || !(await driver.info()).capabilities.loadsLocalCsv) return null;
-  const table = `${MEMBER_PREFIX}${audienceId}_${randomBytes(6).toString('hex')}`;
   const result = await driver.bulkLoadCsvFile(table, columns, file);
   return { table, rows: result.rows };
 }
@@ -84,15 +93,16 @@ export async function loadMemberCsv(
  */
 export async function loadMemberSelect(
   ctx: AppContext,
+  table: string,
   audienceId: number,
   columns: readonly LoadColumn[],
   members: { sql: string; params: readonly ParamValue[]; columns: readonly string[] },
   options: { signal?: AbortSignal } = {},
 ): Promise<{ table: string; rows: number } | null> {
+  requireMemberTable(table);
   const { datasourceId, dialect } = await memberWarehouse(ctx);
   const driver = await getDataSourceDriver(ctx, datasourceId);
   if (!driver.bulkLoadSelect) return null;
-  const table = `${MEMBER_PREFIX}${audienceId}_${randomBytes(6).toString('hex')}`;
   const q = (name: string) => dialect.quoteIdentifier(name);
   // The id is this module's own integer, not a user's value.
   const sql = `SELECT ${Math.trunc(audienceId)} AS ${q('audience_id')}, ${members.columns.map((c) => `${q('m')}.${q(c)}`).join(', ')} FROM (${members.sql}) ${q('m')}`;
@@ -110,7 +120,7 @@ export async function dropMemberTable(ctx: AppContext, table: string): Promise<v
 
 /** `SELECT columns FROM member table` for the warehouse's dialect (export, statistics over members). */
 export function memberTableQuery(dialect: Dialect, table: string, columns: readonly string[]): RenderedSql {
-  if (!table.startsWith(MEMBER_PREFIX)) throw new Error('not a member table');
+  requireMemberTable(table);
   const query: SelectQuery = {
     k: 'select',
     distinct: false,

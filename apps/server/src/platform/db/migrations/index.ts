@@ -33,6 +33,7 @@ import * as apps from './0032_app.ts';
 import * as cacheBus from './0037_cache_bus.ts';
 import * as orderExportSlices from './0038_order_export_slices.ts';
 import * as rateWindow from './0040_rate_window.ts';
+import * as audienceMemberGc from './0045_audience_member_gc.ts';
 
 /** Versioned migrations, applied in key order at start. Never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0037_cache_bus': cacheBus,
   '0038_order_export_slices': orderExportSlices,
   '0040_rate_window': rateWindow,
+  '0045_audience_member_gc': audienceMemberGc,
 };
