@@ -5,10 +5,13 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API, type BoardSave, type ChartSave, type DatasetSave, type ExportTask } from '@shutu/contracts';
 import { freeShardPorts, loadDemo, removeClickHouseCluster, startClickHouseCluster, type ClickHouseCluster } from '@shutu/connectors/cluster';
+import { createClient } from '@clickhouse/client';
+import { getDataSourceDriver } from '../src/modules/datasource/registry.ts';
 import { moduleJobs } from '../src/modules/jobs.ts';
 import { Jobs } from '../src/platform/jobs/boss.ts';
 import { call } from './fixtures.ts';
 import { datasetWorld, fieldIds, type DatasetWorld, type Headers } from './dataset-fixtures.ts';
+import { multipart } from './multipart.ts';
 
 /**
  * The server on the two-shard ClickHouse cluster (issue 27, docs/deploy.md "ClickHouse
@@ -127,6 +130,7 @@ describe('the server on a two-shard ClickHouse cluster', () => {
   let jobs: Jobs;
   let admin: Headers;
   let cluster: ClickHouseCluster;
+  let clusterSourceId: number;
   /** The same dataset and board on the built-in DuckDB warehouse and on the cluster. */
   const sides: { name: string; cubeId: number; f: Record<string, number>; boardId: number; second: { cubeId: number; f: Record<string, number> } }[] = [];
 
@@ -154,6 +158,7 @@ describe('the server on a two-shard ClickHouse cluster', () => {
       },
     });
     expect(source.status, source.raw.body).toBe(200);
+    clusterSourceId = source.body.data.id as number;
     const ws = await w.category('集群数据集');
     const category = (await call(w.server, 'POST', '/api/board/categories', { headers: admin, payload: { kind: 'visual', categoryValue: '集群' } })).body.data
       .id;
@@ -297,6 +302,92 @@ describe('the server on a two-shard ClickHouse cluster', () => {
       expect(duck.total, op).toBeGreaterThan(0);
       expect(duck.members, op).toHaveLength(duck.total);
       expect(cluster, op).toEqual(duck);
+    }
+  });
+
+  it('a file table uploaded to the cluster (the upload target setting) is spread over both shards, charts as on DuckDB, and is dropped from both', async () => {
+    const setTarget = await call(w.server, 'PUT', API.system.fileTableSource, { headers: admin, payload: { datasourceId: clusterSourceId } });
+    expect(setTarget.status, setTarget.raw.body).toBe(200);
+    const target = (await call(w.server, 'GET', API.system.fileTableSource, { headers: admin })).body.data.datasourceId as number;
+    expect(target).toBe(clusterSourceId);
+    const lines = Array.from({ length: 4000 }, (_, i) => `客户${i},城市${i % 7},${i % 100}.5,2024-03-${String(1 + (i % 28)).padStart(2, '0')} 08:30:00`);
+    const content = `姓名,城市,金额,下单时间\n${lines.join('\n')}\n`;
+    const columns = [
+      { comment: '姓名', columnName: 'name', columnType: 'STRING' },
+      { comment: '城市', columnName: 'city', columnType: 'STRING' },
+      { comment: '金额', columnName: 'amount', columnType: 'NUMBER' },
+      { comment: '下单时间', columnName: 'ordered_at', columnType: 'DATETIME' },
+    ];
+    const tableName = `ft_cluster_${Date.now().toString(36)}`;
+    const shardClients = cluster.shards.map((s) => createClient({ url: `http://127.0.0.1:${s.http}` }));
+    const onShards = async (sql: string) =>
+      Promise.all(shardClients.map(async (c) => Number((await (await c.query({ query: sql, format: 'TabSeparated' })).text()).trim())));
+    const category = (await call(w.server, 'POST', '/api/board/categories', { headers: admin, payload: { kind: 'visual', categoryValue: '上传' } })).body.data
+      .id;
+    try {
+      const answers: Row[][] = [];
+      for (const dsId of [w.warehouseId, target]) {
+        const body = multipart({ tableName, tableComment: '客户订单', dsId, tableColumnList: JSON.stringify(columns) }, { name: '订单.csv', content });
+        const res = await w.server.app.inject({ method: 'POST', url: API.fileTable.tables, headers: { ...admin, ...body.headers }, payload: body.payload });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(JSON.parse(res.body).data).toMatchObject({ tableName, datasourceId: dsId, rowCount: 4000 });
+        const saved = await w.save(admin, {
+          cubeData: {
+            cubeName: `上传${dsId}`,
+            workspaceId: await w.category(`上传分类${dsId}`),
+            cubeTableNames: [{ tableName, tableAliasName: 'f' }],
+            linksJoin: [],
+            publicStatus: 1,
+          },
+          datasourceId: dsId,
+          columnList: [
+            normal('city', 'f', 'city', '城市'),
+            normal('amount', 'f', 'amount', '金额', { viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' }),
+            normal('name', 'f', 'name', '姓名'),
+          ],
+        });
+        expect(saved.status, saved.raw.body).toBe(200);
+        const f = await fieldIds(w.server, admin, saved.body.data as number);
+        const chart: ChartSave = {
+          key: 'cities',
+          name: 'bar',
+          title: '各城市金额',
+          dataconfig: {
+            cubeId: saved.body.data as number,
+            rowParamList: [{ fieldId: f['城市']! }],
+            indexParamList: [{ fieldId: f['金额']! }, { fieldId: f['姓名']!, aggregation: 'COUNT_DISTINCT' }],
+            sortList: [{ fieldId: f['城市']!, direction: 'ASC' }],
+          },
+        };
+        const board = await call(w.server, 'POST', '/api/board/boards', {
+          headers: admin,
+          payload: {
+            title: `上传大屏${dsId}`,
+            categoryId: category,
+            content: { type: 'quick', layout: [{ i: 'cities', x: 0, y: 0, w: 12, h: 6 }] },
+            charts: [chart],
+          },
+        });
+        expect(board.status, board.raw.body).toBe(200);
+        answers.push((await chartData(board.body.data as number, 'cities')).dataList);
+      }
+      // Both shards hold part of the rows (the Distributed table spreads them), together all of them.
+      const perShard = await onShards(`SELECT count() FROM ${tableName}_local`);
+      expect(
+        perShard.every((n) => n > 500),
+        perShard.join(','),
+      ).toBe(true);
+      expect(perShard.reduce((a, b) => a + b)).toBe(4000);
+      expect(await onShards(`SELECT count() FROM ${tableName}`)).toEqual([4000, 4000]);
+      expect(answers[0]).toHaveLength(7);
+      expect(answers[1]).toEqual(answers[0]);
+
+      // Dropping the file table's table (what a failed or replaced load does) removes it from every shard.
+      await (await getDataSourceDriver(w.server.ctx, target)).dropTable(tableName);
+      expect(await onShards(`SELECT count() FROM system.tables WHERE name IN ('${tableName}', '${tableName}_local')`)).toEqual([0, 0]);
+    } finally {
+      await Promise.all(shardClients.map((c) => c.close()));
+      await call(w.server, 'PUT', API.system.fileTableSource, { headers: admin, payload: { datasourceId: null } });
     }
   });
 });

@@ -6,6 +6,7 @@ import { ClickHouseLogLevel, createClient, type ClickHouseClient, type ClickHous
 import { getDialect } from '@shutu/query';
 import { batches, checkColumns, loadFailed, newIdentifier, runRename, withoutStagingTables } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
+import { ClusterTables, probeClusterLayout } from './clickhouse-cluster.ts';
 import { trailingException, tsvLine } from './clickhouse-tsv.ts';
 import { csvText } from './csv-text.ts';
 import { connectorError, ConnectorError, errorCode, isWriteStatement, networkError, queryFailed, readOnlyError, timeoutError } from './errors.ts';
@@ -83,6 +84,8 @@ export class ClickHouseDriver extends DriverBase {
   private readonly port: number;
   private readonly connectTimeoutMs: number;
   private infoCache: Promise<DriverInfo> | null = null;
+  /** The shards when the server is one of a cluster (clickhouse-cluster.ts), probed at the first write. */
+  private clusterCache: Promise<ClusterTables | null> | null = null;
   private closed = false;
 
   constructor(private readonly config: DataSourceConfig) {
@@ -135,6 +138,22 @@ export class ClickHouseDriver extends DriverBase {
       throw this.mapError(error, this.connectTimeoutMs);
     });
     return this.infoCache;
+  }
+
+  /** The cluster's shards when this server is a shard of one: tables ShuTu writes go to every shard. */
+  private clusterTables(): Promise<ClusterTables | null> {
+    this.clusterCache ??= probeClusterLayout(this.access())
+      .then((layout) => (layout ? new ClusterTables(layout, this.access()) : null))
+      .catch((error: unknown) => {
+        this.clusterCache = null;
+        throw this.mapError(error, 0);
+      });
+    return this.clusterCache;
+  }
+
+  private access() {
+    const { user, password, database } = this.config;
+    return { client: this.client, host: this.host, port: this.port, username: user || 'default', password: password ?? '', database: database || 'default' };
   }
 
   async listTables(): Promise<TableInfo[]> {
@@ -265,15 +284,22 @@ export class ClickHouseDriver extends DriverBase {
         (c, i) => `${names[i]} ${LOAD_TYPES[c.type]}${c.comment && capabilities.columnComments ? ` COMMENT ${dialect.escapeString(c.comment)}` : ''}`,
       );
       const comment = options.comment && capabilities.tableComments ? ` COMMENT ${dialect.escapeString(options.comment)}` : '';
-      await this.client
-        .command({ query: `CREATE TABLE ${qualified} (${defs.join(', ')}) ENGINE = MergeTree() ORDER BY tuple()${comment}` })
-        .catch((error: unknown) => {
-          throw loadFailed(error);
-        });
+      const cluster = await this.clusterTables();
+      // On a cluster: a local table on every shard under a Distributed one, rows spread over the shards.
+      const into = cluster
+        ? await cluster.create(options.schema, table, defs.join(', '), comment).catch((error: unknown) => {
+            throw loadFailed(error);
+          })
+        : await this.client.command({ query: `CREATE TABLE ${qualified} (${defs.join(', ')}) ENGINE = MergeTree() ORDER BY tuple()${comment}` }).then(
+            () => qualified,
+            (error: unknown) => {
+              throw loadFailed(error);
+            },
+          );
       try {
-        return await this.streamCsv(qualified, columns, names, rows, options);
+        return await this.streamCsv(into, columns, names, rows, cluster ? { ...options, settings: { insert_distributed_sync: 1 } } : options);
       } catch (error) {
-        await this.client.command({ query: `DROP TABLE IF EXISTS ${qualified}` }).catch(() => undefined);
+        await (cluster ? cluster.drop(options.schema, table) : this.client.command({ query: `DROP TABLE IF EXISTS ${qualified}` })).catch(() => undefined);
         throw loadFailed(error);
       }
     } catch (error) {
@@ -354,7 +380,11 @@ export class ClickHouseDriver extends DriverBase {
     this.check();
     const query = `RENAME TABLE ${qualify(from, options)} TO ${qualify(to, options)}`;
     try {
-      await runRename(from, to, { exists: (name) => this.existsIn(options.schema, name), rename: async () => void (await this.client.command({ query })) });
+      const rename = async () => {
+        const cluster = await this.clusterTables();
+        if (!(await cluster?.rename(options.schema, from, to))) await this.client.command({ query });
+      };
+      await runRename(from, to, { exists: (name) => this.existsIn(options.schema, name), rename });
     } catch (error) {
       throw this.mapError(error, 0);
     }
@@ -363,7 +393,8 @@ export class ClickHouseDriver extends DriverBase {
   async dropTable(table: string, options: TableOptions = {}): Promise<void> {
     this.check();
     try {
-      await this.client.command({ query: `DROP TABLE IF EXISTS ${qualify(table, options)}` });
+      const cluster = await this.clusterTables();
+      if (!(await cluster?.drop(options.schema, table))) await this.client.command({ query: `DROP TABLE IF EXISTS ${qualify(table, options)}` });
     } catch (error) {
       throw this.mapError(error, 0);
     }
@@ -372,6 +403,7 @@ export class ClickHouseDriver extends DriverBase {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all([this.client.close(), this.probe.close()]);
+    const cluster = await this.clusterCache?.catch(() => null);
+    await Promise.all([cluster?.close(), this.client.close(), this.probe.close()]);
   }
 }

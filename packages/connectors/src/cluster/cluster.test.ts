@@ -213,6 +213,49 @@ describe('the demo warehouse on a two-shard ClickHouse cluster', () => {
     expect(one.size + two.size).toBe(new Set([...one, ...two]).size);
   });
 
+  it('a table the driver writes (file tables, CDP tables) is made on both shards: loaded, renamed and dropped on each, from either shard', async () => {
+    const counts = async (table: string) =>
+      Promise.all(
+        cluster.shards.map(async (s) => {
+          const shard = new ClickHouseDriver({ ...cluster.config, port: s.http });
+          try {
+            const [{ n }] = (await collect(shard.query(`SELECT count() AS n FROM ${table}`))).rows as [{ n: number }];
+            return n;
+          } finally {
+            await shard.close();
+          }
+        }),
+      );
+    const tables = async (like: string) => (await counts(`system.tables WHERE name LIKE '${like}%'`)).join(',');
+    // Written through shard 2: the driver finds shard 1 by the cluster definition and its http_port macro.
+    const driver = new ClickHouseDriver({ ...cluster.config, port: cluster.shards[1]!.http });
+    try {
+      const rows = Array.from({ length: 3000 }, (_, i) => [`客户${i}`, i % 10]);
+      const loaded = await driver.bulkLoad(
+        'upload_staging_x',
+        [
+          { name: 'name', type: 'STRING' },
+          { name: 'n', type: 'INTEGER' },
+        ],
+        rows,
+      );
+      expect(loaded.rows).toBe(3000);
+      await driver.renameTable('upload_staging_x', 'upload_x');
+      expect(await tables('upload_staging_x')).toBe('0,0');
+      const local = await counts('upload_x_local');
+      expect(
+        local.every((n) => n > 1000),
+        local.join(','),
+      ).toBe(true);
+      expect(local[0]! + local[1]!).toBe(3000);
+      expect(await counts('upload_x')).toEqual([3000, 3000]);
+      await driver.dropTable('upload_x');
+      expect(await tables('upload_x')).toBe('0,0');
+    } finally {
+      await driver.close();
+    }
+  });
+
   it('loading again keeps the data, starting again keeps the servers', async () => {
     const again = await loadDemo(cluster, { orders: ORDERS, anchorDate: ANCHOR });
     expect(again.action).toBe('kept');

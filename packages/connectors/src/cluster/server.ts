@@ -11,6 +11,8 @@ import type { DataSourceConfig } from '../types.ts';
  * log under `baseDir/shardN/`, and one `remote_servers` definition (cluster `shutu_cluster`)
  * naming both shards by their native TCP port. Either shard answers a query on a `Distributed`
  * table for the whole cluster, so a ShuTu ClickHouse data source points at shard 1's HTTP port.
+ * Each shard's `http_port` macro is its HTTP port: the driver finds the other shard's HTTP
+ * interface by it to create the tables it writes on every shard (clickhouse-cluster.ts).
  *
  * Starting is idempotent: a shard whose recorded process still answers on its port is kept, a
  * stopped one is started again on the same data. Nothing is downloaded: the installed binary
@@ -125,6 +127,7 @@ function serverConfig(dir: string, own: ShardPorts, all: readonly ShardPorts[]):
   <mark_cache_size>134217728</mark_cache_size>
   <uncompressed_cache_size>134217728</uncompressed_cache_size>
   ${remoteServers(all)}
+  <macros><http_port>${own.http}</http_port></macros>
 </yandex>
 `;
 }
