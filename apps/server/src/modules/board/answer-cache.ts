@@ -1,10 +1,13 @@
 import zlib from 'node:zlib';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { chartDataResultSchema, envelopeSchema, type ChartDataResult } from '@shutu/contracts';
 import type { AppContext } from '../../context.ts';
 import type { MaybeScoped } from '../../platform/auth/scope.ts';
+import { sessionOf } from '../../platform/auth/access.ts';
 import { stampOf } from '../../platform/cache/coherent.ts';
 import type { CacheTopic } from '../../platform/cache/topics.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { pickEncoding } from '../../platform/http/static-assets.ts';
 import type { Caller } from '../perm/index.ts';
 
 /**
@@ -20,6 +23,12 @@ import type { Caller } from '../perm/index.ts';
  * (`datasource`), the time zone (`settings`) and any source's data (`read`, bumped by every
  * load through ShuTu) — and at most ANSWER_TTL_MS: relative dates ("last 7 days") move with the
  * clock, and a server engine's data may change outside ShuTu (the read cache's 30 s bound).
+ *
+ * The body in the key is the one the client sent, before validation: a kept answer is served
+ * from the route's preValidation hook (serveKeptAnswer), so a hit skips the body's zod
+ * validation too. Only a body that then passed validation and was answered is ever kept, so
+ * a hit always stands for a valid request of the same caller; a body spelled differently (keys
+ * in another order, defaults written out) is a miss, never a wrong answer.
  */
 
 /** How long a kept answer is served at most. */
@@ -55,10 +64,46 @@ function cacheOf(ctx: AppContext): AnswerCache {
   return cache;
 }
 
-/** The cache key of a saved chart's request by a caller (null for an editor's unsaved chart: not kept). */
-export function answerKey(caller: Caller & MaybeScoped, body: { boardId?: number | null; chartKey?: string | null }): string | null {
-  if (!body.boardId || !body.chartKey) return null;
+/** The key of each request that may be kept, computed from its body as sent (before validation). */
+const requestKeys = new WeakMap<FastifyRequest, string>();
+
+/**
+ * The cache key of a saved chart's request by a caller, from the body as the client sent it
+ * (null for an editor's unsaved chart, or a body that names no saved chart: not kept).
+ */
+export function answerKey(caller: Caller & MaybeScoped, body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const { boardId, chartKey } = body as { boardId?: unknown; chartKey?: unknown };
+  if (typeof boardId !== 'number' || !boardId || typeof chartKey !== 'string' || !chartKey) return null;
   return JSON.stringify([caller.userId, caller.isAdministrator, caller.scope ?? null, body]);
+}
+
+/**
+ * preValidation hook of POST chart-data: sends the kept answer of this caller's body, if any,
+ * before the body is validated (the bytes sent before: no lookups, no compilation, no
+ * validation, no serialisation). Otherwise remembers the key for keptAnswerKey.
+ */
+export function serveKeptAnswer(ctx: AppContext) {
+  return async function keptAnswerHook(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const key = answerKey(sessionOf(request), request.body);
+    if (key === null) return undefined;
+    const kept = keptAnswer(ctx, key);
+    if (!kept) {
+      requestKeys.set(request, key);
+      return undefined;
+    }
+    const { body, gzip } = answerBody(kept, pickEncoding(request.headers['accept-encoding']) === 'gzip');
+    reply.type('application/json; charset=utf-8');
+    if (gzip) reply.header('content-encoding', 'gzip').header('vary', 'Accept-Encoding');
+    // Bytes are sent as they are (the route's response schema is what they were made from);
+    // returning the reply tells Fastify the request is answered.
+    return reply.send(body);
+  };
+}
+
+/** The key under which the handler keeps its answer (set by serveKeptAnswer on a miss). */
+export function keptAnswerKey(request: FastifyRequest): string | null {
+  return requestKeys.get(request) ?? null;
 }
 
 /** The kept answer for `key`, if still valid. */

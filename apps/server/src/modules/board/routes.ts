@@ -31,8 +31,7 @@ import {
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
-import { pickEncoding } from '../../platform/http/static-assets.ts';
-import { answerBody, answerKey, answerStamp, keepAnswer, keptAnswer } from './answer-cache.ts';
+import { answerStamp, keepAnswer, keptAnswerKey, serveKeptAnswer } from './answer-cache.ts';
 import { getBoardAuth, groupBoardAuthList, groupBoardAuthSave, saveBoardAuth } from './auth.ts';
 import { deleteCategory, listCategories, saveCategory } from './categories.ts';
 import { chartDataBatchLines, openChartBatch } from './chart-batch.ts';
@@ -273,19 +272,12 @@ export function registerBoardRoutes(app: App, ctx: AppContext): void {
         body: chartDataBodySchema,
         response: { 200: envelopeSchema(chartDataResultSchema) },
       },
+      // A kept answer is sent before the body's validation (answer-cache.ts).
+      preValidation: serveKeptAnswer(ctx),
     },
-    async (request, reply) => {
+    async (request) => {
       const caller = sessionOf(request);
-      const key = answerKey(caller, request.body);
-      const kept = key === null ? undefined : keptAnswer(ctx, key);
-      if (kept) {
-        // The bytes sent before: no lookups, no compilation, no serialisation (answer-cache.ts).
-        const { body, gzip } = answerBody(kept, pickEncoding(request.headers['accept-encoding']) === 'gzip');
-        reply.type('application/json; charset=utf-8');
-        if (gzip) reply.header('content-encoding', 'gzip').header('vary', 'Accept-Encoding');
-        // Bytes are sent as they are (the schema above is what they were made from).
-        return reply.send(body as never);
-      }
+      const key = keptAnswerKey(request);
       const stamp = answerStamp(ctx);
       const result = await chartData(ctx, caller, request.body);
       if (key !== null) keepAnswer(ctx, key, stamp, result);
