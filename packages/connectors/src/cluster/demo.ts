@@ -1,11 +1,12 @@
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ClickHouseLogLevel, createClient, type ClickHouseClient } from '@clickhouse/client';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { getDialect } from '@shutu/query';
-import { ClickHouseDriver } from '../clickhouse.ts';
 import { GENERATOR_VERSION, generateDemoWarehouse, readMeta, type DemoMeta } from '../demo/generate.ts';
 import { makePlan, seedDay } from '../demo/plan.ts';
 import { DEMO_TABLES, META_TABLE, ORDER_DATA_VIEW, type ColumnSpec, type TableSpec } from '../demo/schema.ts';
-import type { LoadColumn, LoadColumnType } from '../types.ts';
 import { CLUSTER_NAME, type ShardPorts } from './server.ts';
 
 /**
@@ -23,8 +24,9 @@ import { CLUSTER_NAME, type ShardPorts } from './server.ts';
  * v_order_data is `v_order_data_local` (a view over the shard's own orders, cancellations and
  * usage, which share the shard by phone) under a Distributed table of the same name.
  *
- * Rows go in through the ClickHouse driver's CSV path (`insertCsv`) into the Distributed table
- * with insert_distributed_sync = 1: the server routes each row by the sharding key.
+ * Rows go in as CSV written by DuckDB (`COPY … TO`, one part per shard), each part inserted
+ * into the Distributed table through its own shard at the same time, with
+ * insert_distributed_sync = 1: the server routes each row by the sharding key (loadTables).
  * demo_warehouse_meta (a plain table on each shard) is written last: a load that stopped half
  * way is done again by the next call.
  */
@@ -59,12 +61,6 @@ export interface ClusterTarget {
   shards: readonly ShardPorts[];
 }
 
-const LOAD_TYPE: Record<string, LoadColumnType> = { VARCHAR: 'STRING', INTEGER: 'INTEGER', BIGINT: 'INTEGER', TIMESTAMP: 'DATETIME' };
-
-function loadType(column: ColumnSpec): LoadColumnType {
-  return LOAD_TYPE[column.type] ?? (column.type.startsWith('DECIMAL') ? 'NUMBER' : 'STRING');
-}
-
 /** The ClickHouse type of a demo column; Nullable when the data holds a NULL in it. */
 function clickHouseType(column: ColumnSpec, nullable: boolean): string {
   const decimal = /^DECIMAL\((\d+),\s*(\d+)\)$/.exec(column.type);
@@ -75,10 +71,9 @@ function clickHouseType(column: ColumnSpec, nullable: boolean): string {
   return nullable ? `Nullable(${base})` : base;
 }
 
-/** What DuckDB's SELECT gives the CSV path: times as 'YYYY-MM-DD HH:mm:ss', decimals as numbers. */
-function readExpr(column: ColumnSpec): string {
+/** What DuckDB's CSV gives ClickHouse: times as 'YYYY-MM-DD HH:mm:ss' (18.16 takes no fraction), the rest as DuckDB writes it. */
+function copyExpr(column: ColumnSpec): string {
   if (column.type === 'TIMESTAMP') return `strftime(${column.name}, '%Y-%m-%d %H:%M:%S')`;
-  if (column.type.startsWith('DECIMAL')) return `CAST(${column.name} AS DOUBLE)`;
   return column.name;
 }
 
@@ -93,11 +88,6 @@ export function shardingKey(table: TableSpec, nullable: ReadonlySet<string>): st
   const candidates = [table.columns.find((c) => c.name === 'phone'), ...table.columns].filter((c): c is ColumnSpec => !!c && !nullable.has(c.name));
   if (candidates.length === 0) throw new Error(`cluster demo: ${table.name} has no column without NULLs to shard by`);
   return candidates[0]!.name;
-}
-
-async function* duckRows(duck: DuckDBConnection, table: TableSpec): AsyncGenerator<(string | number | null)[]> {
-  const result = await duck.stream(`SELECT ${table.columns.map(readExpr).join(', ')} FROM ${table.name}`);
-  for await (const rows of result.yieldRowsJson()) for (const row of rows) yield row as (string | number | null)[];
 }
 
 /** The order-data view of one shard: its orders with their cancellation and that month's usage (one JOIN per SELECT on 18.16). */
@@ -224,7 +214,7 @@ export async function loadDemo(target: ClusterTarget, options: LoadDemoOptions =
         if (!meta) throw new Error(`demo generation recorded no meta row (${generated.millis} ms)`);
       }
       if (!meta) throw new Error(`${options.duckdbPath}: not a demo warehouse (no ${META_TABLE.name} row)`);
-      await loadTables(target, admins, source.duck);
+      await loadTables(admins, source.duck);
       const metaDdl = `CREATE TABLE ${q(META_TABLE.name)} (generator_version Int32, seed Int64, scale Int64, anchor_date String, generated_at String, duration_ms Int64, duckdb_version String) ENGINE = TinyLog`;
       const metaRow = [meta.generatorVersion, meta.seed, meta.scale, str(meta.anchorDate), str(meta.generatedAt), meta.durationMs, str(meta.duckdbVersion)];
       for (const admin of admins) {
@@ -241,9 +231,16 @@ export async function loadDemo(target: ClusterTarget, options: LoadDemoOptions =
   }
 }
 
-async function loadTables(target: ClusterTarget, admins: ClickHouseClient[], duck: DuckDBConnection): Promise<void> {
+/**
+ * Each table's rows as CSV files written by DuckDB itself (`COPY … TO`, one part per shard, split
+ * by row number), each part inserted into the Distributed table through its own shard's HTTP
+ * interface, all parts at once, with insert_distributed_sync = 1: ClickHouse routes every row by
+ * the table's sharding key (its own cityHash64 and weights) as for any insert, while neither side
+ * converts values in JS. The files live in a temporary directory removed at the end.
+ */
+async function loadTables(admins: ClickHouseClient[], duck: DuckDBConnection): Promise<void> {
   for (const admin of admins) await dropDemo(admin);
-  const driver = new ClickHouseDriver({ type: 'clickhouse', host: '127.0.0.1', port: target.shards[0]!.http, user: 'default', password: '' });
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'shutu-cluster-load-'));
   try {
     for (const table of DEMO_TABLES) {
       const nullable = await nullableColumns(duck, table);
@@ -253,14 +250,29 @@ async function loadTables(target: ClusterTarget, admins: ClickHouseClient[], duc
         await admin.command({ query: `CREATE TABLE ${q(`${table.name}_local`)} (${columns.join(', ')}) ENGINE = MergeTree() ORDER BY tuple()` });
         await admin.command({ query: distributed(table.name, key) });
       }
-      const loadColumns: LoadColumn[] = table.columns.map((c) => ({ name: c.name, type: loadType(c) }));
-      await driver.insertCsv(table.name, loadColumns, duckRows(duck, table), { settings: { insert_distributed_sync: 1 }, batchSize: 20_000 });
+      const parts = admins.map((_, i) => path.join(tmp, `${table.name}.${i}.csv`));
+      for (const [i, file] of parts.entries()) {
+        const select = `SELECT ${table.columns.map(copyExpr).join(', ')} FROM ${table.name} WHERE rowid % ${admins.length} = ${i}`;
+        await duck.run(`COPY (${select}) TO '${file.replace(/'/g, "''")}' (FORMAT csv, HEADER false, NULLSTR '\\N')`);
+      }
+      await Promise.all(
+        admins.map((admin, i) =>
+          admin.insert({
+            table: table.name,
+            values: createReadStream(parts[i]!, { highWaterMark: 1 << 20 }),
+            format: 'CSV',
+            columns: table.columns.map((c) => q(c.name)) as [string, ...string[]],
+            clickhouse_settings: { insert_distributed_sync: 1 },
+          }),
+        ),
+      );
+      for (const file of parts) rmSync(file, { force: true });
     }
     for (const admin of admins) {
       await admin.command({ query: orderDataViewSql() });
       await admin.command({ query: distributed(ORDER_DATA_VIEW.name, 'userid') });
     }
   } finally {
-    await driver.close();
+    rmSync(tmp, { recursive: true, force: true });
   }
 }
