@@ -46,8 +46,9 @@ function precompress(): Plugin {
  * matching row is preloaded).
  */
 const EARLY_ROUTES = [
-  // Every page but /login needs the antd part of the shell (app/shell.tsx).
-  { path: '^/(?!login(/|$))', modules: ['src/app/shell.tsx'] },
+  // Every page but /login needs the antd part of the shell (app/shell.tsx) and the route table
+  // (app/routes.tsx, added to the router on the first navigation away from /login).
+  { path: '^/(?!login(/|$))', modules: ['src/app/shell.tsx', 'src/app/routes.tsx'] },
   { path: '^/m/app/\\d+/?$', modules: ['src/features/mobile/MobileAppPage.tsx'] },
   { path: '^/m/?$', modules: ['src/features/mobile/MobileHomePage.tsx'] },
   { path: '^/share/', modules: ['src/features/share-open/ShareOpenPage.tsx'] },
@@ -111,10 +112,13 @@ function earlyBoot(): Plugin {
 /** The pages whose static imports go into the viewer's chunks (issue 24, docs/web-performance.md). */
 const PHONE_PAGES = ['src/features/mobile/MobileAppPage.tsx', 'src/features/mobile/MobileHomePage.tsx'];
 const SHARE_PAGES = ['src/features/share-open/ShareOpenPage.tsx'];
-/** The antd part of the app shell (router.tsx), loaded by every page but /login. */
-const SHELL = ['src/app/shell.tsx'];
+/**
+ * What every page but /login loads: the antd part of the app shell and the route table with the
+ * page list (router.tsx adds it on the first navigation away from /login).
+ */
+const SHELL = ['src/app/shell.tsx', 'src/app/routes.tsx'];
 /** Declaration-only modules the shell reaches whose members it does not load (its pages stay lazy). */
-const NOT_FOLLOWED = [/\/apps\/web\/src\/features\/[^/]+\/index\.ts$/, /\/apps\/web\/src\/app\/pages\.ts$/];
+const NOT_FOLLOWED = [/\/apps\/web\/src\/features\/[^/]+\/index\.ts$/];
 let closures: { phone: Set<string>; share: Set<string>; shell: Set<string> } | null = null;
 
 /**
@@ -122,13 +126,16 @@ let closures: { phone: Set<string>; share: Set<string>; shell: Set<string> } | n
  * the editors'), `viewer-libs` (antd and the other packages of the phone viewer and of the
  * shell), `share-libs` (what only the share page adds: its forms, the slideshow viewer), `viewer`
  * and `share` (our own code, the same way), `shell-common` (our modules the shell imports too: the
- * shell must not import the viewer's chunk, and with it ECharts, on every page); null for a module
- * no viewer page imports (left to the automatic split). Other pages that use one of these modules load its chunk.
+ * shell must not import the viewer's chunk, and with it ECharts, on every page; also our modules
+ * only the shell and the route table import); null for any other module no viewer page imports
+ * (left to the automatic split). Other pages that use one of these modules load its chunk.
  */
 function viewerChunkOf(id: string, ctx: ChunkingContext): string | null {
   closures ??= { phone: viewerClosure(ctx, PHONE_PAGES), share: viewerClosure(ctx, SHARE_PAGES), shell: viewerClosure(ctx, SHELL, NOT_FOLLOWED) };
   const { phone, share, shell } = closures;
-  if (!phone.has(id) && !share.has(id)) return null;
+  // Our modules of the shell and the route table that no viewer page imports: needed by every
+  // page but /login all the same, so one file rather than a few small ones.
+  if (!phone.has(id) && !share.has(id)) return shell.has(id) && !id.includes('/node_modules/') ? 'shell-common' : null;
   if (/[\\/]node_modules[\\/](echarts|zrender)[\\/]/.test(id) || id.endsWith('/shared/charts/EChart.tsx')) return 'echarts';
   if (!id.includes('/node_modules/')) return shell.has(id) ? 'shell-common' : phone.has(id) ? 'viewer' : 'share';
   return phone.has(id) || shell.has(id) ? 'viewer-libs' : 'share-libs';

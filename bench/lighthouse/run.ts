@@ -4,6 +4,11 @@
  * real server serving a web build, on `/login` and on a share link of the demo board 销售概览.
  *
  *   npx tsx bench/lighthouse/run.ts [--web-dist apps/web/dist] [--runs 3] [--preset mobile|desktop] [--json out.json]
+ *     [--page login|share] [--lhr-dir dir]
+ *
+ * `--page` measures one of the two pages only; `--lhr-dir` keeps every run's full Lighthouse
+ * report (`<page>-<run>.json`: bootup-time, mainthread-work-breakdown, unused-javascript… tell
+ * what to cut next).
  *
  * The server runs as its own process (`main.ts serve`, as `npm start` does) on a temporary data
  * directory with a 20 000-order demo warehouse, so that the page's server and Lighthouse's own
@@ -29,11 +34,17 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3' },
     preset: { type: 'string', default: 'mobile' },
     json: { type: 'string' },
+    page: { type: 'string' },
+    'lhr-dir': { type: 'string' },
   },
 });
 const webDist = path.resolve(values['web-dist']);
 const runs = Math.max(1, Number(values.runs));
 const preset = values.preset === 'desktop' ? 'desktop' : 'mobile';
+const onlyPage = values.page === undefined ? null : values.page === 'share' ? 'share' : values.page === 'login' ? 'login' : null;
+if (values.page !== undefined && onlyPage === null) throw new Error(`--page ${values.page}: login or share`);
+const lhrDir = values['lhr-dir'] ? path.resolve(values['lhr-dir']) : null;
+if (lhrDir) fs.mkdirSync(lhrDir, { recursive: true });
 const ADMIN = { account: 'admin', password: 'admin123' };
 
 interface PageResult {
@@ -134,7 +145,7 @@ async function shareLink(url: string): Promise<string> {
   return `/share/${link.code}`;
 }
 
-async function measure(pageUrl: string): Promise<PageResult> {
+async function measure(pageUrl: string, reportName: string): Promise<PageResult> {
   const chrome = await chromeLauncher.launch({
     chromePath: '/usr/bin/chromium',
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
@@ -148,6 +159,7 @@ async function measure(pageUrl: string): Promise<PageResult> {
     if (!result) throw new Error(`no Lighthouse result for ${pageUrl}`);
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+    if (lhrDir) fs.writeFileSync(path.join(lhrDir, `${reportName}.json`), JSON.stringify(lhr));
     const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
     const items = ((lhr.audits['network-requests']?.details as { items?: { resourceType?: string; transferSize?: number }[] } | undefined)?.items ?? []) as {
       resourceType?: string;
@@ -176,10 +188,15 @@ ensureSystemPackages(); // Debian's Chromium and CJK fonts, installed with apt-g
 const server = await startServer();
 const summary: Record<string, { median: PageResult; scores: number[] }> = {};
 try {
-  const pages = { '/login': '/login', 'share link (销售概览)': await shareLink(server.url) };
-  for (const [name, route] of Object.entries(pages)) {
+  const pages: [name: string, key: 'login' | 'share', route: () => Promise<string>][] = [
+    ['/login', 'login', async () => '/login'],
+    ['share link (销售概览)', 'share', () => shareLink(server.url)],
+  ];
+  for (const [name, key, routeOf] of pages) {
+    if (onlyPage !== null && key !== onlyPage) continue;
+    const route = await routeOf();
     const results: PageResult[] = [];
-    for (let i = 0; i < runs; i++) results.push(await measure(`${server.url}${route}`));
+    for (let i = 0; i < runs; i++) results.push(await measure(`${server.url}${route}`, `${key}-${i + 1}`));
     const sorted = [...results].sort((a, b) => a.score - b.score);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     summary[name] = { median, scores: results.map((r) => r.score) };

@@ -2,14 +2,7 @@
  * Every HTTP path of the API, shared by server routes, the web client and the tests.
  * The spec names operations, not paths (spec 2 §7); these are ours.
  */
-import { DATA_API_PATHS } from './dataapi.ts';
-import { ORDER_EXPORT_PATHS } from './orderexport.ts';
-import { MARKET_PATHS } from './market.ts';
-import { CDP_PATHS } from './cdp.ts';
-import { HEATMAP_PATHS } from './heatmap.ts';
-import { APP_PATHS } from './app.ts';
-import { TAG_PATHS } from './tag.ts';
-import { AUDIENCE_PATHS } from './audience.ts';
+import { APP_PATHS, AUDIENCE_PATHS, CDP_PATHS, DATA_API_PATHS, HEATMAP_PATHS, MARKET_PATHS, ORDER_EXPORT_PATHS, TAG_PATHS } from './constants.ts';
 
 export const API = {
   health: '/api/health',

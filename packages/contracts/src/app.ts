@@ -11,26 +11,7 @@ import { requiredText } from './common.ts';
  * stores and answers only 0 and 1, and grants offer and accept published apps only.
  */
 
-export const APP_PATHS = {
-  /** GET the apps the caller may edit (administrators: all; others: their own); POST save (create or update). */
-  apps: '/api/apps',
-  /** GET detail with the menu tree; DELETE (creator or administrator). */
-  app: '/api/apps/:id',
-  /** GET the menu tree; POST save one menu; PUT save all (the tree, replacing); DELETE ?ids=1,2. */
-  menus: '/api/apps/:id/menus',
-  /** GET (administrators) appList: the published apps grants offer. */
-  grantable: '/api/apps/grantable',
-  /** GET/PUT (administrators) authListByGroup / authSaveByGroup (appIdList). */
-  groupAuth: '/api/apps/auth/:dataPermId',
-  /** GET the apps the caller may open on a phone (/m). */
-  mobile: '/api/apps/mobile',
-  /** GET one app for the viewer: published (or the caller administers it) and visible to the caller. */
-  mobileApp: '/api/apps/mobile/:id',
-  /** GET the caller's full-screen frame: their bigdataId board or the default address. */
-  frame: '/api/apps/frame',
-  /** GET/PUT (administrators): the default address of the full-screen frame (系统设置). */
-  frameSettings: '/api/apps/frame-settings',
-} as const;
+export { APP_PATHS } from './constants.ts';
 
 export const appMessages = {
   nameRequired: '请填写应用名',

@@ -194,28 +194,4 @@ export interface AudienceImportResult {
   durationMs: number;
 }
 
-const path = '/api/audience';
-export const AUDIENCE_PATHS = {
-  /** GET: 人群分类 list; POST: add one. */
-  categories: `${path}/categories`,
-  /** GET (page): audiences the caller may see. */
-  list: `${path}/list`,
-  /** GET ?id (groupDetail). */
-  detail: `${path}/detail`,
-  /** POST (groupSave). */
-  save: `${path}/save`,
-  /** POST (groupPreview): the set operation's first rows and its size. */
-  preview: `${path}/preview`,
-  /** POST {id}: compute now (刷新). */
-  refresh: `${path}/refresh`,
-  /** GET ?id: the audience's computations, newest first (audience_refresh, at most 50). */
-  refreshes: `${path}/refreshes`,
-  /** POST {id, isOnline}: 1 in use, 2 stopped. */
-  online: `${path}/online`,
-  /** POST {id}. */
-  remove: `${path}/remove`,
-  /** GET ?id: members as CSV (UTF-8 with BOM), streamed. */
-  export: `${path}/export`,
-  /** POST multipart (uploadGroup): file, name, userGroupStatus, startAnalyseDate, endAnalyseDate. */
-  import: `${path}/import`,
-} as const;
+export { AUDIENCE_PATHS } from './constants.ts';

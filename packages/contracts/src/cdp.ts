@@ -245,28 +245,7 @@ export const fanEditSchema = z.object({
   headimgurl: trimmed(500),
 });
 
-export const CDP_PATHS = {
-  platforms: '/api/cdp/platform/list',
-  platform: '/api/cdp/platform',
-  platformDelete: '/api/cdp/platform/:id',
-  /** joinTypeInfo (spec 3 §7). */
-  platformInfo: '/api/cdp/platform/info',
-  /** The default accessUrl of a WeChat-style platform: POST {platformDictId} → the authorisation link. */
-  authUrl: '/api/cdp/auth/url',
-  /** The platform pushes component_verify_ticket here (public, signed). */
-  ticket: '/api/cdp/ticket/:platformId',
-  joinPage: '/api/cdp/join/page',
-  joinInfo: '/api/cdp/join/info',
-  joinCallback: '/api/cdp/join/callback',
-  taskList: '/api/cdp/task/list',
-  taskData: '/api/cdp/task/data',
-  taskUpdate: '/api/cdp/task/update',
-  taskRefresh: '/api/cdp/task/refresh',
-  logList: '/api/cdp/log/list',
-  accounts: '/api/cdp/account/list',
-  fans: '/api/cdp/fan/page',
-  fan: '/api/cdp/fan',
-} as const;
+export { CDP_PATHS } from './constants.ts';
 
 export const CDP_TICK_JOB = 'cdp-pull-tick';
 export const CDP_PULL_JOB = 'cdp-pull';

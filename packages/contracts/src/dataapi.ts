@@ -391,32 +391,4 @@ export type DataApiPickSource = z.infer<typeof dataApiPickSourceSchema>;
 
 export const dataApiDictCodeParamSchema = z.object({ keyCode: z.string().min(1).max(100) });
 
-/** Paths of the data-API calls (also in API.dataApi). */
-export const DATA_API_PATHS = {
-  categories: '/api/dataapi/categories',
-  category: '/api/dataapi/categories/:id',
-  apis: '/api/dataapi/apis',
-  api: '/api/dataapi/apis/:id',
-  /** dataapiDetailKey */
-  byKey: '/api/dataapi/by-key/:apiKey',
-  copy: '/api/dataapi/apis/:id/copy',
-  status: '/api/dataapi/apis/:id/status',
-  /** A published API's answer as a filter pick-list (enumSource 2): { options: [{ value, label }] }, `?q=` searches. */
-  options: '/api/dataapi/apis/:id/options',
-  /** The APIs a filter may take its pick-list from (any signed-in user): online, formal, type 1 or 2; id and name only. */
-  pickSources: '/api/dataapi/pick-sources',
-  /** openurl */
-  preview: '/api/dataapi/preview',
-  keys: '/api/dataapi/keys',
-  key: '/api/dataapi/keys/:id',
-  logs: '/api/dataapi/logs',
-  stats: '/api/dataapi/stats',
-  settings: '/api/dataapi/settings',
-  /** Enumeration dictionaries saved from a preview: list and save; one by keyCode. */
-  dicts: '/api/dataapi/dicts',
-  dict: '/api/dataapi/dicts/:keyCode',
-  /** The published runtime (GET and POST), outside /api: access keys, signatures or user tokens. */
-  open: '/open/api/:apiKey',
-  /** The OpenAPI 3.1 document of every published API. */
-  openapi: '/open/api-docs/openapi.json',
-} as const;
+export { DATA_API_PATHS } from './constants.ts';

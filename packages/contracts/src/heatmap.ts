@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { TRACK_SITE_PATHS } from './track.ts';
 
 /**
  * Click heat map (spec 1 §2.8 "Heat-map page", §3 "Heat event", §5, §7 "Heat map", §9 "Heat map";
@@ -39,22 +38,7 @@ export const HEATMAP_AREA_COLUMNS = 20;
 export const HEATMAP_AREA_HEIGHT = 100;
 export const HEATMAP_TOP_AREAS = 10;
 
-export const HEATMAP_PATHS = {
-  /** User event titles (website pages with their url). */
-  titles: '/api/heatmap/titles',
-  /** The phone lookup (spec: an open-url call): GET ?phone= → tel and shence_id. */
-  phone: '/api/heatmap/phone',
-  /** User event list: POST the query, the points with counts per page and top areas. */
-  events: '/api/heatmap/events',
-  /** The demo website (its pages at their web_pages paths) and its script. */
-  demoSite: '/demo-site/*',
-  /** The tracker script a website includes with one tag. */
-  tracker: '/tracker/shutu-track.js',
-  /** Batches of tracked events (navigator.sendBeacon, text/plain JSON; public, by write key). */
-  track: '/track/batch',
-  /** Sites and write keys, frame check and screenshot fallback (track.ts). */
-  ...TRACK_SITE_PATHS,
-} as const;
+export { HEATMAP_PATHS } from './constants.ts';
 
 /** A batch holds at most this many events (the tracker sends far fewer). */
 export const TRACK_BATCH_MAX = 1000;

@@ -76,11 +76,4 @@ export type MarketFunnelRow = z.infer<typeof marketFunnelRowSchema>;
 export const marketKeepRowSchema = z.object({ month: z.string(), orderUsers: z.number(), retained: z.array(z.number().nullable()) });
 export type MarketKeepRow = z.infer<typeof marketKeepRowSchema>;
 
-export const MARKET_PATHS = {
-  tasks: '/api/market/tasks',
-  task: '/api/market/task',
-  activate: '/api/market/Member-activate-task',
-  receive: '/api/market/Member-receive-task',
-  chart: '/api/market/marketing-task-chart',
-  keep: '/api/market/marketing-task-keep',
-} as const;
+export { MARKET_PATHS } from './constants.ts';

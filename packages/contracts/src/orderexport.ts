@@ -219,20 +219,7 @@ export const orderExportResultSchema = z.object({
   size: z.number(),
 });
 
-export const ORDER_EXPORT_PATHS = {
-  maxrows: '/api/orderexport/maxrows',
-  channels: '/api/orderexport/channels',
-  areaTree: '/api/orderexport/areaTree',
-  areapRoductTree: '/api/orderexport/areapRoductTree',
-  page: '/api/orderexport/page',
-  add: '/api/orderexport/add',
-  addtxt: '/api/orderexport/addtxt',
-  updatename: '/api/orderexport/updatename',
-  details: '/api/orderexport/details',
-  pageresult: '/api/orderexport/pageresult',
-  download: '/api/orderexport/download',
-  settings: '/api/orderexport/settings',
-} as const;
+export { ORDER_EXPORT_PATHS } from './constants.ts';
 
 export interface OrderOptionNode {
   value: string;

@@ -293,15 +293,4 @@ export const PROFILE_LABELS = {
   onlyA: '仅在{name}',
 } as const;
 
-export const TAG_PATHS = {
-  list: '/api/tag/list',
-  detail: '/api/tag/detail',
-  months: '/api/tag/months',
-  ratio: '/api/tag/ratio',
-  count: '/api/tag/count',
-  tree: '/api/tag/tree',
-  treeProduct: '/api/tag/tree/product',
-  audience: '/api/tag/audience',
-  audienceCount: '/api/tag/audience/preview',
-  compare: '/api/tag/profile/compare',
-} as const;
+export { TAG_PATHS } from './constants.ts';

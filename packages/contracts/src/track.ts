@@ -31,16 +31,7 @@ export const TRACK_RETENTION_MAX = 3650;
 export const SCREENSHOT_MIN_WIDTH = 320;
 export const SCREENSHOT_MAX_WIDTH = 3840;
 
-export const TRACK_SITE_PATHS = {
-  /** GET the sites, POST a new one. */
-  sites: '/api/heatmap/sites',
-  /** PUT (name, project, enabled, rate limit, retention) or DELETE one site: `${sites}/{id}`. */
-  site: '/api/heatmap/sites/:id',
-  /** GET ?title=: frame the page or show the screenshot (and why). */
-  frame: '/api/heatmap/frame',
-  /** GET ?title=&width=: PNG of the whole page at that width, taken by the server's Chromium. */
-  screenshot: '/api/heatmap/screenshot',
-} as const;
+export { TRACK_SITE_PATHS } from './constants.ts';
 
 export const trackSiteSchema = z.object({
   id: z.number(),

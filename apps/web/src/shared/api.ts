@@ -1,5 +1,6 @@
 import type { ApiEnvelope, FieldError } from '@shutu/contracts';
-import { API } from '@shutu/contracts';
+// The zod-free subpath: this module is part of the entry that draws /login (issue 26).
+import { API } from '@shutu/contracts/api';
 import { msg, t } from './messages.ts';
 
 const TOKEN_KEY = 'shutu.token';

@@ -1,4 +1,5 @@
-import { zhCN as serverZhCN } from '@shutu/contracts';
+// The zod-free subpath: this module is part of the entry that draws /login (issue 26).
+import { zhCN as serverZhCN } from '@shutu/contracts/messages';
 
 /**
  * The web app's own labels (zh-CN). Messages the server also sends (validation, success,

@@ -102,7 +102,9 @@ describe('login', () => {
     });
     renderAt('/system/dict');
     await submit('admin', 'admin123');
-    expect(await screen.findByText('字典页面')).toBeTruthy();
+    // Sign-in, then the guard's own requests (who am I, the config with its time zone): more than
+    // findBy's default second on a loaded CI box.
+    expect(await screen.findByText('字典页面', {}, { timeout: 10_000 })).toBeTruthy();
     expect(localStorage.getItem('shutu.token')).toBe('tok-9');
   });
 });

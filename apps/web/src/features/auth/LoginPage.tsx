@@ -5,8 +5,7 @@ import { zhCN } from '@shutu/contracts/messages';
 import { getToken, setToken } from '../../shared/api.ts';
 import { t } from '../../shared/messages.ts';
 import { errorText, takeRecentSuccess } from '../../shared/notify.ts';
-import { useSystemName } from '../system/api.ts';
-import { login, type LoginForm } from './api.ts';
+import { login, useLoginSystemName, type LoginForm } from './api.ts';
 import { AuthLayout } from './AuthLayout.tsx';
 import { LoginField } from './LoginField.tsx';
 import { changePasswordPath, safeRedirect } from './paths.ts';
@@ -31,7 +30,7 @@ function missingFields(form: LoginForm): Missing {
  * script is the app's entry, which should be small (issue 26, docs/web-performance.md).
  */
 export function LoginPage() {
-  const systemName = useSystemName();
+  const systemName = useLoginSystemName();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();

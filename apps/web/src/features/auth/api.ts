@@ -1,5 +1,7 @@
-import type { LoginResponse } from '@shutu/contracts';
-import { API, request } from '../../shared/api.ts';
+import type { LoginResponse, SystemConfigResponse } from '@shutu/contracts';
+import { DEFAULT_SYSTEM_NAME } from '@shutu/contracts/constants';
+import { useQuery } from '@tanstack/react-query';
+import { API, http, request } from '../../shared/api.ts';
 import { md5Hex } from '../../shared/password.ts';
 
 export interface LoginForm {
@@ -15,4 +17,19 @@ export function loginBody(form: LoginForm): { account: string; password: string 
 export async function login(form: LoginForm): Promise<LoginResponse> {
   const res = await request<LoginResponse>(API.auth.login, { method: 'POST', body: loginBody(form), authRedirect: false });
   return res.data;
+}
+
+/**
+ * The configured system name for the login page, from the public config. Not features/system's
+ * useSystemName: its query also sets the time zone every time is shown in, with shared/time.ts
+ * and the contracts' zod schemas, which the entry that draws /login does without (issue 26).
+ * A key of its own, so that the app's config query still runs (and sets the zone) after sign-in.
+ */
+export function useLoginSystemName(): string {
+  const { data } = useQuery({
+    queryKey: ['auth', 'systemName'],
+    queryFn: () => http.get<SystemConfigResponse>(API.system.config),
+    staleTime: 5 * 60_000,
+  });
+  return data?.systemName || DEFAULT_SYSTEM_NAME;
 }
