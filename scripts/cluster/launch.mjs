@@ -36,17 +36,18 @@ async function startLocalS3() {
 /**
  * The two-shard ClickHouse cluster of this machine with the demo warehouse loaded
  * (scripts/clickhouse-cluster.mjs, docs/deploy.md "ClickHouse cluster").
- * @param {{ dir: string; orders: number; ports?: number[] }} options ports: HTTP and TCP of shard 1, then of shard 2 (default 18123, 19000, 18124, 19001)
+ * @param {{ dir: string; orders: number; ports?: number[]; fromDuckdb?: string }} options ports: HTTP and TCP of shard 1, then of shard 2 (default 18123, 19000, 18124, 19001); fromDuckdb: load that warehouse file instead of generating
  * @returns {{ http: number; stop(): void }}
  */
-function startClickHouse({ dir, orders, ports }) {
+function startClickHouse({ dir, orders, ports, fromDuckdb }) {
   const script = path.join(REPO_ROOT, 'scripts/clickhouse-cluster.mjs');
   const run = (/** @type {string[]} */ args) => {
     const result = spawnSync(process.execPath, [script, ...args, '--dir', dir], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (result.status !== 0) throw new Error(`clickhouse-cluster ${args[0]} failed (exit ${result.status})`);
     return JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}');
   };
-  const loaded = run(['load-demo', '--orders', String(orders), ...(ports ? ['--ports', ports.join(',')] : [])]);
+  const source = fromDuckdb ? ['--from-duckdb', fromDuckdb] : ['--orders', String(orders)];
+  const loaded = run(['load-demo', ...source, ...(ports ? ['--ports', ports.join(',')] : [])]);
   return { http: loaded.shards[0].http, stop: () => void run(['stop']) };
 }
 
@@ -94,7 +95,7 @@ async function registerClickHouse(url, adminPassword, httpPort) {
  * @property {number[]} [ports] the processes' ports (default: free ports)
  * @property {string} [webDist] the built web app the processes serve
  * @property {boolean | { bucket: string; endpoint: string; accessKeyId: string; secretAccessKey: string; region?: string; prefix?: string }} [s3] files in this bucket (true: a local S3 server started here) instead of the shared directory
- * @property {{ orders: number; ports?: number[] }} [clickhouse] start the two-shard ClickHouse cluster with the demo loaded and register it as a data source
+ * @property {{ orders: number; ports?: number[]; fromDuckdb?: string }} [clickhouse] start the two-shard ClickHouse cluster with the demo loaded and register it as a data source
  * @property {string} [adminPassword] the first administrator's password (default admin123; no forced change)
  * @property {Record<string, string>} [env] more environment for every process
  * @property {boolean} [echo] print the processes' output, prefixed with their name

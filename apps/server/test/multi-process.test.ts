@@ -246,6 +246,10 @@ describe.skipIf(!withPostgres)('two server processes on one PostgreSQL', () => {
       expect(refused.status).toBe(503);
       expect(refused.body.msg).toContain('另一服务进程');
       expect((await tables(a, adminA, own.id)).status).toBe(503);
+      // What runs on the embedded warehouse only (the order-data export) reads C's own file on C.
+      const areas = await call(c, 'GET', '/api/orderexport/areaTree', { headers: adminC });
+      expect(areas.status, areas.raw.body).toBe(200);
+      expect(areas.body.data.length).toBeGreaterThan(0);
 
       // A restart of C finds its own row again instead of adding one.
       await c.close();

@@ -109,3 +109,16 @@ async function ensureOwnLocalSource(ctx: AppContext, file: string, owner: string
   const id = await insertDataSource(ctx.db, { ...warehouseValues(name, file), localOwner: owner });
   return { id, path: file, registered: true, demo };
 }
+
+/**
+ * The embedded warehouse this process reads for the features that run on the built-in DuckDB
+ * only (the order-data export): the built-in row when this process owns it (or one process runs),
+ * else this process's own local source — several processes, each with its own DuckDB file of the
+ * same demo (issue 27, docs/deploy.md) — else the built-in row (refused with its reason).
+ */
+export async function findOwnWarehouseRow(ctx: AppContext): Promise<DataSourceRow | undefined> {
+  const builtin = await findBuiltinRow(ctx.db);
+  const owner = localOwnerOf(ctx.config);
+  if (!builtin || !builtin.localOwner || builtin.localOwner === owner) return builtin;
+  return (await findLocalRow(ctx.db, owner)) ?? builtin;
+}

@@ -1,7 +1,7 @@
 import type { Row } from '@shutu/connectors';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { findBuiltinRow } from '../datasource/index.ts';
+import { findOwnWarehouseRow } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { readBoundSql } from '../read/index.ts';
 
@@ -20,7 +20,7 @@ export interface OptionNode {
 const OPTIONS_TIMEOUT_MS = 30_000;
 
 async function rows(ctx: AppContext, caller: Caller, sql: string): Promise<Row[]> {
-  const source = await findBuiltinRow(ctx.db);
+  const source = await findOwnWarehouseRow(ctx);
   if (!source) throw new AppError(404, '内置数仓不存在');
   return (await readBoundSql(ctx, caller, source.id, () => ({ sql, params: [] }), { max: 10_000, timeoutMs: OPTIONS_TIMEOUT_MS, field: 'options' })).rows;
 }

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { AppContext } from '../../context.ts';
 import { fileStorage, keyOfPath } from '../../platform/files/storage.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { findBuiltinRow } from '../datasource/index.ts';
+import { findOwnWarehouseRow } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { streamBoundSql } from '../read/index.ts';
 import { CsvWriter, csvLine, plainSliceToCsv } from './csv-lines.ts';
@@ -124,7 +124,7 @@ async function extract(
   from: Checkpoint | null,
   checkpoint: (key: number | null, rows: number, bytes: number) => Promise<unknown>,
 ): Promise<number> {
-  const source = await findBuiltinRow(ctx.db);
+  const source = await findOwnWarehouseRow(ctx);
   if (!source) throw new AppError(404, orderExportMessages.failedExtract);
   const stop = new AbortController();
   const read: Read = async (statement, signal) => {
