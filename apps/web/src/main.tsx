@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -10,10 +10,16 @@ const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
 
 // antd's providers wrap every page but /login inside the router (app/shell.tsx): the entry has no antd.
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+// The first render as a transition: React then renders in slices of a few milliseconds, yielding to
+// the browser between them, instead of one long task that delays input (issue 26: Lighthouse's
+// total blocking time on /login). Until it commits, index.html's splash stays on screen.
+const root = createRoot(document.getElementById('root')!);
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+});
