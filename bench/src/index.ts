@@ -26,11 +26,7 @@ export const ratio = (through: Timing, raw: Timing): number => (raw.millis === 0
  * side of a bench shares the driver's instance — same buffer pool, same threads.
  */
 export async function serverWarehouseInstance(file: string, config: { duckdbMemoryLimit?: string; duckdbThreads?: number | undefined }) {
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const { DUCKDB_LOCKED_DOWN } = await import('@shutu/connectors');
-  return DuckDBInstance.fromCache(file, {
-    ...DUCKDB_LOCKED_DOWN,
-    ...(config.duckdbMemoryLimit ? { memory_limit: config.duckdbMemoryLimit } : {}),
-    ...(config.duckdbThreads ? { threads: String(config.duckdbThreads) } : {}),
-  });
+  const { DUCKDB_LOCKED_DOWN, openDuckDBInstance } = await import('@shutu/connectors');
+  // csvOutput as the server's registry opens its DuckDB sources (connectionConfig).
+  return openDuckDBInstance(file, { memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads, csvOutput: true }, DUCKDB_LOCKED_DOWN);
 }

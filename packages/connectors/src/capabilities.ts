@@ -13,6 +13,7 @@ const CONNECTOR_DEFAULTS: Record<QueryDialect, Omit<DriverCapabilities, keyof Qu
     readOnlySession: false,
     tableNameCase: 'insensitive',
     loadsLocalCsv: true,
+    writesCsvFile: false, // only a driver opened with csvOutput (DuckDBDriver.info)
   },
   postgres: {
     tableComments: true,
@@ -21,10 +22,19 @@ const CONNECTOR_DEFAULTS: Record<QueryDialect, Omit<DriverCapabilities, keyof Qu
     readOnlySession: true,
     tableNameCase: 'foldLower',
     loadsLocalCsv: false,
+    writesCsvFile: false,
   },
   // Linux MySQL compares table names exactly (lower_case_table_names=0); with the setting
   // on, names are stored in lower case, so exact comparison only ever refuses more.
-  mysql: { tableComments: true, columnComments: true, serverStatementTimeout: true, readOnlySession: true, tableNameCase: 'sensitive', loadsLocalCsv: false },
+  mysql: {
+    tableComments: true,
+    columnComments: true,
+    serverStatementTimeout: true,
+    readOnlySession: true,
+    tableNameCase: 'sensitive',
+    loadsLocalCsv: false,
+    writesCsvFile: false,
+  },
   // 18.16's system.tables has no comment column; columns have one.
   clickhouse: {
     tableComments: false,
@@ -33,6 +43,7 @@ const CONNECTOR_DEFAULTS: Record<QueryDialect, Omit<DriverCapabilities, keyof Qu
     readOnlySession: true,
     tableNameCase: 'sensitive',
     loadsLocalCsv: false,
+    writesCsvFile: false,
   },
 };
 

@@ -15,6 +15,7 @@ import { duckdbAppendRows, duckdbDeleteRows } from './append.ts';
 import { checkColumns, loadFailed, newIdentifier, runLoad, runRename, withoutStagingTables, type CanonicalValue } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
 import { appendCsvFile, nonFiniteCheck, SerialReadNeeded } from './csv-file.ts';
+import { copySelectToCsv, openDuckDBInstance, type CopyCsvOptions } from './duckdb/copy-csv.ts';
 import { inspectionOf } from './duckdb-inspect.ts';
 import { connectorError, ConnectorError, errorText, queryFailed, readOnlyError } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
@@ -158,15 +159,10 @@ export class DuckDBDriver extends DriverBase {
 
   private async connect(): Promise<DuckDBConnection> {
     if (this.closed) throw connectorError('closed', 'closed');
-    const options: Record<string, string> = { ...DUCKDB_LOCKED_DOWN };
-    if (this.config.memoryLimit) options.memory_limit = this.config.memoryLimit;
-    if (this.config.threads) options.threads = String(this.config.threads);
-    this.instance ??= (this.path === ':memory:' ? DuckDBInstance.create(':memory:', options) : DuckDBInstance.fromCache(this.path, options)).catch(
-      (error: unknown) => {
-        this.instance = null;
-        throw connectorError('unreachable', 'fileUnavailable', { path: this.path, detail: errorText(error) }, errorText(error), error);
-      },
-    );
+    this.instance ??= openDuckDBInstance(this.path, this.config, DUCKDB_LOCKED_DOWN).catch((error: unknown) => {
+      this.instance = null;
+      throw connectorError('unreachable', 'fileUnavailable', { path: this.path, detail: errorText(error) }, errorText(error), error);
+    });
     const connection = await (await this.instance).connect();
     this.connections.add(connection);
     return connection;
@@ -189,7 +185,8 @@ export class DuckDBDriver extends DriverBase {
   info(): Promise<DriverInfo> {
     this.infoCache ??= this.withConnection(async (c) => {
       const version = (await c.runAndReadAll('SELECT version()')).getRows()[0]?.[0];
-      return { dialect: 'duckdb' as const, capabilities: defaultCapabilities('duckdb'), serverVersion: String(version) };
+      const capabilities = { ...defaultCapabilities('duckdb'), writesCsvFile: this.config.csvOutput === true };
+      return { dialect: 'duckdb' as const, capabilities, serverVersion: String(version) };
     }).catch((error: unknown) => {
       this.infoCache = null;
       throw error instanceof ConnectorError ? error : queryFailed(error);
@@ -409,6 +406,12 @@ export class DuckDBDriver extends DriverBase {
       options.signal?.removeEventListener('abort', interrupt);
       this.release(connection);
     }
+  }
+
+  /** The SELECT's rows as a new CSV file written by the engine (copy-csv.ts; only with `csvOutput`). */
+  async copySelectToCsvFile(select: { sql: string; params: readonly ParamValue[] }, options: CopyCsvOptions = {}): Promise<{ file: string; rows: number }> {
+    if (this.config.csvOutput !== true) throw readOnlyError();
+    return this.withConnection((c) => copySelectToCsv(c, select, options));
   }
 
   /** Columnar chunks through the Appender in one transaction (append.ts). */

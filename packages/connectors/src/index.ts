@@ -21,6 +21,7 @@ export { collect } from './stream.ts';
 export { normalise, viewDataTypeOf, kindOfType, type ValueKind } from './normalise.ts';
 export { parseDateTime, MAX_IDENTIFIER_BYTES, STAGING_TABLE_PREFIX, stagingTableName, isStagingTable } from './bulk.ts';
 export { DuckDBDriver, DUCKDB_LOCKED_DOWN } from './duckdb.ts';
+export { openDuckDBInstance } from './duckdb/copy-csv.ts';
 export { PostgresDriver } from './postgres.ts';
 export { MySqlDriver } from './mysql.ts';
 export { ClickHouseDriver } from './clickhouse.ts';

@@ -23,6 +23,8 @@ export interface DataSourceConfig {
   /** Embedded DuckDB: its memory_limit (e.g. '1GB'; absent: DuckDB's default, 80% of the machine) and threads. */
   memoryLimit?: string;
   threads?: number;
+  /** Embedded DuckDB: the engine may write CSV files into a private directory of this process (`copySelectToCsvFile`). */
+  csvOutput?: boolean;
 }
 
 /**
@@ -46,6 +48,8 @@ export interface DriverCapabilities extends QueryCapabilities {
   tableNameCase: 'insensitive' | 'foldLower' | 'sensitive';
   /** The engine runs in this process and loads a CSV file of this machine itself (`bulkLoadCsvFile`). */
   loadsLocalCsv: boolean;
+  /** The engine writes a SELECT's rows as a CSV file of this machine itself (`copySelectToCsvFile`). */
+  writesCsvFile: boolean;
 }
 
 /** The dialect name the compiler speaks plus what this server can do. */
@@ -201,6 +205,15 @@ export interface Driver {
     select: { sql: string; params: readonly ParamValue[] },
     options?: BulkLoadOptions,
   ): Promise<BulkLoadResult>;
+  /**
+   * Runs one read-only SELECT (values bound) as a new CSV file written by the engine itself
+   * (capability `writesCsvFile`): RFC 4180, CRLF, no header, NULL empty. The caller reads or
+   * moves the file and removes it. Others leave it out and the caller streams rows.
+   */
+  copySelectToCsvFile?(
+    select: { sql: string; params: readonly ParamValue[] },
+    options?: { timeoutMs?: number; signal?: AbortSignal },
+  ): Promise<{ file: string; rows: number }>;
   /**
    * Parses one statement with the engine's own parser, without running it. Offered only by
    * engines whose parser can be asked (DuckDB: json_serialize_sql); checks on user SQL use it

@@ -1,9 +1,12 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { openDriver } from '@shutu/connectors';
+import { openDriver, type DataSourceConfig } from '@shutu/connectors';
 import { orderQuerySchema } from '@shutu/contracts';
-import { csvLine, csvRecords, plainSliceToCsv, shownField } from './csv-lines.ts';
-import { csvSliceStatement, FIELD_MARK, type OrderIdRange } from './query.ts';
+import { csvLine, csvRecords, formulaStartIn, plainSliceToCsv, shownField } from './csv-lines.ts';
+import { csvCopyStatement, csvSliceStatement, FIELD_MARK, type OrderIdRange } from './query.ts';
 
 /**
  * The order-data file's CSV (issue 20): the engine formats the lines (query.ts) exactly as
@@ -21,6 +24,47 @@ async function records(text: string, chunk: number): Promise<string[][]> {
   return out;
 }
 
+const FORM = orderQuerySchema.parse({ utype: 3, CUsertype: 1, outputSpname: 1, outputOrdertime: 1 });
+// The tables v_order_data is made of (query.ts ORDER_ROWS): ids 1–8 tricky names, 101–103 plain ones.
+const TRICKY_ROWS = TRICKY.map((v, i) => [i + 1, `1380000000${i}`, '900101', v, `2026-01-0${i + 1} 08:09:10`]);
+const PLAIN_ROWS = [101, 102, 103].map((id, i) => [id, `1390000000${i}`, '900101', `普通${i}`, `2026-02-0${i + 1} 08:09:10`]);
+
+/** A DuckDB with the tables ORDER_ROWS reads, holding TRICKY_ROWS and PLAIN_ROWS. */
+async function tricky(config: DataSourceConfig) {
+  const driver = openDriver(config);
+  const text = (name: string) => ({ name, type: 'STRING' as const });
+  try {
+    await driver.bulkLoad('products', [text('spid'), text('prmid'), { name: 'type_l1_id', type: 'INTEGER' }], [['900101', 'P1', 1]]);
+    const order = [
+      { name: 'order_id', type: 'INTEGER' as const },
+      text('phone'),
+      text('spid'),
+      text('shortname'),
+      { name: 'order_time', type: 'DATETIME' as const },
+    ];
+    const more = ['province', 'area', 'channel_name', 'belongto', 'channel_id', 'status'].map(text);
+    await driver.bulkLoad(
+      'orders',
+      [...order, ...more],
+      [...TRICKY_ROWS, ...PLAIN_ROWS].map((r) => [...r, '广东', '广州', '营业厅', '线下', 'c1', '订购成功']),
+    );
+    const cancel = [
+      { name: 'order_id', type: 'INTEGER' as const },
+      { name: 'cancel_time', type: 'DATETIME' as const },
+      ...['channel_name', 'belongto', 'channel_id'].map(text),
+    ];
+    await driver.bulkLoad('cancellations', cancel, [[1, '2026-03-01 00:00:00', '营业厅', '线下', 'c1']]);
+    return driver;
+  } catch (error) {
+    await driver.close();
+    throw error;
+  }
+}
+
+// The lines come in no particular order: compared as sorted records.
+const sortedRecords = async (text: string) => (await records(text, 1000)).map((r) => r.join('\t')).sort();
+const expected = (rows: (string | number | null)[][]) => sortedRecords(rows.map((r) => csvLine([r[1]!, r[3]!, r[4]!])).join(''));
+
 describe('order-data CSV', () => {
   it('reads back every field csvLine wrote, across any chunk boundary', async () => {
     const text = `\ufeff${csvLine(['手机号', '产品名称'])}${TRICKY.map((v, i) => csvLine([`1380000000${i}`, v])).join('')}`;
@@ -33,53 +77,20 @@ describe('order-data CSV', () => {
   });
 
   it('the engine formats the lines as csvLine does: plain slices pass the byte check, others take the careful statement', async () => {
-    const driver = openDriver({ type: 'duckdb', path: ':memory:' });
-    const text = (name: string) => ({ name, type: 'STRING' as const });
-    // The tables v_order_data is made of (query.ts ORDER_ROWS): ids 1–8 tricky names, 101–103 plain ones.
-    const tricky = TRICKY.map((v, i) => [i + 1, `1380000000${i}`, '900101', v, `2026-01-0${i + 1} 08:09:10`]);
-    const plain = [101, 102, 103].map((id, i) => [id, `1390000000${i}`, '900101', `普通${i}`, `2026-02-0${i + 1} 08:09:10`]);
+    const driver = await tricky({ type: 'duckdb', path: ':memory:' });
     try {
-      await driver.bulkLoad('products', [text('spid'), text('prmid'), { name: 'type_l1_id', type: 'INTEGER' }], [['900101', 'P1', 1]]);
-      const order = [
-        { name: 'order_id', type: 'INTEGER' as const },
-        text('phone'),
-        text('spid'),
-        text('shortname'),
-        { name: 'order_time', type: 'DATETIME' as const },
-      ];
-      const more = ['province', 'area', 'channel_name', 'belongto', 'channel_id', 'status'].map(text);
-      await driver.bulkLoad(
-        'orders',
-        [...order, ...more],
-        [...tricky, ...plain].map((r) => [...r, '广东', '广州', '营业厅', '线下', 'c1', '订购成功']),
-      );
-      const cancel = [
-        { name: 'order_id', type: 'INTEGER' as const },
-        { name: 'cancel_time', type: 'DATETIME' as const },
-        ...['channel_name', 'belongto', 'channel_id'].map(text),
-      ];
-      await driver.bulkLoad('cancellations', cancel, [[1, '2026-03-01 00:00:00', '营业厅', '线下', 'c1']]);
-    } catch (error) {
-      await driver.close();
-      throw error;
-    }
-    try {
-      const form = orderQuerySchema.parse({ utype: 3, CUsertype: 1, outputSpname: 1, outputOrdertime: 1 });
       const dialect = await driver.dialect();
       const slice = async (range: OrderIdRange | null, careful: boolean) => {
-        const statement = csvSliceStatement(dialect, form, { kind: 'all' }, range, careful);
+        const statement = csvSliceStatement(dialect, FORM, { kind: 'all' }, range, careful);
         for await (const row of driver.query(statement.sql, statement.params, { rawBytes: true }))
           return { n: Number(row.n), bytes: row.bytes as unknown as Uint8Array };
         throw new Error('no row');
       };
-      // The lines come in no particular order: compared as sorted records.
-      const lines = async (bytes: Uint8Array) => (await records(`${Buffer.from(bytes).toString('utf8')}\n`, 1000)).map((r) => r.join('\t')).sort();
-      const expected = (rows: (string | number | null)[][]) =>
-        records(rows.map((r) => csvLine([r[1]!, r[3]!, r[4]!])).join(''), 1000).then((all) => all.map((r) => r.join('\t')).sort());
+      const lines = async (bytes: Uint8Array) => sortedRecords(`${Buffer.from(bytes).toString('utf8')}\n`);
 
       const carefulAll = await slice(null, true);
       expect(carefulAll.n).toBe(11);
-      expect(await lines(carefulAll.bytes)).toEqual(await expected([...tricky, ...plain]));
+      expect(await lines(carefulAll.bytes)).toEqual(await expected([...TRICKY_ROWS, ...PLAIN_ROWS]));
 
       // The tricky names: the plain slice is refused by the byte check (quotes, commas, breaks, formulas).
       for (let id = 1; id <= 8; id++) {
@@ -89,11 +100,69 @@ describe('order-data CSV', () => {
       // Plain names: the plain slice becomes exactly the careful lines.
       const plainSlice = await slice({ from: 100, to: 200 }, false);
       expect(plainSliceToCsv(plainSlice.bytes, plainSlice.n, 3, FIELD_MARK)).toBe(true);
-      expect(await lines(plainSlice.bytes)).toEqual(await expected(plain));
+      expect(await lines(plainSlice.bytes)).toEqual(await expected(PLAIN_ROWS));
       // An empty range: no lines, no bytes.
       expect(await slice({ from: 300, to: 400 }, false)).toMatchObject({ n: 0, bytes: null });
     } finally {
       await driver.close();
+    }
+  });
+
+  it('an engine writing the CSV itself (writesCsvFile) writes the lines csvLine would; a formula start is found and written again guarded', async () => {
+    const driver = await tricky({ type: 'duckdb', path: ':memory:', csvOutput: true });
+    const files: string[] = [];
+    try {
+      expect((await driver.info()).capabilities.writesCsvFile).toBe(true);
+      const dialect = await driver.dialect();
+      const copy = async (range: OrderIdRange | null, guarded: boolean) => {
+        const part = await driver.copySelectToCsvFile!(csvCopyStatement(dialect, FORM, { kind: 'all' }, range, guarded));
+        files.push(part.file);
+        return { ...part, text: await fs.promises.readFile(part.file, 'utf8'), formula: await formulaStartIn(part.file) };
+      };
+      // Guarded, every line is csvLine's: quotes, commas, CRLF inside a field, the formula guard, NULL empty.
+      const all = await copy(null, true);
+      expect(all.rows).toBe(11);
+      expect(all.text.endsWith('\r\n')).toBe(true);
+      expect(await sortedRecords(all.text)).toEqual(await expected([...TRICKY_ROWS, ...PLAIN_ROWS]));
+      expect(all.formula).toBe(false);
+      // Unguarded, a slice is kept only when no field starts like a formula.
+      for (let id = 1; id <= 8; id++) {
+        const one = await copy({ from: id, to: id }, false);
+        expect(one.formula, String(TRICKY[id - 1])).toBe(['=SUM(A1)', '-5', '@x'].includes(String(TRICKY[id - 1])));
+        if (!one.formula) expect(await sortedRecords(one.text)).toEqual(await expected([TRICKY_ROWS[id - 1]!]));
+      }
+      const plain = await copy({ from: 100, to: 200 }, false);
+      expect(plain.formula).toBe(false);
+      // Byte for byte csvLine's lines (in the engine's order).
+      expect(plain.text.split(/(?<=\r\n)/).sort()).toEqual(PLAIN_ROWS.map((r) => csvLine([r[1]!, r[3]!, r[4]!])).sort());
+      expect(await sortedRecords(plain.text)).toEqual(await expected(PLAIN_ROWS));
+      expect(await copy({ from: 300, to: 400 }, false)).toMatchObject({ rows: 0, text: '' });
+    } finally {
+      for (const file of files) await fs.promises.rm(file, { force: true });
+      await driver.close();
+    }
+  });
+
+  it('finds a field starting like a formula anywhere in an engine-written file, across its reads', async () => {
+    const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), 'shutu-formula-'));
+    const check = async (text: string) => {
+      const file = path.join(dir, 'f.csv');
+      await fs.promises.writeFile(file, text);
+      return formulaStartIn(file);
+    };
+    try {
+      expect(await check('a,b\r\nc,"d,e"\r\n')).toBe(false);
+      expect(await check('a,b-1\r\nc,d@x\r\n')).toBe(false);
+      expect(await check('=a,b\r\n')).toBe(true);
+      expect(await check('a,+1\r\n')).toBe(true);
+      expect(await check('a,b\r\n@c,d\r\n')).toBe(true);
+      expect(await check('a,"-x,y"\r\n')).toBe(true);
+      expect(await check('a,"\rb"\r\n')).toBe(true);
+      expect(await check('a,\tb\r\n')).toBe(true);
+      // Past the first read of the file (1 MiB): the state carries over.
+      expect(await check(`${'x,y\r\n'.repeat(300_000)}z,-1\r\n`)).toBe(true);
+    } finally {
+      await fs.promises.rm(dir, { recursive: true, force: true });
     }
   });
 

@@ -54,6 +54,30 @@ export function plainSliceToCsv(bytes: Uint8Array, lines: number, columns: numbe
   return marks === lines * (columns - 1) && crs === lines && lfs === lines - 1;
 }
 
+/**
+ * Whether a CSV file as an engine writes it (RFC 4180, quoted only when needed) may hold a field
+ * starting like a formula: a field start (the file's start, after a comma or a line feed, or just
+ * inside an opening quote) at = + - @ tab or CR. A comma or line feed inside a quoted field counts
+ * too — a false alarm only costs asking again with the guard. Streamed, one pass over the bytes.
+ */
+export async function formulaStartIn(file: string): Promise<boolean> {
+  let atStart = true;
+  let afterOpeningQuote = false;
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    const length = chunk.length;
+    for (let i = 0; i < length; i++) {
+      const b = chunk[i]!;
+      if (atStart || afterOpeningQuote) {
+        if (startsFormula(b) || b === CR) return true;
+        afterOpeningQuote = atStart && b === QUOTE;
+        atStart = false;
+      }
+      if (b === COMMA || b === LF) atStart = true;
+    }
+  }
+  return false;
+}
+
 /** Characters gathered before one write to the file (one stream write per line costs more than the line). */
 const FLUSH_AT = 64 * 1024;
 
@@ -84,6 +108,15 @@ export class CsvWriter {
     await this.flush();
     this.bytes += bytes.byteLength;
     if (!this.out.write(bytes)) await once(this.out, 'drain');
+  }
+
+  /** A file of CSV lines (a slice written by the engine) appended as it is, after what is pending. */
+  async writeFile(file: string): Promise<void> {
+    await this.flush();
+    for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      this.bytes += chunk.byteLength;
+      if (!this.out.write(chunk)) await once(this.out, 'drain');
+    }
   }
 
   private async flush(): Promise<void> {

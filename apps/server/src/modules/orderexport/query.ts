@@ -144,6 +144,26 @@ export function csvSliceStatement(dialect: Dialect, form: OrderQueryParsed, phon
   return { sql, params: base.params };
 }
 
+/**
+ * One slice of the extraction as the fields of the file's lines, for an engine that writes the
+ * CSV itself (capability `writesCsvFile`: COPY … TO, which quotes a field holding a comma, quote
+ * or line break and doubles its quotes): times as yyyy-MM-dd HH:mm:ss, numbers as the engine
+ * writes them. No sort, like csvSliceStatement.
+ *
+ * `guarded` false: text as it is — almost no slice holds a text starting like a formula, and the
+ * guard in SQL costs as much as the rest of the formatting; the server looks at the written file
+ * (csv-lines.ts `formulaStartIn`) and asks again with `guarded` true when one does: text fields
+ * starting like a formula then get the leading apostrophe (as csvLine).
+ */
+export function csvCopyStatement(dialect: Dialect, form: OrderQueryParsed, phones: Phones, range: OrderIdRange | null, guarded: boolean): BoundStatement {
+  const base = orderDataStatement(dialect, form, phones, range);
+  const columns = outputColumns(form).map((c) => c.column);
+  const texts = columns.map((c, i) => `${NUMBER_COLUMNS.has(c) ? `CAST(s.${c} AS VARCHAR)` : textSql(c)} AS f${i}`).join(', ');
+  if (!guarded) return { sql: `SELECT ${texts} FROM (${base.sql}) s`, params: base.params };
+  const fields = columns.map((c, i) => `${NUMBER_COLUMNS.has(c) ? `f${i}` : guardSql(`f${i}`)} AS f${i}`).join(', ');
+  return { sql: `WITH f AS (SELECT ${texts} FROM (${base.sql}) s) SELECT ${fields} FROM f`, params: base.params };
+}
+
 /** The orders' id span (the slices cover it); max NULL when there are none. */
 export const ORDER_ID_SPAN_SQL = 'SELECT min(order_id) AS lo, max(order_id) AS hi FROM orders';
 

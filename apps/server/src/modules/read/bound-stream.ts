@@ -22,3 +22,27 @@ export async function streamBoundSql(
   const driver = await getDataSourceDriver(ctx, datasourceId);
   return driver.query(statement.sql, statement.params, { timeoutMs: options.timeoutMs, signal: options.signal, rawBytes: options.rawBytes });
 }
+
+/**
+ * The rows of a bound statement as a CSV file written by the engine itself (capability
+ * `writesCsvFile`; order-data export): checked as `caller` exactly like `streamBoundSql`. Null when
+ * the source's driver cannot (the caller streams the rows instead). The caller removes the file.
+ */
+export async function copyBoundSqlToCsvFile(
+  ctx: AppContext,
+  caller: Caller,
+  datasourceId: number,
+  bind: (dialect: Dialect, engine: DataSourceType) => BoundStatement,
+  options: { timeoutMs: number; field: string; signal?: AbortSignal },
+): Promise<{ file: string; rows: number } | null> {
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  if (!driver.copySelectToCsvFile || !(await writesCsvFiles(ctx, datasourceId))) return null;
+  const statement = await checkBoundSql(ctx, caller, datasourceId, bind, options.field);
+  return driver.copySelectToCsvFile(statement, { timeoutMs: options.timeoutMs, signal: options.signal });
+}
+
+/** Whether the source's engine writes CSV files itself (copyBoundSqlToCsvFile answers a file, not null). */
+export async function writesCsvFiles(ctx: AppContext, datasourceId: number): Promise<boolean> {
+  const driver = await getDataSourceDriver(ctx, datasourceId);
+  return driver.copySelectToCsvFile !== undefined && (await driver.info()).capabilities.writesCsvFile;
+}

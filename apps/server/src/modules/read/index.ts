@@ -6,7 +6,7 @@ export { previewModel } from './preview.ts';
 export { readCount, readRows, streamRows } from './run.ts';
 export { checkUserSql, previewUserSql } from './user-sql.ts';
 export { checkBoundSql, readBoundSql, type BoundRead, type BoundStatement } from './api-sql.ts';
-export { copyBoundSqlToCsvFile, streamBoundSql } from './bound-stream.ts';
+export { copyBoundSqlToCsvFile, streamBoundSql, writesCsvFiles } from './bound-stream.ts';
 export {
   dropMemberTable,
   loadMemberCsv,
