@@ -8,6 +8,7 @@
  *   npx tsx bench/query/run.ts                       # 10M orders in a temp data directory
  *   npx tsx bench/query/run.ts --orders 1000000 --runs 9 --months 3
  *   npx tsx bench/query/run.ts --dir /tmp/shutu-q    # keep (and reuse) the generated warehouse
+ *   npx tsx bench/query/run.ts --cpu-prof            # and a CPU profile of the timed runs
  *
  * The warehouse is the demo generator's (default seed and anchor date) in DATA_DIR/warehouse.duckdb,
  * written before the server starts; the server (embedded PGlite, real HTTP on 127.0.0.1) then
@@ -16,6 +17,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import type { CubeModelInput, CubeQueryRequest } from '@shutu/contracts';
@@ -33,6 +35,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '9' },
     months: { type: 'string', default: '6' },
     dir: { type: 'string' },
+    /** Writes a V8 CPU profile of the timed runs (server and client share this thread) to the temp directory. */
+    'cpu-prof': { type: 'boolean', default: false },
   },
 });
 const orders = Number(values.orders);
@@ -116,7 +120,14 @@ try {
   const window = makePlan({ scale: orders }).months;
   const request = dashboardRequest(window, months);
   // The dialect the server's driver compiles for (same file, same process-wide DuckDB instance).
-  const probe = openDriver({ type: 'duckdb', path: file });
+  // Opened as the server's registry opens the source (connectionConfig): one file, one configuration per process.
+  const probe = openDriver({
+    type: 'duckdb',
+    path: file,
+    memoryLimit: config.duckdbMemoryLimit,
+    csvOutput: true,
+    ...(config.duckdbThreads ? { threads: config.duckdbThreads } : {}),
+  });
   const { sql, params } = compileCubeQuery(ordersModel, request, { dialect: await probe.dialect(), now: new Date() });
   await probe.close();
   console.log(`SQL (${params.length} params ${JSON.stringify(params)}):\n  ${sql}`);
@@ -141,6 +152,12 @@ try {
   const [rawRows, httpRows] = [await raw(), await http()]; // warm-up
   if (rawRows !== httpRows) throw new Error(`row counts differ: raw ${rawRows}, HTTP ${httpRows}`);
   const samples = { raw: [] as number[], http: [] as number[], queries: [] as number[] };
+  const profiler = values['cpu-prof'] ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   for (let i = 0; i < runs; i++) {
     for (const [name, fn] of [
       ['raw', raw],
@@ -151,6 +168,13 @@ try {
       samples[name].push(performance.now() - started);
     }
     samples.queries.push(serverMillis);
+  }
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    const out = path.join(os.tmpdir(), `shutu-query-${Date.now().toString(36)}.cpuprofile`);
+    fs.writeFileSync(out, JSON.stringify(profile));
+    console.log(`cpu profile: ${out}`);
+    profiler.disconnect();
   }
   connection.closeSync();
 

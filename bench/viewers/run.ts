@@ -1,26 +1,29 @@
 /**
  * Many viewers (issue 26): one cached chart-data answer served to many connections. A member
  * (not an administrator: group, dataset and board grants, a permission filter of their group)
- * reads one saved bar chart of a board; autocannon (in a worker thread) sends the same
- * POST /api/board/chart-data on `--connections` connections for `--seconds`, beside the bare
- * `/api/health` route in the same run.
+ * reads one saved bar chart of a board; autocannon sends the same POST /api/board/chart-data
+ * on `--connections` connections for `--seconds`, beside the bare `/api/health` route in the
+ * same run. With `--mixed`, a third run: the same number of clients over the board's four
+ * charts, `--cold-share` of the requests with a link filter no cache holds (see load.ts).
  *
- *   npx tsx bench/viewers/run.ts [--orders 200000] [--seconds 20] [--connections 200] [--dir d] [--database-url postgres://…] [--cpu-prof]
+ *   npx tsx bench/viewers/run.ts [--orders 200000] [--seconds 20] [--connections 200] [--dir d] [--database-url postgres://…] [--cpu-prof] [--mixed] [--cold-share 0.05]
  *
  * The server is assembled in this process as `startServer` does (embedded PGlite unless
- * --database-url); the load generator runs in a worker thread so that it takes the other core.
+ * --database-url); the load generator is a child process (load.ts), so that this process's
+ * CPU time is the server's: printed per answer, the figure least moved by other load.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fork } from 'node:child_process';
 import { Session } from 'node:inspector/promises';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import pino from 'pino';
 import { ensureDemoWarehouse } from '@shutu/connectors';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
+import type { FixedLoad, LoadFigures, LoadRequest, LoadResult, MixedLoad } from './load.ts';
 
 const { values } = parseArgs({
   options: {
@@ -29,8 +32,10 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '200' },
     dir: { type: 'string' },
     'database-url': { type: 'string' },
-    /** Writes a V8 CPU profile of the server thread during the chart-data load (in the temp directory). */
+    /** Writes a V8 CPU profile of the server thread during the chart-data and the mixed loads (in the temp directory). */
     'cpu-prof': { type: 'boolean', default: false },
+    mixed: { type: 'boolean', default: false },
+    'cold-share': { type: 'string', default: '0.05' },
   },
 });
 const orders = Number(values.orders);
@@ -38,37 +43,50 @@ const seconds = Number(values.seconds);
 const connections = Number(values.connections);
 const runId = Date.now().toString(36);
 
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  max: number;
-  errors: number;
-  timeouts: number;
-}
+/** The figures of one load and the server's CPU time per answer (this process: user + system). */
+type Load = LoadFigures & { cpuPerAnswerUs: number };
 
-async function load(url: string, options: { method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<Load> {
-  const result = await autocannon({
-    url,
-    connections,
-    duration: seconds,
-    method: options.method,
-    headers: options.headers,
-    body: options.body,
-    workers: 1,
+/** Runs a load in the child process (load.ts) and measures this process's CPU time meanwhile. */
+function runLoad(request: LoadRequest): Promise<{ result: LoadResult; cpuUs: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(new URL('./load.ts', import.meta.url));
+    let cpu: NodeJS.CpuUsage | undefined;
+    child.once('spawn', () => {
+      cpu = process.cpuUsage();
+      child.send(request);
+    });
+    child.once('message', (result: LoadResult) => {
+      const used = process.cpuUsage(cpu);
+      resolve({ result, cpuUs: used.user + used.system });
+    });
+    child.once('exit', (code) => code !== 0 && reject(new Error(`load generator exited with ${code}`)));
   });
-  return {
-    rps: result['2xx'] / seconds,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    errors: result.non2xx + result.errors,
-    timeouts: result.timeouts,
-  };
 }
 
-const line = (label: string, r: Load) =>
-  `${label.padEnd(28)} ${Math.round(r.rps).toLocaleString('en').padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   max ${String(r.max).padStart(5)} ms   (${r.errors} errors, ${r.timeouts} timeouts)`;
+async function load(url: string, options: Omit<FixedLoad, 'kind' | 'url' | 'connections' | 'seconds'>): Promise<Load> {
+  const { result, cpuUs } = await runLoad({ kind: 'fixed', url, connections, seconds, ...options });
+  if (result.kind !== 'fixed') throw new Error('expected a fixed load');
+  return { ...result.figures, cpuPerAnswerUs: cpuUs / Math.max(1, result.figures.answered + result.figures.errors) };
+}
+
+const line = (label: string, r: LoadFigures & { cpuPerAnswerUs?: number }) =>
+  `${label.padEnd(28)} ${Math.round(r.rps).toLocaleString('en').padStart(7)} req/s   p50 ${String(r.p50).padStart(4)} ms   p99 ${String(r.p99).padStart(4)} ms   max ${String(r.max).padStart(5)} ms   (${r.errors} errors, ${r.timeouts} timeouts)${r.cpuPerAnswerUs === undefined ? '' : `   server CPU ${Math.round(r.cpuPerAnswerUs)} µs/answer`}`;
+
+/** Runs `fn`, with `--cpu-prof` under a V8 CPU profile of this (the server's) thread written to the temp directory. */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  if (!values['cpu-prof']) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  const result = await fn();
+  const { profile } = await session.post('Profiler.stop');
+  const out = path.join(os.tmpdir(), `shutu-viewers-${runId}-${name}.cpuprofile`);
+  fs.writeFileSync(out, JSON.stringify(profile));
+  console.log(`cpu profile: ${out}`);
+  session.disconnect();
+  return result;
+}
 
 const dataDir = values.dir ? path.resolve(values.dir) : fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-bench-viewers-'));
 fs.mkdirSync(dataDir, { recursive: true });
@@ -149,21 +167,24 @@ try {
     },
   });
   const categoryId = (await api<{ id: number }>('POST', '/api/board/categories', admin, { kind: 'visual', categoryValue: `压测 ${runId}` })).id;
-  const chart = {
-    key: 'c1',
-    name: 'bar',
-    title: '各省各渠道金额',
-    dataconfig: {
-      cubeId,
-      rowParamList: [{ fieldId: fields['省份'] }, { fieldId: fields['渠道'] }],
-      indexParamList: [{ fieldId: fields['金额'], aggregation: 'SUM' }],
-    },
-  };
+  const chartOf = (key: string, name: string, title: string, rows: string[], aggregation: 'SUM' | 'COUNT' | 'AVG' | 'MAX') => ({
+    key,
+    name,
+    title,
+    dataconfig: { cubeId, rowParamList: rows.map((r) => ({ fieldId: fields[r] })), indexParamList: [{ fieldId: fields['金额'], aggregation }] },
+  });
+  // c1 is the chart of the fixed load; the mixed load reads all four.
+  const charts = [
+    chartOf('c1', 'bar', '各省各渠道金额', ['省份', '渠道'], 'SUM'),
+    chartOf('c2', 'pie', '各渠道订单数', ['渠道'], 'COUNT'),
+    chartOf('c3', 'bar', '各省平均金额', ['省份'], 'AVG'),
+    chartOf('c4', 'table', '各渠道最大金额', ['渠道'], 'MAX'),
+  ];
   const boardId = await api<number>('POST', '/api/board/boards', admin, {
     title: `观众压测 ${runId}`,
     categoryId,
-    content: { type: 'quick', layout: [{ i: 'c1', x: 0, y: 0, w: 12, h: 6 }] },
-    charts: [chart],
+    content: { type: 'quick', layout: charts.map((c, i) => ({ i: c.key, x: 0, y: i * 6, w: 12, h: 6 })) },
+    charts,
     publicStatus: 0,
     dataPermIdList: [group],
   });
@@ -171,7 +192,7 @@ try {
   const body = JSON.stringify({ boardId, chartKey: 'c1' });
   const headers = { authorization: `Bearer ${viewer}`, 'content-type': 'application/json' };
   const first = await fetch(`${base}/api/board/chart-data`, { method: 'POST', headers, body });
-  const answer = (await first.json()) as { data: { dataList: unknown[]; elapsedMs: number } };
+  const answer = (await first.json()) as { data: { dataList: Record<string, unknown>[]; elapsedMs: number } };
   if (first.status !== 200) throw new Error(`chart-data: ${first.status} ${JSON.stringify(answer)}`);
   const t0 = performance.now();
   await fetch(`${base}/api/board/chart-data`, { method: 'POST', headers, body }).then((r) => r.text());
@@ -180,23 +201,47 @@ try {
   );
 
   const health = await load(`${base}/api/health`, { method: 'GET' });
-  let profile: Session | undefined;
-  if (values['cpu-prof']) {
-    profile = new Session();
-    profile.connect();
-    await profile.post('Profiler.enable');
-    await profile.post('Profiler.start');
-  }
-  const cached = await load(`${base}/api/board/chart-data`, { method: 'POST', headers, body });
-  if (profile) {
-    const { profile: taken } = await profile.post('Profiler.stop');
-    const out = path.join(os.tmpdir(), `shutu-viewers-${runId}.cpuprofile`);
-    fs.writeFileSync(out, JSON.stringify(taken));
-    console.log(`cpu profile: ${out}`);
-  }
+  const cached = await profiled('cached', () => load(`${base}/api/board/chart-data`, { method: 'POST', headers, body }));
   console.log(line('GET /api/health', health));
   console.log(line('cached chart-data (member)', cached));
   console.log(`ratio ${(cached.rps / health.rps).toFixed(2)} of the bare health route`);
+
+  if (values.mixed) {
+    // The channels the member sees (the first answer's second column): a cold request's link picks some.
+    const channels = [...new Set(answer.data.dataList.map((row) => String(row.d1)))];
+    // Every chart answered once first: the board's own first (cold) reads are not what this measures.
+    for (const c of charts) {
+      const res = await fetch(`${base}/api/board/chart-data`, { method: 'POST', headers, body: JSON.stringify({ boardId, chartKey: c.key }) });
+      if (res.status !== 200) throw new Error(`chart-data ${c.key}: ${res.status} ${await res.text()}`);
+    }
+    const mixedLoad: MixedLoad = {
+      kind: 'mixed',
+      url: `${base}/api/board/chart-data`,
+      headers,
+      boardId,
+      chartKeys: charts.map((c) => c.key),
+      linkFieldId: fields['渠道']!,
+      linkValues: channels,
+      coldShare: Number(values['cold-share']),
+      connections,
+      seconds,
+    };
+    const { result, cpuUs } = await profiled('mixed', () => runLoad(mixedLoad));
+    if (result.kind !== 'mixed') throw new Error('expected a mixed load');
+    console.log(
+      `mixed load: ${connections} clients over ${charts.length} charts, ${(mixedLoad.coldShare * 100).toFixed(0)} % with a link no cache holds (${channels.length} channels), ${seconds} s:`,
+    );
+    console.log(line('  kept / cached answers', result.cached));
+    console.log(line('  cold (engine) answers', result.cold));
+    const answered = result.cached.answered + result.cold.answered;
+    console.log(`  ${result.overTwoSeconds} of ${answered} requests waited more than 2 s; server CPU ${Math.round(cpuUs / Math.max(1, answered))} µs/answer`);
+  }
+  console.log(
+    `load average after: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 } finally {
   await server?.close();
   if (!values.dir) fs.rmSync(dataDir, { recursive: true, force: true });
