@@ -24,9 +24,14 @@ export interface Session {
  * How long a resolved session is reused for the same token in this process. Revoking a token
  * (logout, disable, password change, share link off) and any change of users, roles or groups
  * drop every kept session here and in the other processes (cache bus topics 'session' and
- * 'perm'); this bounds only a change racing its own commit.
+ * 'perm'); this bounds only a change racing its own commit, which the bus covers too: on
+ * PostgreSQL the tables' triggers notify at COMMIT (watch.ts) and a missed notice is caught by
+ * the version poll (POLL_MS); on PGlite a read cannot run inside another's open transaction
+ * (one connection). It was 2 s: every request after a pause of 2 s paid two store queries
+ * (the token and the roles' permissions), ≈ 20–200 ms on a loaded box (issue 26, bench/query).
+ * A token's own expiry is checked on every use.
  */
-export const SESSION_MEMO_MS = 2_000;
+export const SESSION_MEMO_MS = 30_000;
 const sessions = new CoherentMemo<(Session & { expiresAt: number }) | undefined>(['session', 'perm'], SESSION_MEMO_MS);
 
 /** After a committed change of what sessions carry (a role's permissions): every process reads them again. */
