@@ -153,6 +153,8 @@ describe('order-data CSV', () => {
     try {
       expect(await check('a,b\r\nc,"d,e"\r\n')).toBe(false);
       expect(await check('a,b-1\r\nc,d@x\r\n')).toBe(false);
+      expect(await check('a,,\r\nb,c,\r\n')).toBe(false); // empty last fields: the CR ends the line
+      expect(await check('a,""\r\n')).toBe(false);
       expect(await check('=a,b\r\n')).toBe(true);
       expect(await check('a,+1\r\n')).toBe(true);
       expect(await check('a,b\r\n@c,d\r\n')).toBe(true);
@@ -161,6 +163,9 @@ describe('order-data CSV', () => {
       expect(await check('a,\tb\r\n')).toBe(true);
       // Past the first read of the file (1 MiB): the state carries over.
       expect(await check(`${'x,y\r\n'.repeat(300_000)}z,-1\r\n`)).toBe(true);
+      // A separator and a quote at the end of one read, the formula at the start of the next.
+      expect(await check(`${'x'.repeat(2 ** 20 - 2)},"=1"\r\n`)).toBe(true);
+      expect(await check(`${'x'.repeat(2 ** 20 - 1)},=1\r\n`)).toBe(true);
     } finally {
       await fs.promises.rm(dir, { recursive: true, force: true });
     }

@@ -55,25 +55,26 @@ export function plainSliceToCsv(bytes: Uint8Array, lines: number, columns: numbe
 }
 
 /**
+ * A field start (after a comma or a line feed) at = + - @ or tab, or just inside an opening quote
+ * at one of those or CR. An unquoted CR is only ever a line's end (the engine quotes a field holding
+ * one), so an empty last field is not one.
+ */
+const FORMULA_AFTER_SEPARATOR = /[,\n](?:[=+\-@\t]|"[=+\-@\t\r])/;
+
+/**
  * Whether a CSV file as an engine writes it (RFC 4180, quoted only when needed) may hold a field
- * starting like a formula: a field start (the file's start, after a comma or a line feed, or just
- * inside an opening quote) at = + - @ tab or CR. A comma or line feed inside a quoted field counts
- * too — a false alarm only costs asking again with the guard. Streamed, one pass over the bytes.
+ * starting like a formula (FORMULA_AFTER_SEPARATOR, the file's start counting as a line feed). A
+ * separator inside a quoted field counts too — a false alarm only costs asking again with the
+ * guard. Streamed; each read looked at as latin1 text by one regular expression (UTF-8 bytes of
+ * Chinese text are never one of these ASCII characters), with the last two characters of the
+ * previous read in front so a match across reads is found.
  */
 export async function formulaStartIn(file: string): Promise<boolean> {
-  let atStart = true;
-  let afterOpeningQuote = false;
+  let carry = '\n';
   for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    const length = chunk.length;
-    for (let i = 0; i < length; i++) {
-      const b = chunk[i]!;
-      if (atStart || afterOpeningQuote) {
-        if (startsFormula(b) || b === CR) return true;
-        afterOpeningQuote = atStart && b === QUOTE;
-        atStart = false;
-      }
-      if (b === COMMA || b === LF) atStart = true;
-    }
+    const text = carry + chunk.toString('latin1');
+    if (FORMULA_AFTER_SEPARATOR.test(text)) return true;
+    carry = text.slice(-2);
   }
   return false;
 }

@@ -3,13 +3,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { OrderExportTask } from '@shutu/contracts';
 import { call } from '../../../test/fixtures.ts';
 import { storeKinds } from '../../../test/harness.ts';
 import { multipart } from '../../../test/multipart.ts';
 import { datasetWorld, type DatasetWorld, type Headers } from '../../../test/dataset-fixtures.ts';
 import { Jobs } from '../../platform/jobs/boss.ts';
+import { getDataSourceDriver } from '../datasource/registry.ts';
 import { INTERRUPTED_MESSAGE } from '../../platform/jobs/recovery.ts';
 import { moduleJobs } from '../jobs.ts';
 import { MAX_RESUMES } from './jobs.ts';
@@ -177,6 +178,39 @@ describe.each(kinds)('order-data export on %s', (kind) => {
     expect((await finished(granted.headers, ok.body.data)).taskStatus1).toBe(9);
     // Another user's task is not theirs.
     expect((await call(w.server, 'GET', '/api/orderexport/details', { headers: granted.headers, query: { taskId: refused.taskId - 1 } })).status).toBe(404);
+  });
+
+  it('the engine writes the slices itself (writesCsvFile); an engine without the capability gets the same file through the row path', async () => {
+    const driver = await getDataSourceDriver(w.server.ctx, w.warehouseId);
+    const copy = vi.spyOn(driver, 'copySelectToCsvFile');
+    const condition = { ...BASE, userId: phones[2], outputProvince: 1, outPutIsCB: 1 };
+    const run = async () => {
+      const res = await call(w.server, 'POST', '/api/orderexport/add', { headers: admin, payload: condition });
+      const done = await finished(admin, res.body.data);
+      expect(done.taskStatus1).toBe(9);
+      return (await download(done.taskId)).split('\r\n');
+    };
+    try {
+      const engine = await run();
+      expect(copy).toHaveBeenCalled();
+      expect(engine[0]).toBe('\ufeff手机号,省份,产品编码,产品名称,订购时间,订购渠道,是否退订');
+      const rows = await w.direct(`SELECT count(*) AS n FROM v_order_data WHERE userid = '${phones[2]}'`);
+      expect(engine.filter(Boolean)).toHaveLength(Number(rows[0]!.n) + 1);
+
+      copy.mockClear();
+      const real = await driver.info();
+      const info = vi.spyOn(driver, 'info').mockResolvedValue({ ...real, capabilities: { ...real.capabilities, writesCsvFile: false } });
+      try {
+        const rowPath = await run();
+        expect(copy).not.toHaveBeenCalled();
+        expect(rowPath[0]).toBe(engine[0]);
+        expect(rowPath.slice(1).sort()).toEqual(engine.slice(1).sort());
+      } finally {
+        info.mockRestore();
+      }
+    } finally {
+      copy.mockRestore();
+    }
   });
 
   /** A task as a process killed while extracting leaves it: a run of a dead instance owns it, in status 4 with its checkpoint. */
