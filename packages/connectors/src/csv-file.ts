@@ -1,14 +1,22 @@
-import { DuckDBInstance, type DuckDBAppender } from '@duckdb/node-api';
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
 import { getDialect } from '@shutu/query';
 import { connectorError, errorText } from './errors.ts';
 import type { CsvFileSource, LoadColumn, LoadColumnType } from './types.ts';
 
 /**
  * An engine reading a CSV file of this machine itself (capability `loadsLocalCsv`): DuckDB's
- * parallel read_csv, the values converted in SQL, the result appended chunk by chunk into the
- * new table. The warehouse's own instance is locked down (no file access for user SQL), so
- * the file is read by a private in-memory instance that runs only the statement built here;
- * its data chunks go straight into the warehouse's appender (copied natively, never as JS values).
+ * parallel read_csv, the values converted in SQL, into the new table. Two ways, by what the
+ * data source's instance may read:
+ * - an instance opened with `csvOutput` may read and write its one private directory
+ *   (duckdb/copy-csv.ts; user SQL never reaches it): the file is linked (or copied) in there and
+ *   the instance runs `INSERT INTO … SELECT … FROM read_csv(…)` itself — parallel, compressed
+ *   as it is written, no row through JS (`insertCsvFile`);
+ * - a fully locked-down instance (no file access at all): a private in-memory instance reads the
+ *   file and its data chunks go into the table's appender (copied natively, never as JS values),
+ *   the next chunk read while one is appended (`appendCsvFile`).
  *
  * Accepted values are a strict subset of what the row path accepts, with the same results:
  * anything else (and any CSV the reader finds malformed) fails with `csvRefused`, and the
@@ -19,12 +27,16 @@ const duck = getDialect('duckdb');
 
 /** JS String.prototype.trim's whitespace: a row of only these is blank (the row path skips it). */
 const JS_SPACE = '\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff';
-const PLAIN_NUMBER = String.raw` *[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)? *`;
+/** The row path's plain number (no spaces: a padded value is the row path's trimmed, grouped form below, where '1.' is refused). */
+const PLAIN_NUMBER = String.raw`[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?`;
 const GROUPED_NUMBER = String.raw` *[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?:[eE][+-]?\d+)? *`;
 /** 'YYYY-MM-DD[ HH:mm:ss]' with a four-digit year from 1000: the row path's canonical forms. */
 const DATE_TIME = String.raw`[1-9]\d{3}-\d{2}-\d{2}(?: (?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d)?`;
 
 const lit = (text: string) => duck.escapeString(text);
+
+/** read_csv's buffer: the longest line the engine path reads (the row path's limit is 4 Mi characters). */
+const CSV_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** The converted value of raw field `c` (not NULL), NULL when it does not convert. */
 function converted(type: LoadColumnType, c: string): string {
@@ -68,6 +80,9 @@ export function csvFileSelect(columns: readonly LoadColumn[], file: CsvFileSourc
     'null_padding = true',
     'strict_mode = true',
     'allow_quoted_nulls = true',
+    // DuckDB's default (32 MB per buffer) held ≈ 60 MB more at peak for a 78 MB file; a longer line
+    // than this fails the read and the row path loads the file.
+    `buffer_size = ${CSV_BUFFER_BYTES}`,
     // The reader finds line ends itself (\n or \r\n; its new_line option silently reads no rows from a CRLF file given '\n').
     `parallel = ${parallel}`,
   ];
@@ -121,15 +136,21 @@ export async function appendCsvFile(
     let rows = 0;
     try {
       const result = await connection.stream(sql);
-      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-        if (signal?.aborted) throw connectorError('cancelled', 'cancelled');
-        appender.appendDataChunk(chunk);
-        rows += chunk.rowCount;
+      // The reader's threads fetch the next chunk while this thread appends the last one.
+      let next = result.fetchChunk();
+      try {
+        for (let chunk = await next; chunk && chunk.rowCount > 0; chunk = await next) {
+          next = result.fetchChunk();
+          if (signal?.aborted) throw connectorError('cancelled', 'cancelled');
+          appender.appendDataChunk(chunk);
+          rows += chunk.rowCount;
+        }
+      } finally {
+        // Never close the reader while a fetch still runs on it.
+        await next.catch(() => null);
       }
     } catch (error) {
-      if (signal?.aborted) throw connectorError('cancelled', 'cancelled');
-      if (options.parallel && /null_padding/.test(errorText(error))) throw new SerialReadNeeded();
-      throw connectorError('invalid', 'csvRefused', {}, errorText(error).slice(0, 500), error);
+      throw readFailure(error, options);
     } finally {
       signal?.removeEventListener('abort', onAbort);
     }
@@ -137,5 +158,51 @@ export async function appendCsvFile(
   } finally {
     connection.closeSync();
     reader.closeSync();
+  }
+}
+
+/** What a failed read means: cancelled, to be read again serially, or refused (the row path loads the file). */
+function readFailure(error: unknown, options: { parallel: boolean; signal?: AbortSignal | undefined }): Error {
+  if (options.signal?.aborted) return connectorError('cancelled', 'cancelled');
+  if (options.parallel && /null_padding/.test(errorText(error))) return new SerialReadNeeded();
+  return connectorError('invalid', 'csvRefused', {}, errorText(error).slice(0, 500), error);
+}
+
+/**
+ * The file as a path inside `dir` (the directory the instance may read) for the time of `work`:
+ * a hard link (no copy) on the same file system, else a copy; removed afterwards.
+ */
+export async function withFileIn<T>(dir: string, file: string, work: (readable: string) => Promise<T>): Promise<T> {
+  const readable = path.join(dir, `load-${randomUUID()}.csv`);
+  try {
+    await fs.promises.link(file, readable).catch(() => fs.promises.copyFile(file, readable, fs.constants.COPYFILE_EXCL));
+    return await work(readable);
+  } finally {
+    await fs.promises.rm(readable, { force: true });
+  }
+}
+
+/**
+ * The instance itself reads the file (a path it may read: `withFileIn`) into `qualified`, a
+ * new table with exactly `columns`, in one statement. Returns the row count; throws `csvRefused`
+ * when the reader or a conversion refused something (the statement's rows are then discarded).
+ */
+export async function insertCsvFile(
+  connection: DuckDBConnection,
+  qualified: string,
+  columns: readonly LoadColumn[],
+  file: CsvFileSource,
+  options: { parallel: boolean; signal?: AbortSignal | undefined },
+): Promise<number> {
+  const onAbort = () => connection.interrupt();
+  options.signal?.addEventListener('abort', onAbort);
+  try {
+    options.signal?.throwIfAborted();
+    const result = await connection.run(`INSERT INTO ${qualified} ${csvFileSelect(columns, file, options.parallel)}`);
+    return Number(result.rowsChanged);
+  } catch (error) {
+    throw readFailure(error, options);
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
   }
 }

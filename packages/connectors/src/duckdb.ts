@@ -14,8 +14,8 @@ import { getDialect } from '@shutu/query';
 import { duckdbAppendRows, duckdbDeleteRows } from './append.ts';
 import { checkColumns, loadFailed, newIdentifier, runLoad, runRename, withoutStagingTables, type CanonicalValue } from './bulk.ts';
 import { defaultCapabilities } from './capabilities.ts';
-import { appendCsvFile, nonFiniteCheck, SerialReadNeeded } from './csv-file.ts';
-import { copySelectToCsv, openDuckDBInstance, type CopyCsvOptions } from './duckdb/copy-csv.ts';
+import { appendCsvFile, insertCsvFile, nonFiniteCheck, SerialReadNeeded, withFileIn } from './csv-file.ts';
+import { copySelectToCsv, duckdbCsvOutputDir, openDuckDBInstance, type CopyCsvOptions } from './duckdb/copy-csv.ts';
 import { inspectionOf } from './duckdb-inspect.ts';
 import { connectorError, ConnectorError, errorText, queryFailed, readOnlyError } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
@@ -331,8 +331,24 @@ export class DuckDBDriver extends DriverBase {
     }
   }
 
-  /** The file read by DuckDB itself (csv-file.ts); the new table is dropped again when anything fails. */
+  /**
+   * The file read by DuckDB itself (csv-file.ts): by this instance when it may read its private
+   * directory (`csvOutput`), else by a private reader through the appender. The new table is
+   * dropped again when anything fails; a loaded one is checkpointed into the database file.
+   */
   async bulkLoadCsvFile(table: string, columns: readonly LoadColumn[], file: CsvFileSource, options: BulkLoadOptions = {}): Promise<BulkLoadResult> {
+    if (this.config.csvOutput === true)
+      return withFileIn(duckdbCsvOutputDir(), file.path, (readable) => this.loadCsvFile(table, columns, { ...file, path: readable }, options, true));
+    return this.loadCsvFile(table, columns, file, options, false);
+  }
+
+  private async loadCsvFile(
+    table: string,
+    columns: readonly LoadColumn[],
+    file: CsvFileSource,
+    options: BulkLoadOptions,
+    byInstance: boolean,
+  ): Promise<BulkLoadResult> {
     const names = checkColumns(dialect, columns);
     const qualified = `${options.schema ? `${dialect.quoteIdentifier(options.schema)}.` : ''}${newIdentifier(dialect, table)}`;
     const connection = await this.connect();
@@ -344,12 +360,18 @@ export class DuckDBDriver extends DriverBase {
         });
         let appender: DuckDBAppender | null = null;
         try {
-          appender = await connection.createAppender(table, options.schema ?? null);
-          const rows = await appendCsvFile(appender, columns, file, { parallel, signal: options.signal });
-          appender.closeSync();
-          appender = null;
+          let rows: number;
+          if (byInstance) rows = await insertCsvFile(connection, qualified, columns, file, { parallel, signal: options.signal });
+          else {
+            appender = await connection.createAppender(table, options.schema ?? null);
+            rows = await appendCsvFile(appender, columns, file, { parallel, signal: options.signal });
+            appender.closeSync();
+            appender = null;
+          }
           const check = nonFiniteCheck(qualified, columns, names);
           if (check !== null && Number((await connection.runAndReadAll(check)).getRows()[0]?.[0] ?? 0) > 0) throw connectorError('invalid', 'csvRefused');
+          // The new blocks go to the database file now rather than at some later query (best effort: another writer may hold it off).
+          await connection.run('CHECKPOINT').catch(() => undefined);
           return { rows };
         } catch (error) {
           try {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
 import { collect, DuckDBDriver, type Driver, type LoadColumn, type LoadRow } from '@shutu/connectors';
 import type { FileColumn, ViewDataType } from '@shutu/contracts';
@@ -13,15 +13,14 @@ import { openTableFile } from './readers.ts';
 
 /**
  * The engine's own load of a CSV must give exactly the row path's table, or refuse (null) so
- * the row path loads it: each file here is loaded both ways into a DuckDB file and compared.
+ * the row path loads it: each file here is loaded both ways into a DuckDB file and compared —
+ * once by an instance that reads its private directory itself (csvOutput, as the server opens
+ * its DuckDB sources), once by a locked-down one (a private reader appends the chunks).
  */
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-engine-load-'));
-const driver: Driver = new DuckDBDriver({ type: 'duckdb', path: path.join(dir, 'w.duckdb') });
-afterAll(async () => {
-  await driver.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+let driver: Driver;
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 let seq = 0;
 async function uploaded(bytes: Buffer): Promise<UploadedFile> {
@@ -74,7 +73,15 @@ async function both(bytes: Buffer, types: ViewDataType[]) {
   return { byEngine, engine: byEngine === null ? null : await rowsOf(engineTable), rowPath, engineTableLeft: await driver.tableExists(engineTable) };
 }
 
-describe('engine load of a CSV (DuckDB reads the file itself)', () => {
+describe.each([
+  ['the data source’s instance reads the file itself', true],
+  ['a private reader appends its chunks (instance without file access)', false],
+])('engine load of a CSV: %s', (_, csvOutput) => {
+  beforeAll(() => {
+    driver = new DuckDBDriver({ type: 'duckdb', path: path.join(dir, `w-${csvOutput}.duckdb`), csvOutput });
+  });
+  afterAll(() => driver.close());
+
   it('loads plain files exactly as the row path does: numbers, thousands, dates, quotes, blank rows, BOM, CRLF, GBK, ; and tabs', async () => {
     const cases: [Buffer, ViewDataType[]][] = [
       [
@@ -107,6 +114,9 @@ describe('engine load of a CSV (DuckDB reads the file itself)', () => {
       [`a,b\n${'1,x\n'.repeat(100_000)}1,"x"y\n`, ['NUMBER', 'STRING']],
       ['a,b\n1,x,z\n', ['NUMBER', 'STRING']],
       ['a,b\n 1 ,x\n\u00a01,y\n', ['NUMBER', 'STRING']],
+      // padded, the row path reads the trimmed value's grouped form, where '1.' is no number
+      ['a,b\n" 1.",x\n', ['NUMBER', 'STRING']],
+      ['a,b\n"1.e5 ",x\n', ['NUMBER', 'STRING']],
       ['\na,b\n1,x\n', ['NUMBER', 'STRING']],
     ];
     for (const [text, types] of cases) {
