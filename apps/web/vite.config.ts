@@ -49,9 +49,10 @@ const EARLY_ROUTES = [
   // Every page but /login needs the antd part of the shell (app/shell.tsx) and the route table
   // (app/routes.tsx, added to the router on the first navigation away from /login).
   { path: '^/(?!login(/|$))', modules: ['src/app/shell.tsx', 'src/app/routes.tsx'] },
-  { path: '^/m/app/\\d+/?$', modules: ['src/features/mobile/MobileAppPage.tsx'] },
+  // ECharts loads on demand (shared/charts/lazy-parts.tsx); nearly every board the viewers open draws with it.
+  { path: '^/m/app/\\d+/?$', modules: ['src/features/mobile/MobileAppPage.tsx', 'src/shared/charts/EChart.tsx'] },
   { path: '^/m/?$', modules: ['src/features/mobile/MobileHomePage.tsx'] },
-  { path: '^/share/', modules: ['src/features/share-open/ShareOpenPage.tsx'] },
+  { path: '^/share/', modules: ['src/features/share-open/ShareOpenPage.tsx', 'src/shared/charts/EChart.tsx'] },
 ];
 const EARLY_SOURCE = 'src/boot/early.js';
 

@@ -11,6 +11,7 @@
  *   npx tsx bench/board/run.ts --dir /tmp/shutu-b        # keep (and reuse) the generated warehouse
  *   npx tsx bench/board/run.ts --web /tmp/my-web          # serve a web build of one's own
  *   npx tsx bench/board/run.ts --modes batch              # time only the page as shipped
+ *   npx tsx bench/board/run.ts --trace /tmp/board.json    # and trace one more warm load (trace.ts)
  *
  * Issue 26: two pages are timed in turns within each run — `batch` (the page's streamed
  * chart-data/batch call; charts sharing the dataset and its filters read in one grouped
@@ -50,6 +51,7 @@ import { ensureBuiltinWarehouse } from '../../apps/server/src/modules/datasource
 const RUN = new Date().toISOString().slice(0, 19).replace('T', ' ');
 import { ARTIFACTS, launchBrowser } from '../../e2e/harness.ts';
 import { serverWarehouseInstance } from '../src/index.ts';
+import { traceLoad } from './trace.ts';
 
 const { values } = parseArgs({
   options: {
@@ -60,6 +62,8 @@ const { values } = parseArgs({
     web: { type: 'string' },
     /** Which page loads to time: `batch` (the page's one chart-data/batch call) and/or `per-chart` (the batch refused, so every chart asks by itself, as before issue 26). */
     modes: { type: 'string', default: 'batch,per-chart' },
+    /** Record one more warm load (the first mode) with Chromium's tracing and the CPU profiler into this JSON file and print where the main thread went. */
+    trace: { type: 'string' },
   },
 });
 const modes = values.modes.split(',').map((m) => m.trim()) as ('batch' | 'per-chart')[];
@@ -241,6 +245,11 @@ try {
       }
     }
     console.log(`chart cache after the runs: ${JSON.stringify(readCacheStats(ctx))}`);
+    if (values.trace) {
+      await setMode(modes[0]!);
+      await open('reload');
+      console.log(await traceLoad(page, path.resolve(values.trace), async () => void (await open('reload'))));
+    }
 
     // The same statements, one after another, on a connection of the same process-wide DuckDB instance.
     const instance = await serverWarehouseInstance(file, config);

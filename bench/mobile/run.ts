@@ -8,6 +8,8 @@
  *   E2E_WEB_DIST=/tmp/apps-web npx tsx bench/mobile/run.ts [--runs 3] [--board 销售概览|订单明细报表] [--waterfall] [--profile 'fast 4G']
  *
  * --waterfall prints every request of every run (sent, first byte, done in ms; KiB on the wire).
+ * --trace <file.json> records one more cold load of the last profile with Chromium's tracing and the
+ * V8 profiler and prints where the main thread went (bench/board/trace.ts).
  *
  * The server is the real one as its own process (e2e harness startApp: `main.ts serve`, embedded
  * PGlite, a 20 000-order demo warehouse). The session is signed in before throttling. Two cases per
@@ -21,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, startApp } from '../../e2e/harness.ts';
+import { traceLoad } from '../board/trace.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,6 +31,8 @@ const { values } = parseArgs({
     board: { type: 'string', default: '销售概览' },
     waterfall: { type: 'boolean', default: false },
     profile: { type: 'string' },
+    /** Record one more load (the last profile measured, cold) with Chromium's tracing and the CPU profiler into this JSON file (bench/board/trace.ts). */
+    trace: { type: 'string' },
   },
 });
 const runs = Math.max(1, Number(values.runs));
@@ -44,7 +49,13 @@ type Page = Awaited<ReturnType<typeof newPage>>;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function measure(page: Page, url: string, profile: (typeof PROFILES)[keyof typeof PROFILES], cold: boolean): Promise<{ ms: number; bytes: number }> {
+async function measure(
+  page: Page,
+  url: string,
+  profile: (typeof PROFILES)[keyof typeof PROFILES],
+  cold: boolean,
+  trace?: string,
+): Promise<{ ms: number; bytes: number }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: cold });
@@ -68,8 +79,12 @@ async function measure(page: Page, url: string, profile: (typeof PROFILES)[keyof
   await page.goto('about:blank');
   waterfall.clear();
   const started = Date.now();
-  await page.goto(url);
-  await page.waitForSelector('html[data-board-state="ready"]', { timeout: 120_000 });
+  const load = async () => {
+    await page.goto(url);
+    await page.waitForSelector('html[data-board-state="ready"]', { timeout: 120_000 });
+  };
+  if (trace) console.log(await traceLoad(page, trace, load));
+  else await load();
   const ms = Date.now() - started;
   if (values.waterfall) printWaterfall([...waterfall.values()], ms);
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
@@ -108,9 +123,11 @@ try {
   await page.goto(url);
   await page.waitForSelector('html[data-board-state="ready"]', { timeout: 120_000 });
 
-  console.log(`/m/app/${created.appId} → first dashboard (${board.title}) ready, 390×844, ${runs} runs each`);
+  console.log(`/m/app/${created.appId} → first dashboard (${board.title}) ready, 390×844, ${runs} runs each, load ${os.loadavg()[0]!.toFixed(1)}`);
+  let traced: (typeof PROFILES)[keyof typeof PROFILES] = PROFILES.none;
   for (const [name, profile] of Object.entries(PROFILES)) {
     if (values.profile && values.profile !== name) continue;
+    traced = profile;
     for (const cold of [true, false]) {
       const results: { ms: number; bytes: number }[] = [];
       for (let i = 0; i < runs; i++) results.push(await measure(page, url, profile, cold));
@@ -120,6 +137,8 @@ try {
       );
     }
   }
+  if (values.trace) await measure(page, url, traced, true, path.resolve(values.trace));
+  console.log(`load after: ${os.loadavg()[0]!.toFixed(1)}`);
   await browser.close();
 } finally {
   await app.stop();

@@ -3,7 +3,7 @@ import { Spin } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate } from 'react-router';
 import { HOME_PATH } from '@shutu/contracts';
-import { BoardView } from '../board/runtime/index.ts';
+import { BoardView } from '../board/runtime/BoardView.tsx';
 import { BoardStatePanel } from '../board/preview/BoardStatePanel.tsx';
 import { useBoardView } from '../board/preview/useBoardView.ts';
 import { appKeys, fetchFrame } from '../app/api.ts';

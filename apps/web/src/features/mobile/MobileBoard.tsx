@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { BoardView } from '../board/runtime/index.ts';
+import { BoardView } from '../board/runtime/BoardView.tsx';
 import { BoardStatePanel } from '../board/preview/BoardStatePanel.tsx';
 import { useBoardView } from '../board/preview/useBoardView.ts';
 import { reflowForPhone } from './reflow.ts';

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import type { Ppt } from '@shutu/contracts';
@@ -6,9 +6,13 @@ import { fail, mockFetch, ok, type Call } from '../../test/fetch-mock.ts';
 import { renderWithApp } from '../../test/render.tsx';
 import { chartAt, makeBoard, salesData } from '../board/runtime/test-fixtures.ts';
 import ShareOpenPage from './ShareOpenPage.tsx';
+import { loadChartParts } from '../../shared/charts/lazy-parts.tsx';
 
 // antd renders slowly on a loaded machine: wait on conditions for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });
+
+// The slideshow viewer and the charts' parts load on demand: fetched once here, so a test waits only for React.
+beforeAll(() => Promise.all([import('../ppt/viewer/PptViewer.tsx'), loadChartParts()]), 120_000);
 
 afterEach(() => {
   cleanup();

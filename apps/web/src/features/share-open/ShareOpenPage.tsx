@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button, Card, Input, Result, Space, Spin, Tooltip } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
@@ -10,13 +10,15 @@ import { useBoardView } from '../board/preview/useBoardView.ts';
 import { AnchorNav } from '../board/runtime/AnchorNav.tsx';
 import { BoardView } from '../board/runtime/BoardView.tsx';
 import { ClearLinkageButton, DialogChartButtons } from '../board/runtime/ControlButtons.tsx';
-import { PptViewer } from '../ppt/viewer/PptViewer.tsx';
 import { SHARED_PATH_RULES, viewerFlags } from '../ppt/viewer/viewer-rules.ts';
 import { pptKeys } from '../ppt/api.ts';
 import { openShareLink } from '../share/api.ts';
 import { sm } from '../share/messages.ts';
 import '../share/share.css';
 import '../board/board.css';
+
+/** The slideshow viewer: only a slideshow's link loads it (a board's link is the common case and stays light). */
+const PptViewer = lazy(() => import('../ppt/viewer/PptViewer.tsx').then((m) => ({ default: m.PptViewer })));
 
 /** Why the open call failed, from the server's `data.reason` (or the status when there is none). */
 export function refusalOf(error: unknown): ShareOpenRefusal | 'error' {
@@ -109,16 +111,24 @@ function SharedBoard({ boardId }: { boardId: number }) {
 function SharedSlideshow({ opened }: { opened: ShareOpenResult }) {
   const [search] = useSearchParams();
   return (
-    <PptViewer
-      ppid={opened.dataId}
-      initialId={0}
-      full={false}
-      rules={SHARED_PATH_RULES}
-      flags={viewerFlags(search)}
-      token={opened.token}
-      shared
-      boardIds={opened.boardIds}
-    />
+    <Suspense
+      fallback={
+        <Panel testId="share-opening">
+          <Spin size="large" />
+        </Panel>
+      }
+    >
+      <PptViewer
+        ppid={opened.dataId}
+        initialId={0}
+        full={false}
+        rules={SHARED_PATH_RULES}
+        flags={viewerFlags(search)}
+        token={opened.token}
+        shared
+        boardIds={opened.boardIds}
+      />
+    </Suspense>
   );
 }
 

@@ -1,10 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, configure, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { API } from '@shutu/contracts';
 import { mockFetch, ok } from '../../test/fetch-mock.ts';
+import { ChartScaleContext, chartPixelRatio } from './chart-scale.ts';
 import { ChartView } from './ChartView.tsx';
+import { loadChartParts } from './lazy-parts.tsx';
 import { tupleKey } from './model.ts';
 import { dim, makeChart, makeData, measure, salesFields } from './test-fixtures.ts';
 import { chartDataBody, chartDataMode, useChartData } from './useChartData.ts';
@@ -34,6 +36,12 @@ vi.mock('./echarts-setup.ts', () => ({
     },
   },
 }));
+
+// antd's first table render is slow on a loaded machine: wait on conditions for longer than the default second.
+configure({ asyncUtilTimeout: 10_000 });
+
+// The renderer's parts load on demand (lazy-parts.tsx): fetched once here, so a test waits only for React.
+beforeAll(() => loadChartParts(), 120_000);
 
 beforeEach(() => {
   fake.init.mockClear();
@@ -95,17 +103,19 @@ describe('ChartView states', () => {
 });
 
 describe('ECharts charts', () => {
-  it('init with the canvas renderer, setOption with notMerge, rendered once on finished, clicks, dispose', () => {
+  it('init with the canvas renderer, setOption with notMerge, rendered once on finished, clicks, dispose', async () => {
     const onRendered = vi.fn();
     const onPointClick = vi.fn();
     const { unmount } = render(
       <ChartView chart={makeChart('bar')} data={barData} loading={false} onRendered={onRendered} onPointClick={onPointClick} height={300} />,
     );
-    expect(fake.init).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(fake.init).toHaveBeenCalledTimes(1));
     expect(fake.init.mock.calls[0]![2]).toEqual({ renderer: 'canvas' });
     expect(fake.setOption).toHaveBeenCalledTimes(1);
     const [option, opts] = fake.setOption.mock.calls[0]!;
     expect(opts).toEqual({ notMerge: true });
+    // The first picture without animation: 'finished' (the page's ready) comes without 300 ms of frames.
+    expect(option.animation).toBe(false);
     expect(option.series).toHaveLength(1);
     expect(option.series[0].barMaxWidth).toBe(30);
     expect(onRendered).not.toHaveBeenCalled();
@@ -120,12 +130,29 @@ describe('ECharts charts', () => {
     expect(fake.dispose).toHaveBeenCalledTimes(1);
   });
 
-  it('new data: setOption again on the same instance', () => {
+  it('new data: setOption again on the same instance, animated', async () => {
     const { rerender } = render(<ChartView chart={makeChart('line')} data={barData} loading={false} />);
+    await waitFor(() => expect(fake.setOption).toHaveBeenCalledTimes(1));
     rerender(<ChartView chart={makeChart('line')} data={makeData(barData.fieldDict, [{ d0: 'x', m0: 1 }])} loading={false} />);
     expect(fake.init).toHaveBeenCalledTimes(1);
     expect(fake.setOption).toHaveBeenCalledTimes(2);
     expect(fake.setOption.mock.calls[1]![0].xAxis.data).toEqual(['x']);
+    expect(fake.setOption.mock.calls[1]![0].animation).toBeUndefined();
+  });
+
+  it('a chart on a scaled screen board draws its canvas for the size it is shown at', async () => {
+    vi.stubGlobal('devicePixelRatio', 3);
+    render(
+      <ChartScaleContext.Provider value={0.2}>
+        <ChartView chart={makeChart('bar')} data={barData} loading={false} height={300} />
+      </ChartScaleContext.Provider>,
+    );
+    await waitFor(() => expect(fake.init).toHaveBeenCalledTimes(1));
+    // 3 × 0.2 = 0.6 device pixels per CSS pixel would blur under pinch zoom: at least 1.
+    expect(fake.init.mock.calls[0]![2]).toEqual({ renderer: 'canvas', devicePixelRatio: 1 });
+    expect(chartPixelRatio(3, 0.5)).toBe(1.5);
+    expect(chartPixelRatio(2, 1)).toBe(2);
+    expect(chartPixelRatio(1.75, 0.21)).toBe(1);
   });
 });
 
@@ -161,17 +188,19 @@ describe('card and tables', () => {
     expect(screen.getByText(/上月 1,000/)).toBeTruthy();
   });
 
-  it('summary table: columns and formatted cells; a row click reports its dimensions', () => {
+  it('summary table: columns and formatted cells; a row click reports its dimensions; rendered once drawn', async () => {
     const onPointClick = vi.fn();
+    const onRendered = vi.fn();
     const data = makeData([salesFields[0]!, salesFields[2]!], [{ d0: '华东', m0: 1234567.5 }]);
-    render(<ChartView chart={makeChart('table')} data={data} loading={false} onPointClick={onPointClick} />);
+    render(<ChartView chart={makeChart('table')} data={data} loading={false} onPointClick={onPointClick} onRendered={onRendered} />);
+    expect(await screen.findByText('1,234,567.5')).toBeTruthy();
+    expect(onRendered).toHaveBeenCalledTimes(1);
     expect(screen.getAllByText('区域').length).toBeGreaterThan(0);
-    expect(screen.getByText('1,234,567.5')).toBeTruthy();
     fireEvent.click(screen.getByText('华东'));
     expect(onPointClick).toHaveBeenCalledWith(['华东'], [expect.objectContaining({ alias: 'd0' })]);
   });
 
-  it("summary table with 合计: the server's totals in a bold last row, not clickable", () => {
+  it("summary table with 合计: the server's totals in a bold last row, not clickable", async () => {
     const onPointClick = vi.fn();
     const data = {
       ...makeData(
@@ -186,6 +215,7 @@ describe('card and tables', () => {
     const { container } = render(
       <ChartView chart={makeChart('table', { option: { showTotal: true } })} data={data} loading={false} onPointClick={onPointClick} />,
     );
+    await screen.findByText('合计');
     const rows = container.querySelectorAll('.ant-table-tbody tr.ant-table-row');
     expect(rows).toHaveLength(3);
     const total = rows[2] as HTMLElement;
@@ -195,12 +225,12 @@ describe('card and tables', () => {
     expect(onPointClick).not.toHaveBeenCalled();
   });
 
-  it('detail table pages through onPage', () => {
+  it('detail table pages through onPage', async () => {
     const onPage = vi.fn();
     const rows = Array.from({ length: 10 }, (_, i) => ({ d0: `订单${i}` }));
     const data = makeData([dim('d0', '订单号', 1)], rows, 35);
     render(<ChartView chart={makeChart('detail')} data={data} loading={false} onPage={onPage} page={{ current: 1, size: 10 }} />);
-    expect(screen.getByText('共 35 条')).toBeTruthy();
+    expect(await screen.findByText('共 35 条')).toBeTruthy();
     expect(screen.getByText('订单9')).toBeTruthy();
     fireEvent.click(screen.getByTitle('2'));
     expect(onPage).toHaveBeenCalledWith(2, 10);
@@ -213,13 +243,14 @@ describe('card and tables', () => {
       { d0: '华北', d1: 2024, d2: 'B', m0: 40, m1: 4 },
     ]);
     const { container } = render(<ChartView chart={makeChart('pivot', { cols: 2 })} data={data} loading={false} />);
+    await screen.findByText('华北');
     const headerRows = container.querySelectorAll('thead tr');
     expect(headerRows).toHaveLength(3);
     expect(within(headerRows[0] as HTMLElement).getByText('2023')).toBeTruthy();
     expect(within(headerRows[2] as HTMLElement).getAllByText('金额')).toHaveLength(2);
     expect(screen.getByText('华北')).toBeTruthy();
 
-    fireEvent.click(screen.getByText('结构筛选'));
+    fireEvent.click(await screen.findByText('结构筛选'));
     const rowsPanel = await screen.findByTestId('structure-行');
     const north = within(rowsPanel).getByText('华北').closest('.ant-tree-treenode')!;
     fireEvent.click(north.querySelector('.ant-tree-checkbox')!);
@@ -228,7 +259,7 @@ describe('card and tables', () => {
     expect(tupleKey(['华北'])).toBe('["华北"]');
   });
 
-  it("pivot with 合计: a bold 合计 column of the server's row totals, the grand total in its corner", () => {
+  it("pivot with 合计: a bold 合计 column of the server's row totals, the grand total in its corner", async () => {
     const fields = [dim('d0', '区域', 1), dim('d1', '产品', 10), measure('m0', '金额', 100)];
     const data = {
       ...makeData(fields, [
@@ -250,6 +281,7 @@ describe('card and tables', () => {
       },
     };
     const { container } = render(<ChartView chart={makeChart('pivot', { cols: 1, option: { showTotal: true } })} data={data} loading={false} />);
+    await screen.findByText('华北');
     const header = container.querySelector('thead tr') as HTMLElement;
     expect([...header.querySelectorAll('th')].map((th) => th.textContent)).toEqual(['区域', 'A', 'B', '合计']);
     const rows = [...container.querySelectorAll('.ant-table-tbody tr.ant-table-row')] as HTMLElement[];
@@ -263,9 +295,10 @@ describe('card and tables', () => {
     expect(totalCell.style.fontWeight).toBe('600');
   });
 
-  it('pivot: no structure filter when closed', () => {
+  it('pivot: no structure filter when closed', async () => {
     const data = makeData([salesFields[0]!, salesFields[2]!], [{ d0: '华东', m0: 1 }]);
     render(<ChartView chart={makeChart('pivot', { option: { structureFilter: false } })} data={data} loading={false} />);
+    await screen.findByText('华东');
     expect(screen.queryByText('结构筛选')).toBeNull();
   });
 });
@@ -282,19 +315,18 @@ describe('filter controls', () => {
         onFilterChange={onFilterChange}
       />,
     );
-    fireEvent.mouseDown(screen.getByRole('combobox'));
+    fireEvent.mouseDown(await screen.findByRole('combobox'));
     const option = await screen.findByTitle('华北');
     fireEvent.click(option);
     // the default value (华东) was selected: the new choice adds to it
     expect(onFilterChange).toHaveBeenCalledWith(['华东', '华北']);
   });
 
-  it('date range: the default value', () => {
+  it('date range: the default value', async () => {
     const { container } = render(
       <ChartView chart={makeChart('filterDate', { ext: { filterList: [], defaultValue: ['2024-01-01', '2024-01-31'] } })} data={null} loading={false} />,
     );
-    const inputs = container.querySelectorAll('input');
-    expect([...inputs].map((i) => i.value)).toEqual(['2024-01-01', '2024-01-31']);
+    await waitFor(() => expect([...container.querySelectorAll('input')].map((i) => i.value)).toEqual(['2024-01-01', '2024-01-31']));
     expect(screen.queryByText('拼命加载中')).toBeNull();
   });
 });

@@ -1,15 +1,29 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Empty, Spin, Typography } from 'antd';
 import type { Chart, ChartDataResult } from '@shutu/contracts';
 import { boardMessages, QUICK_GRID } from '@shutu/contracts';
-import { EChart } from './EChart.tsx';
 import { buildEChartOption } from './echarts-options.ts';
-import { FilterDate, FilterSelect, type FilterValue } from './FilterControls.tsx';
+import type { FilterValue } from './FilterControls.tsx';
 import type { CubeCell } from './format.ts';
+import {
+  LazyDataTable as DataTable,
+  LazyEChart as EChart,
+  LazyFilterDate as FilterDate,
+  LazyFilterSelect as FilterSelect,
+  LazyStructureFilter as StructureFilter,
+} from './lazy-parts.tsx';
 import { chartMessages } from './messages.ts';
 import { readOptions, safeUrl, splitFields, type ResultField } from './model.ts';
-import { buildCard, buildDetailTable, buildPivotTable, buildSummaryTable, filterOptions, SHOW_ALL, type StructureFilterState } from './tables.ts';
-import { DataTable, detailPagination, StructureFilter } from './TableViews.tsx';
+import {
+  buildCard,
+  buildDetailTable,
+  buildPivotTable,
+  buildSummaryTable,
+  detailPagination,
+  filterOptions,
+  SHOW_ALL,
+  type StructureFilterState,
+} from './tables.ts';
 import { chartDataMode } from './useChartData.ts';
 
 export interface ChartViewProps {
@@ -44,6 +58,21 @@ function Centered({ children, style }: { children: ReactNode; style?: CSSPropert
   return <div style={{ height: '100%', minHeight: 60, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 8, ...style }}>{children}</div>;
 }
 
+function Loading() {
+  return (
+    <Centered>
+      <Spin size="small" />
+      <Typography.Text type="secondary">{boardMessages.loading}</Typography.Text>
+    </Centered>
+  );
+}
+
+/** Runs `onMount` once its Suspense boundary shows the loaded part (not while the fallback is shown). */
+function OnMount({ onMount }: { onMount: () => void }) {
+  useEffect(onMount, [onMount]);
+  return null;
+}
+
 /**
  * One chart of a dashboard or report: its header (unless site.isSimple) and its body by type
  * (spec 1 §2.4, §2.10): ECharts for bar/line/pie, antd tables for the table types, the
@@ -71,10 +100,14 @@ export function ChartView(props: ChartViewProps) {
   const waiting = needsData && type !== 'filterSelect' && !data && loading;
   const failed = needsData && type !== 'filterSelect' && !data && !!error;
   const usesECharts = (type === 'bar' || type === 'line' || type === 'pie') && !waiting && !failed && hasRows;
+  // Bodies whose code loads on demand (lazy-parts.tsx) report their paint from inside the Suspense boundary.
+  const isFilter = type === 'filterSelect' || type === 'filterDate';
+  const isTable = (type === 'table' || type === 'detail' || type === 'pivot') && !waiting && !failed && hasRows;
+  const lazyBody = usesECharts || isTable || (isFilter && !waiting && !failed);
 
   useEffect(() => {
-    if (!waiting && !usesECharts) markRendered();
-  }, [waiting, usesECharts, markRendered]);
+    if (!waiting && !lazyBody) markRendered();
+  }, [waiting, lazyBody, markRendered]);
 
   const echart = useMemo(() => (usesECharts && data ? buildEChartOption(chart, data) : null), [usesECharts, chart, data]);
   const pivot = useMemo(() => (type === 'pivot' && data && hasRows ? buildPivotTable(chart, data, structure) : null), [type, chart, data, hasRows, structure]);
@@ -100,12 +133,7 @@ export function ChartView(props: ChartViewProps) {
 
   let body: ReactNode;
   if (waiting) {
-    body = (
-      <Centered>
-        <Spin size="small" />
-        <Typography.Text type="secondary">{boardMessages.loading}</Typography.Text>
-      </Centered>
-    );
+    body = <Loading />;
   } else if (failed) {
     body = (
       <Centered>
@@ -234,20 +262,29 @@ export function ChartView(props: ChartViewProps) {
             {chart.title}
           </div>
           {showStructure && (
-            <StructureFilter
-              rowMembers={pivot.rowMembers}
-              columnMembers={pivot.columnMembers}
-              rowKeys={pivot.rowKeys}
-              columnKeys={pivot.columnKeys}
-              value={structure}
-              onChange={setStructure}
-            />
+            <Suspense fallback={null}>
+              <StructureFilter
+                rowMembers={pivot.rowMembers}
+                columnMembers={pivot.columnMembers}
+                rowKeys={pivot.rowKeys}
+                columnKeys={pivot.columnKeys}
+                value={structure}
+                onChange={setStructure}
+              />
+            </Suspense>
           )}
           {extra}
         </div>
       )}
       <div className="shutu-chart-body" style={{ flex: 1, minHeight: 0, overflow: usesECharts ? 'hidden' : 'auto', position: 'relative' }}>
-        {body}
+        {lazyBody && !usesECharts ? (
+          <Suspense fallback={<Loading />}>
+            {body}
+            <OnMount onMount={markRendered} />
+          </Suspense>
+        ) : (
+          <Suspense fallback={<Loading />}>{body}</Suspense>
+        )}
       </div>
     </div>
   );

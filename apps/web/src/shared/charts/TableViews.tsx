@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
 import { Button, Popover, Table, Tree, Typography } from 'antd';
 import type { TableColumnsType, TablePaginationConfig } from 'antd';
-import { DETAIL_PAGE_SIZES } from '@shutu/contracts';
 import { chartMessages } from './messages.ts';
 import type { MemberNode, StructureFilterState, TableColumnSpec, TableRow } from './tables.ts';
 import { cellText, hiddenLeaves, TOTAL_ROW_KEY } from './tables.ts';
@@ -49,20 +48,6 @@ export function DataTable({ columns, rows, pagination = false, onRowClick }: Dat
       })}
     />
   );
-}
-
-/** The detail table's pager: current and size from the caller, total from the result. */
-export function detailPagination(current: number, size: number, total: number, onPage?: (current: number, size: number) => void): TablePaginationConfig {
-  return {
-    current,
-    pageSize: size,
-    total,
-    size: 'small',
-    showSizeChanger: true,
-    pageSizeOptions: DETAIL_PAGE_SIZES.map(String),
-    showTotal: (t) => chartMessages.pageTotal.replace('{total}', String(t)),
-    onChange: (c, s) => onPage?.(s !== size ? 1 : c, s),
-  };
 }
 
 interface MembersProps {

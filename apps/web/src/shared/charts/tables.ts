@@ -1,5 +1,6 @@
+import type { TablePaginationConfig } from 'antd';
 import type { Chart, ChartDataResult, PivotHeader, PivotLeaf, TimeUnit } from '@shutu/contracts';
-import { PIVOT_TOTAL_COLUMN_KEY, PIVOT_TOTAL_ROW_KEY, pivotLayout } from '@shutu/contracts';
+import { DETAIL_PAGE_SIZES, PIVOT_TOTAL_COLUMN_KEY, PIVOT_TOTAL_ROW_KEY, pivotLayout } from '@shutu/contracts';
 import type { CubeCell } from './format.ts';
 import { formatDimension, formatMeasure, formatTemporal, isDateOnlyColumn, toNumber } from './format.ts';
 import { chartMessages } from './messages.ts';
@@ -270,4 +271,18 @@ export function filterOptions(data: ChartDataResult | null): { label: string; va
     out.push({ label: String(value), value });
   }
   return out;
+}
+
+/** The detail table's pager: current and size from the caller, total from the result. */
+export function detailPagination(current: number, size: number, total: number, onPage?: (current: number, size: number) => void): TablePaginationConfig {
+  return {
+    current,
+    pageSize: size,
+    total,
+    size: 'small',
+    showSizeChanger: true,
+    pageSizeOptions: DETAIL_PAGE_SIZES.map(String),
+    showTotal: (t) => chartMessages.pageTotal.replace('{total}', String(t)),
+    onChange: (c, s) => onPage?.(s !== size ? 1 : c, s),
+  };
 }

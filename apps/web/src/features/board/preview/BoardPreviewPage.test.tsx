@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, configure, fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { BOARD_STATE_ATTRIBUTE } from '@shutu/contracts';
@@ -8,6 +8,10 @@ import { chartAt, makeBoard, salesData } from '../runtime/test-fixtures.ts';
 import BoardPreviewPage from './BoardPreviewPage.tsx';
 import ChartJsonPage from './ChartJsonPage.tsx';
 import OpenViewPage from './OpenViewPage.tsx';
+import { loadChartParts } from '../../../shared/charts/lazy-parts.tsx';
+
+// The charts' parts load on demand (lazy-parts.tsx): fetched once here, so a test waits only for React.
+beforeAll(() => loadChartParts(), 120_000);
 
 // antd renders slowly on a loaded machine: wait on conditions for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });

@@ -1,7 +1,8 @@
 import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { Board, Chart } from '@shutu/contracts';
 import { previewScale, QUICK_GRID } from '@shutu/contracts';
-import { safeUrl } from '../../../shared/charts/index.ts';
+import { ChartScaleContext } from '../../../shared/charts/chart-scale.ts';
+import { safeUrl } from '../../../shared/charts/model.ts';
 import { chartBox, QUICK_GAP, quickGridArea } from './layout.ts';
 
 /**
@@ -65,21 +66,25 @@ export function ScreenCanvas({ board, charts, renderChart, viewportId, anchorId 
       <div ref={viewportRef} id={viewportId} className="board-viewport" data-testid="board-viewport">
         <div className="board-stage-wrapper" data-testid="board-stage-wrapper" style={{ width: width * scale, height: height * scale }}>
           <div className="board-stage" data-testid="board-stage" data-scale={scale} style={{ ...stageStyle, ...backgroundImage(bgImg) }}>
-            {scrolling.map((chart) => (
-              <div key={chart.key} id={anchorId(chart.key)} className="board-item" data-testid={`board-item-${chart.key}`} style={place(chart)}>
-                {renderChart(chart)}
-              </div>
-            ))}
+            <ChartScaleContext.Provider value={scale}>
+              {scrolling.map((chart) => (
+                <div key={chart.key} id={anchorId(chart.key)} className="board-item" data-testid={`board-item-${chart.key}`} style={place(chart)}>
+                  {renderChart(chart)}
+                </div>
+              ))}
+            </ChartScaleContext.Provider>
           </div>
         </div>
       </div>
       {fixed.length > 0 && (
         <div className="board-stage board-fixed-layer" data-testid="board-fixed-layer" style={stageStyle}>
-          {fixed.map((chart) => (
-            <div key={chart.key} className="board-item board-item-fixed" data-testid={`board-item-${chart.key}`} style={place(chart)}>
-              {renderChart(chart)}
-            </div>
-          ))}
+          <ChartScaleContext.Provider value={scale}>
+            {fixed.map((chart) => (
+              <div key={chart.key} className="board-item board-item-fixed" data-testid={`board-item-${chart.key}`} style={place(chart)}>
+                {renderChart(chart)}
+              </div>
+            ))}
+          </ChartScaleContext.Provider>
         </div>
       )}
     </div>

@@ -1,13 +1,19 @@
-import { useState, type CSSProperties, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type CSSProperties, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from 'antd';
 import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined } from '@ant-design/icons';
 import { EXPORTABLE_CHART_TYPES, type Chart, type ChartDataBody, type ChartLinkValue } from '@shutu/contracts';
-import { ChartView, chartDataMode, useChartData, type CubeCell, type FilterValue } from '../../../shared/charts/index.ts';
-import { ExportRecordPopover } from '../../export/ExportRecordPopover.tsx';
+// The renderer's own files, not the charts' index: the index re-exports ECharts and the tables, which load on demand.
+import { ChartView } from '../../../shared/charts/ChartView.tsx';
+import type { FilterValue } from '../../../shared/charts/FilterControls.tsx';
+import type { CubeCell } from '../../../shared/charts/format.ts';
+import { chartDataMode, useChartData } from '../../../shared/charts/useChartData.ts';
 import type { ClickedField } from './linkage.ts';
 import { previewMessages as pm } from './messages.ts';
 import { boardChartStaleTime } from './useBoardBatch.ts';
+
+/** 导出's popover (its forms and the export records): loaded with the first chart that offers it. */
+const ExportRecordPopover = lazy(() => import('../../export/ExportRecordPopover.tsx').then((m) => ({ default: m.ExportRecordPopover })));
 
 /** The server's default page of a detail table. */
 const DEFAULT_DETAIL_SIZE = 20;
@@ -71,6 +77,11 @@ export function BoardChart(props: BoardChartProps) {
 
   // No empty floating box when nothing applies (e.g. a text chart that may not go full screen).
   const hasTools = tools && (allowFull || EXPORTABLE_CHART_TYPES.includes(chart.name) || !!mode);
+  const exportButton = (
+    <Button size="small" type="text" icon={<DownloadOutlined />} data-testid="chart-export">
+      {pm.export}
+    </Button>
+  );
   const toolbar: ReactNode = hasTools ? (
     <span className="board-chart-tools" onClick={(e) => e.stopPropagation()}>
       {allowFull && (
@@ -79,11 +90,11 @@ export function BoardChart(props: BoardChartProps) {
         </Button>
       )}
       {EXPORTABLE_CHART_TYPES.includes(chart.name) && (
-        <ExportRecordPopover boardId={boardId} chartKey={chart.key} chartTitle={chart.title} links={links}>
-          <Button size="small" type="text" icon={<DownloadOutlined />} data-testid="chart-export">
-            {pm.export}
-          </Button>
-        </ExportRecordPopover>
+        <Suspense fallback={exportButton}>
+          <ExportRecordPopover boardId={boardId} chartKey={chart.key} chartTitle={chart.title} links={links}>
+            {exportButton}
+          </ExportRecordPopover>
+        </Suspense>
       )}
       {mode && (
         <Button

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp } from 'antd';
@@ -6,6 +6,10 @@ import type { ChartDataRequest } from '@shutu/contracts';
 import { fail, mockFetch, ok, type Call } from '../../../test/fetch-mock.ts';
 import { BoardView, type BoardControls } from './BoardView.tsx';
 import { chartAt, link, makeBoard, salesData } from './test-fixtures.ts';
+import { loadChartParts } from '../../../shared/charts/lazy-parts.tsx';
+
+// The charts' parts load on demand (lazy-parts.tsx): fetched once here, so a test waits only for React.
+beforeAll(() => loadChartParts(), 120_000);
 
 // antd renders slowly on a loaded machine: wait on conditions for longer than the default second.
 configure({ asyncUtilTimeout: 10_000 });

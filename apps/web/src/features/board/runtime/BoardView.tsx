@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Modal } from 'antd';
 import type { Board, Chart } from '@shutu/contracts';
-import type { CubeCell, FilterValue } from '../../../shared/charts/index.ts';
+import type { FilterValue } from '../../../shared/charts/FilterControls.tsx';
+import type { CubeCell } from '../../../shared/charts/format.ts';
+import { preloadChartParts } from '../../../shared/charts/lazy-parts.tsx';
 import { BoardChart, boardChartRequest } from './BoardChart.tsx';
 import { QuickCanvas, ScreenCanvas } from './BoardCanvas.tsx';
 import { anchoredCharts, dialogCharts, drawnCharts } from './layout.ts';
@@ -70,6 +72,8 @@ export function BoardView({ board, tools = true, header, onReady, batch = false 
   const drawn = useMemo(() => drawnCharts(board), [board]);
   const dialogs = useMemo(() => dialogCharts(board), [board]);
   const anchors = useMemo(() => anchoredCharts(board), [board]);
+  // The code of the kinds of charts drawn here starts loading now, beside their data.
+  useEffect(() => preloadChartParts(drawn.map((c) => c.name)), [drawn]);
   // After 清除联动 the controls show no default: it no longer applies.
   const charts = useMemo(
     () => new Map(board.charts.map((c) => [c.key, linkage.defaults || !c.ext.defaultValue ? c : { ...c, ext: { ...c.ext, defaultValue: null } }])),

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient, type Query } from '@tanstack/react-query';
 import { CHART_DATA_BATCH_STREAM_TYPE, type ChartDataBatchLine, type ChartDataBody, type ChartDataResult } from '@shutu/contracts';
 import { API, authToken } from '../../../shared/api.ts';
-import { chartDataBody, chartDataKeys } from '../../../shared/charts/index.ts';
+import { chartDataBody, chartDataKeys } from '../../../shared/charts/useChartData.ts';
 
 /**
  * The first data of a board in one call (POST chart-data/batch, issue 26): the charts drawn on

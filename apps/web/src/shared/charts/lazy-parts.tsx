@@ -1,0 +1,40 @@
+import { lazy } from 'react';
+import type { ChartType } from '@shutu/contracts';
+
+/**
+ * The heavy parts of the chart renderer, loaded when a chart on screen needs them (issue 24,
+ * 26): ECharts (≈ 590 kB) for bar, line and pie; antd's table, tree and popover for the tables;
+ * antd's select, and its date picker, for the filter controls. A board that has none of a kind never
+ * loads its code, and the viewer's first script is smaller, so the app starts (and sends its
+ * chart-data batch) sooner. `preloadChartParts` starts the imports as soon as the board is
+ * known, so the code arrives while the data is on its way.
+ */
+const loadEChart = () => import('./EChart.tsx');
+const loadTables = () => import('./TableViews.tsx');
+const loadFilterSelect = () => import('./FilterSelect.tsx');
+const loadFilterDate = () => import('./FilterDate.tsx');
+
+export const LazyEChart = lazy(() => loadEChart().then((m) => ({ default: m.EChart })));
+export const LazyDataTable = lazy(() => loadTables().then((m) => ({ default: m.DataTable })));
+export const LazyStructureFilter = lazy(() => loadTables().then((m) => ({ default: m.StructureFilter })));
+export const LazyFilterSelect = lazy(() => loadFilterSelect().then((m) => ({ default: m.FilterSelect })));
+export const LazyFilterDate = lazy(() => loadFilterDate().then((m) => ({ default: m.FilterDate })));
+
+const ECHARTS_TYPES: readonly ChartType[] = ['bar', 'line', 'pie'];
+const TABLE_TYPES: readonly ChartType[] = ['table', 'detail', 'pivot'];
+
+/** Starts loading the parts the given chart types draw with (each module is fetched once). */
+export function preloadChartParts(types: Iterable<ChartType>): void {
+  const wanted = new Set(types);
+  const wants = (list: readonly ChartType[]) => list.some((t) => wanted.has(t));
+  // A failed preload is retried by the lazy component, which shows the route's error if it fails too.
+  if (wants(ECHARTS_TYPES)) loadEChart().catch(() => undefined);
+  if (wants(TABLE_TYPES)) loadTables().catch(() => undefined);
+  if (wanted.has('filterSelect')) loadFilterSelect().catch(() => undefined);
+  if (wanted.has('filterDate')) loadFilterDate().catch(() => undefined);
+}
+
+/** Loads every part (tests: a test then waits only for React, not for the modules' first load). */
+export async function loadChartParts(): Promise<void> {
+  await Promise.all([loadEChart(), loadTables(), loadFilterSelect(), loadFilterDate()]);
+}
