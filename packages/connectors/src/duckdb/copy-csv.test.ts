@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DuckDBDriver, DUCKDB_LOCKED_DOWN } from '../duckdb.ts';
 import { collect } from '../stream.ts';
-import { duckdbCsvOutputDir, openDuckDBInstance } from './copy-csv.ts';
+import { duckdbCsvOutputDir, openDuckDBInstance, sweepDeadCsvOutputDirs } from './copy-csv.ts';
 
 /**
  * An embedded DuckDB opened with `csvOutput` (the server's DuckDB sources) writes a SELECT's rows
@@ -77,6 +77,28 @@ describe('DuckDB writing CSV files (csvOutput)', () => {
       await expect(plain.copySelectToCsvFile({ sql: 'SELECT 1', params: [] })).rejects.toMatchObject({ kind: 'readOnly' });
     } finally {
       await plain.close();
+    }
+  });
+
+  it("removes the private directory of a process that is gone (killed mid-export), never a live one's", async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'csv-sweep-'));
+    try {
+      const { spawnSync } = await import('node:child_process');
+      const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString();
+      const dead = path.join(tmp, `shutu-duckdb-csv-${gone}-abc123`);
+      const live = path.join(tmp, `shutu-duckdb-csv-${process.ppid}-def456`);
+      const other = path.join(tmp, 'shutu-duckdb-csv-xyz');
+      for (const dir of [dead, live, other]) {
+        fs.mkdirSync(dir);
+        fs.writeFileSync(path.join(dir, 'part.csv'), '1,2\r\n');
+      }
+      expect(sweepDeadCsvOutputDirs(tmp)).toEqual([path.basename(dead)]);
+      expect(fs.existsSync(dead)).toBe(false);
+      expect(fs.existsSync(path.join(live, 'part.csv'))).toBe(true);
+      expect(fs.existsSync(other)).toBe(true);
+      expect(path.basename(duckdbCsvOutputDir())).toMatch(new RegExp(`^shutu-duckdb-csv-${process.pid}-`));
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
     }
   });
 });

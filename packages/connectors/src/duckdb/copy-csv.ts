@@ -23,10 +23,44 @@ import type { ParamValue } from '../types.ts';
 const dialect = getDialect('duckdb');
 let outputDir: string | null = null;
 
-/** This process's private directory the engine may write CSV files into (created on first use). */
+const OUTPUT_PREFIX = 'shutu-duckdb-csv-';
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // another user's live process
+  }
+}
+
+/**
+ * Removes the private directories of processes that are gone (killed mid-export: their part files
+ * would stay in the temp directory for ever). A directory carries its process's id in its name.
+ */
+export function sweepDeadCsvOutputDirs(tmp = os.tmpdir()): string[] {
+  const removed: string[] = [];
+  for (const name of fs.readdirSync(tmp)) {
+    const pid = /^shutu-duckdb-csv-(\d+)-/.exec(name)?.[1];
+    if (!pid || Number(pid) === process.pid || alive(Number(pid))) continue;
+    fs.rmSync(path.join(tmp, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+/** This process's private directory the engine may write CSV files into (created on first use, removed at exit). */
 export function duckdbCsvOutputDir(): string {
-  outputDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-duckdb-csv-'));
-  return outputDir;
+  if (outputDir) return outputDir;
+  try {
+    sweepDeadCsvOutputDirs();
+  } catch {
+    // best effort: a directory we cannot list or remove is not ours to fail on
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${OUTPUT_PREFIX}${process.pid}-`));
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  outputDir = dir;
+  return dir;
 }
 
 const LOCK_STATEMENTS = () => [
