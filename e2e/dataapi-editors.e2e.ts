@@ -142,9 +142,10 @@ describe('data-API editors: external and parameter table', () => {
     await page.getByTestId('dataapi-param-values').getByLabel('省份').fill('广东');
     await page.getByRole('button', { name: /刷新/ }).click();
     await page.getByTestId('dataapi-preview-summary').waitFor();
+    // The preview's table is drawn by the chart parts loaded on first use: until it mounts, the last
+    // table on the page is the parameter table (the locator resolves again on every poll).
     const table = page.locator('.dataapi-editor-main .ant-table').last();
-    await table.locator('.ant-table-row').first().waitFor();
-    expect(await table.textContent()).toContain('广东');
+    await expect.poll(async () => (await table.textContent()) ?? '', { timeout: 30_000 }).toContain('广东');
     expect(await table.textContent()).not.toContain('浙江');
     await screenshot(page, 'dataapi-type3-editor');
 
