@@ -19,6 +19,8 @@ export interface ExportRecordPopoverProps {
   params?: GlobalParamValues;
   /** The trigger (the toolbar's 导出 button). */
   children: ReactNode;
+  /** Opens at once: the user clicked 导出 while this component's code was still loading. */
+  defaultOpen?: boolean;
 }
 
 /** The export path of the 任务管理 page (spec 1 §2.10). */
@@ -31,8 +33,8 @@ export const EXPORT_TASKS_PATH = '/newbi/mine/export';
  * user's latest 5 exports of this chart (refreshed every 2 s while one runs; 下载 once done)
  * and the link 任务管理.
  */
-export function ExportRecordPopover({ boardId, chartKey, chartTitle, links = [], params = {}, children }: ExportRecordPopoverProps) {
-  const [open, setOpen] = useState(false);
+export function ExportRecordPopover({ boardId, chartKey, chartTitle, links = [], params = {}, children, defaultOpen = false }: ExportRecordPopoverProps) {
+  const [open, setOpen] = useState(defaultOpen);
   const [fileName, setFileName] = useState(chartTitle);
   const [format, setFormat] = useState<ExportFormat>('xlsx');
   const queryClient = useQueryClient();

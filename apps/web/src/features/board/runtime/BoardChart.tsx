@@ -77,8 +77,10 @@ export function BoardChart(props: BoardChartProps) {
 
   // No empty floating box when nothing applies (e.g. a text chart that may not go full screen).
   const hasTools = tools && (allowFull || EXPORTABLE_CHART_TYPES.includes(chart.name) || !!mode);
-  const exportButton = (
-    <Button size="small" type="text" icon={<DownloadOutlined />} data-testid="chart-export">
+  // A click on 导出 before the popover's code has arrived is kept: the popover opens once it loads.
+  const [exportClicked, setExportClicked] = useState(false);
+  const exportButton = (onClick?: () => void) => (
+    <Button size="small" type="text" icon={<DownloadOutlined />} data-testid="chart-export" onClick={onClick}>
       {pm.export}
     </Button>
   );
@@ -90,9 +92,9 @@ export function BoardChart(props: BoardChartProps) {
         </Button>
       )}
       {EXPORTABLE_CHART_TYPES.includes(chart.name) && (
-        <Suspense fallback={exportButton}>
-          <ExportRecordPopover boardId={boardId} chartKey={chart.key} chartTitle={chart.title} links={links}>
-            {exportButton}
+        <Suspense fallback={exportButton(() => setExportClicked(true))}>
+          <ExportRecordPopover boardId={boardId} chartKey={chart.key} chartTitle={chart.title} links={links} defaultOpen={exportClicked}>
+            {exportButton()}
           </ExportRecordPopover>
         </Suspense>
       )}
