@@ -36,7 +36,7 @@ export async function copyBoundSqlToCsvFile(
   options: { timeoutMs: number; field: string; signal?: AbortSignal },
 ): Promise<{ file: string; rows: number } | null> {
   const driver = await getDataSourceDriver(ctx, datasourceId);
-  if (!driver.copySelectToCsvFile || !(await writesCsvFiles(ctx, datasourceId))) return null;
+  if (!driver.copySelectToCsvFile || !(await driver.info()).capabilities.writesCsvFile) return null;
   const statement = await checkBoundSql(ctx, caller, datasourceId, bind, options.field);
   return driver.copySelectToCsvFile(statement, { timeoutMs: options.timeoutMs, signal: options.signal });
 }
