@@ -86,6 +86,29 @@ describe.skipIf(handle === null)('DuckDB lockdown (enable_external_access=false,
   });
 });
 
+it('a finished read hands its connection to the next: a late cancel of the first does not stop the second', async () => {
+  const memory = openDriver({ type: 'duckdb' });
+  try {
+    await memory.bulkLoad('pool_t', LOAD_COLUMNS, LOAD_ROWS);
+    const first = memory.query('SELECT count(*) AS n FROM pool_t');
+    expect((await collect(first)).rows).toEqual([{ n: LOAD_ROWS.length }]);
+    // The next read runs on the connection the first one released; the first is cancelled mid-way through it.
+    let seen = 0;
+    for await (const _row of memory.query('SELECT range AS n FROM range(1000000)')) if (++seen === 10) first.cancel();
+    expect(seen).toBe(1_000_000);
+    // It sees a table created since, and a read after a cancelled one still answers.
+    await memory.bulkLoad('pool_u', LOAD_COLUMNS, LOAD_ROWS);
+    const controller = new AbortController();
+    const cancelled = (async () => {
+      for await (const _row of memory.query('SELECT range AS n FROM range(1000000)', [], { signal: controller.signal })) controller.abort();
+    })();
+    expect((await rejection(cancelled)).kind).toBe('cancelled');
+    expect((await collect(memory.query('SELECT count(*) AS n FROM pool_u'))).rows).toEqual([{ n: LOAD_ROWS.length }]);
+  } finally {
+    await memory.close();
+  }
+});
+
 describe('DuckDB inspectSql (json_serialize_sql)', () => {
   const driver = openDriver({ type: 'duckdb' });
   afterAll(() => driver.close());

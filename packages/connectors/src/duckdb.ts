@@ -8,6 +8,7 @@ import {
   StatementType,
   type DuckDBAppender,
   type DuckDBConnection,
+  type DuckDBPreparedStatement,
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { getDialect } from '@shutu/query';
@@ -138,16 +139,23 @@ async function existsOn(connection: DuckDBConnection, schema: string | undefined
  */
 export const DUCKDB_LOCKED_DOWN = { enable_external_access: 'false', lock_configuration: 'true' } as const;
 
+/** Idle connections a driver keeps for its next reads (opening one costs ≈ 1–2 ms per query). */
+const IDLE_CONNECTIONS = 4;
+
 /**
- * DuckDB, embedded. One connection per query (so interrupting one stops only that one).
- * Read-only: a statement that is not a single SELECT is refused before it runs. Statement
- * timeout: the driver interrupts the connection (no server to do it).
+ * DuckDB, embedded. One connection per query (so interrupting one stops only that one); a
+ * read that ran to its end hands its connection back for the next read, every other use
+ * (loads, a cancelled or failed read) closes it. Read-only: a statement that is not a single
+ * SELECT is refused before it runs. Statement timeout: the driver interrupts the connection
+ * (no server to do it).
  */
 export class DuckDBDriver extends DriverBase {
   protected readonly defaultSchemaSql = 'SELECT current_schema()';
   readonly type = 'duckdb' as const;
   private instance: Promise<DuckDBInstance> | null = null;
   private readonly connections = new Set<DuckDBConnection>();
+  /** Connections of reads that finished, reused before a new one is opened. */
+  private readonly idle: DuckDBConnection[] = [];
   private closed = false;
   private readonly path: string;
   private infoCache: Promise<DriverInfo> | null = null;
@@ -163,14 +171,19 @@ export class DuckDBDriver extends DriverBase {
       this.instance = null;
       throw connectorError('unreachable', 'fileUnavailable', { path: this.path, detail: errorText(error) }, errorText(error), error);
     });
-    const connection = await (await this.instance).connect();
+    const connection = this.idle.pop() ?? (await (await this.instance).connect());
     this.connections.add(connection);
     return connection;
   }
 
-  private release(connection: DuckDBConnection): void {
+  /**
+   * Closes the connection, or keeps it for the next read when `reusable`: only after a SELECT
+   * ran to its end, so no statement, transaction or interrupt of its own is left on it.
+   */
+  private release(connection: DuckDBConnection, reusable = false): void {
     this.connections.delete(connection);
-    connection.closeSync();
+    if (reusable && !this.closed && this.idle.length < IDLE_CONNECTIONS) this.idle.push(connection);
+    else connection.closeSync();
   }
 
   private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -248,9 +261,15 @@ export class DuckDBDriver extends DriverBase {
 
   private async *execute(sql: string, params: readonly ParamValue[], execution: Execution, rawBytes: boolean): AsyncGenerator<Row[], void, undefined> {
     const connection = await this.connect();
-    execution.onCancel(() => connection.interrupt());
+    // Once released, the connection may be running another read: a late cancel must not reach it.
+    let owned = true;
+    let finished = false;
+    execution.onCancel(() => {
+      if (owned) connection.interrupt();
+    });
+    let prepared: DuckDBPreparedStatement | null = null;
     try {
-      const prepared = await connection.prepare(sql).catch((error: unknown) => {
+      prepared = await connection.prepare(sql).catch((error: unknown) => {
         if (/multiple statements/i.test(errorText(error))) throw connectorError('readOnly', 'singleStatement', {}, errorText(error), error);
         throw error;
       });
@@ -282,8 +301,11 @@ export class DuckDBDriver extends DriverBase {
         }
         yield batch;
       }
+      finished = !execution.signal.aborted;
     } finally {
-      this.release(connection);
+      owned = false;
+      prepared?.destroySync();
+      this.release(connection, finished);
     }
   }
 
@@ -478,6 +500,7 @@ export class DuckDBDriver extends DriverBase {
       connection.closeSync();
     }
     this.connections.clear();
+    for (const connection of this.idle.splice(0)) connection.closeSync();
     // A file database comes from the process-wide cache and may be shared: only an
     // in-memory instance is this driver's alone to close.
     if (this.instance && this.path === ':memory:') (await this.instance.catch(() => null))?.closeSync();
