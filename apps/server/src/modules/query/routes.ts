@@ -11,6 +11,7 @@ import {
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { rowsSerializerCompiler } from '../../platform/http/rows-serializer.ts';
 import { assertSourceUsable, assertTablesUsable } from '../datasource/index.ts';
 import { editorPreviewPermissions } from '../dataset/index.ts';
 import { UNRESTRICTED } from '@shutu/query';
@@ -37,6 +38,7 @@ export function registerQueryRoutes(app: App, ctx: AppContext): void {
         body: cubePreviewSchema,
         response: { 200: envelopeSchema(cubePreviewResultSchema) },
       },
+      serializerCompiler: rowsSerializerCompiler,
     },
     async (request) => {
       const { datasourceId, model, cubeDataId } = request.body;
