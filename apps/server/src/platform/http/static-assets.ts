@@ -29,7 +29,9 @@ const OFF_THREAD_BYTES = 64 * 1024;
 const gzipAsync = promisify(zlib.gzip);
 const brotliAsync = promisify(zlib.brotliCompress);
 const BROTLI_OPTIONS = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1 } };
-const GZIP_OPTIONS = { level: 6 };
+// Level 1: each answer is compressed on the event loop once per request; on a 24 kB preview answer
+// 0.31 ms instead of 0.49 ms at level 6, 15 % larger (5.0 kB instead of 4.4 kB) — issue 26.
+const GZIP_OPTIONS = { level: 1 };
 
 /** Serves the built web app from `root`; hashed assets for a year, the rest revalidated. */
 export async function serveWebAssets(app: FastifyInstance, root: string): Promise<void> {
