@@ -84,6 +84,8 @@ export class Jobs {
   private sweeping: Promise<number> | undefined;
   /** Jobs without a run seen by the last sweep (id → started_on): failed if the next sweep sees them again. */
   private orphanCandidates = new Map<string, string>();
+  /** This process's pg-boss worker of each queue (queue name → worker id), once it works. */
+  private readonly workers = new Map<string, string>();
 
   private constructor(
     readonly boss: PgBoss,
@@ -122,7 +124,7 @@ export class Jobs {
     await this.recover({ othersAreDead: this.options.exclusiveStore === true });
     this.every(this.options.sweepEveryMs ?? SWEEP_EVERY_MS, () => this.recover(), 'job recovery sweep failed');
     for (const def of this.definitions) {
-      await this.boss.work(def.name, { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
+      const workerId = await this.boss.work(def.name, { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
         for (const job of jobs) {
           const run: JobRun = { id: randomUUID(), jobId: job.id, instanceId: this.instanceId };
           await recordRun(db, { ...run, queue: def.name, data: job.data });
@@ -135,6 +137,7 @@ export class Jobs {
           this.log.info({ job: def.name, id: job.id }, 'job finished');
         }
       });
+      this.workers.set(def.name, workerId);
     }
     // Marked, so a start's catch-up run is told apart from its schedule's due-time job (the schedule test counts those).
     for (const def of this.definitions.filter((d) => d.runAtStart)) await this.boss.send(def.name, { atStart: true });
@@ -205,8 +208,17 @@ export class Jobs {
     this.timers.push(timer);
   }
 
-  send(name: string, data: object = {}, options: PgBoss.SendOptions = {}): Promise<string | null> {
-    return this.boss.send(name, data, options);
+  /**
+   * Queues a job. When this process works that queue its worker looks for it at once instead of
+   * at its next poll (up to pollingIntervalSeconds later: a user's export waited ≈ 2 s for it);
+   * a worker busy with another job just looks again when that one ends. A job due later
+   * (startAfter) is still found by the poll.
+   */
+  async send(name: string, data: object = {}, options: PgBoss.SendOptions = {}): Promise<string | null> {
+    const id = await this.boss.send(name, data, options);
+    const worker = this.workers.get(name);
+    if (id && worker && options.startAfter === undefined) this.boss.notifyWorker(worker);
+    return id;
   }
 
   /** Stops gracefully; a process that stops says so (its unfinished runs are abandoned at once). */

@@ -89,6 +89,27 @@ describe.each(kinds)('jobs on %s', (kind) => {
       await store.close();
     }
   });
+  it('runs a job sent by a process that works its queue at once, not at the next poll', async () => {
+    const runs: number[] = [];
+    const store = await data.open();
+    try {
+      await migrateToLatest(store.db);
+      // Polls every 10 minutes: without the send's nudge the job would wait that long.
+      const jobs = await Jobs.start(store, log, [{ name: 'test-nudge', handle: async (payload) => void runs.push((payload as { n: number }).n) }], {
+        work: true,
+        pollingIntervalSeconds: 600,
+      });
+      try {
+        await jobs.send('test-nudge', { n: 1 });
+        await eventually(async () => (runs.length ? runs : undefined), 'the sent job', 20_000);
+        expect(runs).toEqual([1]);
+      } finally {
+        await jobs.stop();
+      }
+    } finally {
+      await store.close();
+    }
+  });
 });
 
 describe.each(kinds)('jobs whose process died on %s', (kind) => {
