@@ -34,6 +34,12 @@ export interface FileStorage {
   readonly kind: 'local' | 's3';
   /** Stores `body` under `key`, replacing any file there (atomically: a reader sees the old file or the new one). */
   put(key: string, body: Readable | Buffer | string, options?: PutOptions): Promise<{ size: number }>;
+  /**
+   * Moves a finished local file into the storage under `key` (atomically, as put): the file is
+   * gone afterwards. A directory on the same file system takes it by a rename — no byte copied
+   * (a 700 MiB order export took 1.5 s to copy); otherwise it is copied, or uploaded, then removed.
+   */
+  putFile(key: string, file: string, options?: PutOptions): Promise<{ size: number }>;
   /** A stream to write `key` through (a workbook writer, a CSV writer): see FileWriter. */
   writer(key: string, options?: PutOptions): FileWriter;
   /** The file as a stream (a range of it when asked), or null when there is none. */

@@ -54,6 +54,21 @@ export class LocalFileStorage implements FileStorage {
     }
   }
 
+  async putFile(key: string, file: string): Promise<{ size: number }> {
+    const target = this.pathOf(key);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    const { size } = await fs.promises.stat(file);
+    try {
+      await fs.promises.rename(file, target);
+    } catch (error) {
+      // Another file system (EXDEV): copied beside its place, renamed over it, then removed here.
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await this.put(key, fs.createReadStream(file));
+      await fs.promises.rm(file, { force: true });
+    }
+    return { size };
+  }
+
   writer(key: string): FileWriter {
     const stream = new PassThrough();
     const counter = new ByteCounter();

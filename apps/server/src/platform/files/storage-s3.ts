@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { PassThrough, Readable, Transform, type TransformCallback } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -86,6 +87,12 @@ export class S3FileStorage implements FileStorage {
     body.once('error', (error) => counter.destroy(error));
     await upload.done();
     return { size: counter.bytes };
+  }
+
+  async putFile(key: string, file: string, options?: PutOptions): Promise<{ size: number }> {
+    const stored = await this.put(key, fs.createReadStream(file), options);
+    await fs.promises.rm(file, { force: true });
+    return stored;
   }
 
   writer(key: string, options?: PutOptions): FileWriter {

@@ -108,6 +108,17 @@ describe.each(['local', 's3'] as const)('file storage (%s)', (kind) => {
     expect(await store.stat(`${kind}/imgs.txt`)).not.toBeNull();
   });
 
+  it('moves a finished local file in, replacing the file under its key, and the local file is gone', async () => {
+    const local = path.join(dataDir, `${kind}-finished.csv`);
+    fs.writeFileSync(local, '手机号\r\n13800000000\r\n');
+    await store.put(`${kind}/moved/1.csv`, 'old');
+    expect(await store.putFile(`${kind}/moved/1.csv`, local)).toEqual({ size: Buffer.byteLength('手机号\r\n13800000000\r\n') });
+    expect(fs.existsSync(local)).toBe(false);
+    expect((await store.read(`${kind}/moved/1.csv`))?.toString()).toBe('手机号\r\n13800000000\r\n');
+    await expect(store.putFile(`${kind}/moved/2.csv`, path.join(dataDir, 'none.csv'))).rejects.toThrow();
+    expect(await store.stat(`${kind}/moved/2.csv`)).toBeNull();
+  });
+
   it('refuses keys that would leave the storage', async () => {
     for (const key of ['../secret', '/etc/passwd', 'a/../../b', 'a\\b', '']) expect(() => checkKey(key)).toThrow(/invalid file key/);
     await expect(store.put('../x', 'no')).rejects.toThrow(/invalid file key/);
@@ -121,7 +132,7 @@ describe('where the files land', () => {
   });
 
   it('s3 mode: objects in the bucket under the prefix, nothing in the data directory', async () => {
-    expect(s3.objectKeys()).toEqual(['inst-a/s3/big.bin', 'inst-a/s3/exports/1.csv', 'inst-a/s3/imgs.txt']);
+    expect(s3.objectKeys()).toEqual(['inst-a/s3/big.bin', 'inst-a/s3/exports/1.csv', 'inst-a/s3/imgs.txt', 'inst-a/s3/moved/1.csv']);
     expect(fs.existsSync(path.join(dataDir, 's3'))).toBe(false);
     // Read back by a second client, as another process would.
     const other = openFileStorage({ dataDir: '/nonexistent', files: s3.config });
