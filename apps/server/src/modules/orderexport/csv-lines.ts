@@ -54,29 +54,37 @@ export function plainSliceToCsv(bytes: Uint8Array, lines: number, columns: numbe
   return marks === lines * (columns - 1) && crs === lines && lfs === lines - 1;
 }
 
-/**
- * A field start (after a comma or a line feed) at = + - @ or tab, or just inside an opening quote
- * at one of those or CR. An unquoted CR is only ever a line's end (the engine quotes a field holding
- * one), so an empty last field is not one.
- */
-const FORMULA_AFTER_SEPARATOR = /[,\n](?:[=+\-@\t]|"[=+\-@\t\r])/;
+/** = + - @ tab CR: the first bytes of a text that gets the formula guard (csvLine's FORMULA_START). */
+const FORMULA_BYTES = [0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d];
+
+/** The first byte of a bound as DuckDB's stats() prints it (bytes ≥ 0x80 as \xHH); null for the empty string. */
+function firstByte(printed: string): number | null {
+  if (printed === '') return null;
+  const hex = /^\\x([0-9A-Fa-f]{2})/.exec(printed);
+  return hex ? parseInt(hex[1]!, 16) : printed.charCodeAt(0);
+}
 
 /**
- * Whether a CSV file as an engine writes it (RFC 4180, quoted only when needed) may hold a field
- * starting like a formula (FORMULA_AFTER_SEPARATOR, the file's start counting as a line feed). A
- * separator inside a quoted field counts too — a false alarm only costs asking again with the
- * guard. Streamed; each read looked at as latin1 text by one regular expression (UTF-8 bytes of
- * Chinese text are never one of these ASCII characters), with the last two characters of the
- * previous read in front so a match across reads is found.
+ * Whether a column's statistics as the engine prints them (DuckDB `stats()`, query.ts
+ * textColumnStatsStatement) prove that none of its values starts like a formula, so its field
+ * needs no guard. Text: every value lies between Min and Max, so its first byte lies between
+ * theirs (a bound cut short keeps its first byte); the column is safe when no formula byte lies
+ * in that range — phone numbers (1…1), Chinese names (\xE4…\xE9). A time: written as
+ * yyyy-MM-dd HH:mm:ss, safe when its earliest value has a digit first (no BC year, no
+ * -infinity). Anything else — no statistics, an unknown bound (an empty Min, \xFF Max), a
+ * printout not read with certainty — is not proof: false, and the column is guarded.
  */
-export async function formulaStartIn(file: string): Promise<boolean> {
-  let carry = '\n';
-  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    const text = carry + chunk.toString('latin1');
-    if (FORMULA_AFTER_SEPARATOR.test(text)) return true;
-    carry = text.slice(-2);
-  }
-  return false;
+export function statsRuleOutFormula(stats: unknown, kind: 'text' | 'time'): boolean {
+  if (typeof stats !== 'string') return false;
+  if (kind === 'time') return /^\[Min: \d/.test(stats) && !stats.includes('(BC)');
+  // A bound that itself holds ", Max: " would make the printout ambiguous.
+  if (stats.split(', Max: ').length !== 2) return false;
+  const bounds = /^\[Min: (.*), Max: (.*?), Has Unicode: (?:true|false),/s.exec(stats);
+  if (!bounds) return false;
+  const lo = firstByte(bounds[1]!) ?? 0;
+  const hi = firstByte(bounds[2]!);
+  if (hi === null) return true; // every value empty (or NULL)
+  return lo <= hi && FORMULA_BYTES.every((b) => b < lo || b > hi);
 }
 
 /** Characters gathered before one write to the file (one stream write per line costs more than the line). */

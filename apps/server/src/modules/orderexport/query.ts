@@ -144,24 +144,44 @@ export function csvSliceStatement(dialect: Dialect, form: OrderQueryParsed, phon
   return { sql, params: base.params };
 }
 
+/** The output columns a file may show as text (the formula guard's concern): all but the number add-ons. */
+export const textColumns = (form: OrderQueryParsed): string[] => outputColumns(form).flatMap((c) => (NUMBER_COLUMNS.has(c.column) ? [] : [c.column]));
+export const isTimeColumn = (column: string) => TIME_COLUMNS.has(column);
+
+/**
+ * The engine's statistics (DuckDB `stats()`: the bounds it keeps of each column, no scan) of the
+ * text output columns over every order row, unfiltered — bounds of the whole are bounds of any
+ * slice. csv-lines.ts `statsRuleOutFormula` reads from them which columns cannot hold a text
+ * starting like a formula; only the others get the guard (csvCopyStatement). One row, c0… in
+ * textColumns' order.
+ */
+export function textColumnStatsStatement(form: OrderQueryParsed): BoundStatement {
+  const select = textColumns(form).map((c, i) => `stats(${SELECT_OF[c] ?? `v.${c}`}) AS c${i}`);
+  return { sql: `SELECT ${select.join(', ')} FROM ${ORDER_ROWS} v JOIN products p ON p.spid = v.spid LIMIT 1`, params: [] };
+}
+
 /**
  * One slice of the extraction as the fields of the file's lines, for an engine that writes the
  * CSV itself (capability `writesCsvFile`: COPY … TO, which quotes a field holding a comma, quote
  * or line break and doubles its quotes): times as yyyy-MM-dd HH:mm:ss, numbers as the engine
- * writes them. No sort, like csvSliceStatement.
- *
- * `guarded` false: text as it is — almost no slice holds a text starting like a formula, and the
- * guard in SQL costs as much as the rest of the formatting; the server looks at the written file
- * (csv-lines.ts `formulaStartIn`) and asks again with `guarded` true when one does: text fields
- * starting like a formula then get the leading apostrophe (as csvLine).
+ * writes them. No sort, like csvSliceStatement. The text columns in `guarded` get the leading
+ * apostrophe when they start like a formula (as csvLine); the others are those the engine's
+ * statistics show never do — the guard costs as much as the rest of the formatting, and checking
+ * the written file instead took longer than the engine's whole COPY.
  */
-export function csvCopyStatement(dialect: Dialect, form: OrderQueryParsed, phones: Phones, range: OrderIdRange | null, guarded: boolean): BoundStatement {
+export function csvCopyStatement(
+  dialect: Dialect,
+  form: OrderQueryParsed,
+  phones: Phones,
+  range: OrderIdRange | null,
+  guarded: ReadonlySet<string>,
+): BoundStatement {
   const base = orderDataStatement(dialect, form, phones, range);
-  const columns = outputColumns(form).map((c) => c.column);
-  const texts = columns.map((c, i) => `${NUMBER_COLUMNS.has(c) ? `CAST(s.${c} AS VARCHAR)` : textSql(c)} AS f${i}`).join(', ');
-  if (!guarded) return { sql: `SELECT ${texts} FROM (${base.sql}) s`, params: base.params };
-  const fields = columns.map((c, i) => `${NUMBER_COLUMNS.has(c) ? `f${i}` : guardSql(`f${i}`)} AS f${i}`).join(', ');
-  return { sql: `WITH f AS (SELECT ${texts} FROM (${base.sql}) s) SELECT ${fields} FROM f`, params: base.params };
+  const fields = outputColumns(form).map(({ column: c }, i) => {
+    const text = NUMBER_COLUMNS.has(c) ? `CAST(s.${c} AS VARCHAR)` : textSql(c);
+    return `${guarded.has(c) && !NUMBER_COLUMNS.has(c) ? guardSql(`(${text})`) : text} AS f${i}`;
+  });
+  return { sql: `SELECT ${fields.join(', ')} FROM (${base.sql}) s`, params: base.params };
 }
 
 /** The orders' id span (the slices cover it); max NULL when there are none. */

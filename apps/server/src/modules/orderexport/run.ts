@@ -10,8 +10,19 @@ import { AppError } from '../../platform/http/errors.ts';
 import { findOwnWarehouseRow } from '../datasource/index.ts';
 import type { Caller } from '../perm/index.ts';
 import { copyBoundSqlToCsvFile, streamBoundSql, writesCsvFiles } from '../read/index.ts';
-import { CsvWriter, csvLine, formulaStartIn, plainSliceToCsv } from './csv-lines.ts';
-import { csvCopyStatement, csvSliceStatement, FIELD_MARK, ORDER_ID_SPAN_SQL, outputColumns, type OrderIdRange, type Phones } from './query.ts';
+import { CsvWriter, csvLine, plainSliceToCsv, statsRuleOutFormula } from './csv-lines.ts';
+import {
+  csvCopyStatement,
+  csvSliceStatement,
+  FIELD_MARK,
+  isTimeColumn,
+  ORDER_ID_SPAN_SQL,
+  outputColumns,
+  textColumns,
+  textColumnStatsStatement,
+  type OrderIdRange,
+  type Phones,
+} from './query.ts';
 import { claimTask, findTask, findUser, moveTask, updateTask, type OrderTaskRow } from './repo.ts';
 
 /**
@@ -29,12 +40,14 @@ import { claimTask, findTask, findUser, moveTask, updateTask, type OrderTaskRow 
 
 export const ORDER_QUERY_TIMEOUT_MS = 6 * 3600_000;
 /**
- * Order ids per slice: one statement, one write and one checkpoint (and progress) each. Two
+ * Order ids per slice: one statement, one write and one checkpoint (and progress) each. Sixteen
  * DuckDB row groups (122,880 rows each; the demo's ids follow the row order), so a slice reads
- * whole row groups; ≈ 18 MiB of CSV at the default output fields. Tests make it small
- * (SHUTU_ORDER_EXPORT_SLICE_IDS, the e2e: several slices of a small warehouse).
+ * whole row groups; ≈ 140 MiB of CSV at the default output fields, five slices at 10M orders.
+ * Each statement builds its joins' tables again: 41 slices of two row groups cost more than the
+ * whole COPY at 10M (bench/export). Tests make it small (SHUTU_ORDER_EXPORT_SLICE_IDS, the e2e:
+ * several slices of a small warehouse).
  */
-export const extraction = { sliceIds: Number(process.env.SHUTU_ORDER_EXPORT_SLICE_IDS ?? 0) || 245_760 };
+export const extraction = { sliceIds: Number(process.env.SHUTU_ORDER_EXPORT_SLICE_IDS ?? 0) || 1_966_080 };
 
 /**
  * A large batch of phones is one value of every slice's statement, which the engine takes seconds
@@ -121,6 +134,20 @@ async function slicesAfter(read: Read, after: number | null, size: number, log: 
 }
 
 /**
+ * The text columns of the file that get the formula guard in the engine's statement: those whose
+ * statistics do not rule a formula start out (csv-lines.ts statsRuleOutFormula). When the
+ * statistics are not readable, every one.
+ */
+async function columnsToGuard(read: Read, form: OrderQueryParsed, log: Logger): Promise<Set<string>> {
+  const columns = textColumns(form);
+  const stats = await read(() => textColumnStatsStatement(form)).catch((error: unknown) => {
+    log.warn({ err: error }, 'order export: column statistics not readable, every text column guarded');
+    return undefined;
+  });
+  return new Set(columns.filter((c, i) => !statsRuleOutFormula(stats?.[`c${i}`], isTimeColumn(c) ? 'time' : 'text')));
+}
+
+/**
  * Step 4: the CSV (UTF-8 with BOM, Chinese headers) slice by slice after `from`; the row count.
  * The next slice's statement runs while this one is checked and written (the engine's threads
  * and the event loop at once).
@@ -147,17 +174,12 @@ async function extract(
   // The engine writes each slice as a CSV file itself where it can (capability writesCsvFile):
   // no value per line in this process.
   const engineWrites = await writesCsvFiles(ctx, source.id);
+  const guarded = engineWrites ? await columnsToGuard(read, form, log) : new Set<string>();
   const slice = async (range: OrderIdRange | null): Promise<{ n: number; bytes: Uint8Array | null; file?: string }> => {
     if (engineWrites) {
       const options = { timeoutMs: ORDER_QUERY_TIMEOUT_MS, field: 'conditionJson', signal: stop.signal };
-      const copy = (guarded: boolean) =>
-        copyBoundSqlToCsvFile(ctx, caller, source.id, (dialect) => csvCopyStatement(dialect, form, phones, range, guarded), options);
-      const part = await copy(false);
-      if (part && !(await formulaStartIn(part.file))) return { n: part.rows, bytes: null, file: part.file };
-      // A text starting like a formula somewhere in this slice: written again with the guard.
-      if (part) await fs.promises.rm(part.file, { force: true });
-      const guarded = (await copy(true))!;
-      return { n: guarded.rows, bytes: null, file: guarded.file };
+      const part = await copyBoundSqlToCsvFile(ctx, caller, source.id, (dialect) => csvCopyStatement(dialect, form, phones, range, guarded), options);
+      return { n: part?.rows ?? 0, bytes: null, file: part?.file };
     }
     const plain = await read((dialect) => csvSliceStatement(dialect, form, phones, range, false), stop.signal);
     const n = Number(plain?.n ?? 0);
@@ -266,11 +288,9 @@ export async function runOrderExport(ctx: AppContext, log: Logger, taskId: numbe
     await move(S.generating, rows);
     await pause();
     // The local working file goes into the storage whole (a reader sees it complete or not at
-    // all), then is removed. A resumed step 7 whose working file is gone had stored it already.
-    if (fs.existsSync(part) || !(await files.stat(key))) {
-      await files.put(key, fs.createReadStream(part), { contentType: 'text/csv; charset=utf-8' });
-      await fs.promises.rm(part, { force: true });
-    }
+    // all): renamed into a storage directory on the same disk, else copied or uploaded and
+    // removed. A resumed step 7 whose working file is gone had stored it already.
+    if (fs.existsSync(part) || !(await files.stat(key))) await files.putFile(key, part, { contentType: 'text/csv; charset=utf-8' });
     await move(S.fileDone, rows, { filePath: key, fetchedNums: rows, resumeBytes: null, resumeKey: null });
   } catch (error) {
     log.error({ err: error, taskId }, 'order export: file generation failed');
