@@ -135,7 +135,8 @@ try {
   // The process-wide instance the driver uses too: same buffer pool, same threads.
   const instance = await serverWarehouseInstance(file, config);
   const connection = await instance.connect();
-  const raw = async () => (await connection.runAndReadAll(sql, [...params])).currentRowCount;
+  // Like the server, the direct side ends with the rows as JS objects (not only DuckDB's chunks).
+  const raw = async () => (await connection.runAndReadAll(sql, [...params])).getRowObjectsJS().length;
   let serverMillis = 0;
   let responseBytes = 0;
   const http = async () => {

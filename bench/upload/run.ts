@@ -15,18 +15,22 @@
  * second raw figure reads the file into a table of a DuckDB database file (compressed, written to
  * disk: what the upload's table is) beside the in-memory one.
  */
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { parseArgs } from 'node:util';
-import { DuckDBInstance } from '@duckdb/node-api';
+import { parseArgs, promisify } from 'node:util';
 import pino from 'pino';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
 import { generateCsv, HEADER } from './generate.ts';
+
+const execFileAsync = promisify(execFile);
+const require = createRequire(import.meta.url);
 
 const { values } = parseArgs({
   options: {
@@ -101,18 +105,28 @@ function postMultipart(
   });
 }
 
-/** DuckDB reading the same file itself: the floor for "CSV into a table" (in memory, or into a database file). */
+/**
+ * DuckDB reading the same file itself: the floor for "CSV into a table" (in memory, or into a database file).
+ * In a child process, so that its memory does not count in the in-process server's RSS.
+ */
 async function rawDuckDb(file: string, database = ':memory:'): Promise<number> {
-  const instance = await DuckDBInstance.create(database);
-  const connection = await instance.connect();
-  try {
+  const script = `
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const [file, database] = process.argv.slice(1);
+    const instance = await DuckDBInstance.create(database);
+    const connection = await instance.connect();
     const started = performance.now();
-    await connection.run(`CREATE TABLE t AS SELECT * FROM read_csv('${file.replace(/'/g, "''")}', header = true)`);
+    await connection.run("CREATE TABLE t AS SELECT * FROM read_csv('" + file.replace(/'/g, "''") + "', header = true)");
     if (database !== ':memory:') await connection.run('CHECKPOINT');
-    return performance.now() - started;
-  } finally {
+    console.log(performance.now() - started);
     connection.closeSync();
-    instance.closeSync();
+    instance.closeSync();`;
+  try {
+    const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script, file, database], {
+      cwd: path.dirname(require.resolve('@duckdb/node-api')),
+    });
+    return Number(stdout.trim());
+  } finally {
     if (database !== ':memory:') for (const f of [database, `${database}.wal`]) fs.rmSync(f, { force: true });
   }
 }
@@ -164,13 +178,15 @@ try {
       .map((l) => l.toFixed(1))
       .join(' ');
   console.log(`load average before: ${load()} (${os.cpus().length} cores)`);
-  const rounds: { raw: number; rawFile: number; structure: number; confirm: number; peak: number; baseline: number | null }[] = [];
+  const rounds: { raw: number; rawFile: number; structure: number; confirm: number; peak: number; structurePeak: number; baseline: number | null }[] = [];
   let loaded = 0;
   let columns: { columnName: string; columnType: string }[] = [];
   for (let round = 0; round < runs; round++) {
     const raw = await rawDuckDb(file);
     const rawFile = await rawDuckDb(file, path.join(dataDir, `raw-${round}.duckdb`));
     let peak = 0;
+    // The peak of each call apart: receiving the upload for the structure call, then the confirm call's load.
+    let structurePeak = 0;
     const baseline = pid === null ? null : procMemory(pid, 'VmRSS');
     const sampler = setInterval(() => {
       const rss = pid === null ? null : procMemory(pid, 'VmRSS');
@@ -180,6 +196,7 @@ try {
     const t0 = performance.now();
     const structure = await postMultipart(base, '/api/filetable/structure', token, {}, file);
     const t1 = performance.now();
+    structurePeak = Math.max(peak, pid === null ? 0 : (procMemory(pid, 'VmRSS') ?? 0));
     if (structure.status !== 200) throw new Error(`structure: ${structure.status} ${structure.body.msg}`);
     columns = (structure.body.data as { columns: { columnName: string; columnType: string }[] }).columns;
     const tableName = `bench_upload_${Date.now()}`;
@@ -191,10 +208,10 @@ try {
     if (upload.status !== 200) throw new Error(`upload: ${upload.status} ${upload.body.msg}`);
     loaded = (upload.body.data as { rowCount: number }).rowCount;
     if (loaded !== rows && !values.file) throw new Error(`loaded ${loaded} rows, expected ${rows}`);
-    rounds.push({ raw, rawFile, structure: t1 - t0, confirm: t3 - t2, peak, baseline });
+    rounds.push({ raw, rawFile, structure: t1 - t0, confirm: t3 - t2, peak, structurePeak, baseline });
     const r = rounds.at(-1)!;
     console.log(
-      `round ${round + 1}: confirm ${Math.round(r.confirm)} ms, raw read_csv ${Math.round(raw)} ms (into a database file ${Math.round(rawFile)} ms) → ratio ${(r.confirm / raw).toFixed(2)} (${(r.confirm / rawFile).toFixed(2)} against the file); structure ${Math.round(r.structure)} ms; RSS growth ${baseline === null ? '?' : mib(peak - baseline)} MiB; load ${load()}`,
+      `round ${round + 1}: confirm ${Math.round(r.confirm)} ms, raw read_csv ${Math.round(raw)} ms (into a database file ${Math.round(rawFile)} ms) → ratio ${(r.confirm / raw).toFixed(2)} (${(r.confirm / rawFile).toFixed(2)} against the file); structure ${Math.round(r.structure)} ms; RSS growth ${baseline === null ? '?' : `${mib(peak - baseline)} MiB (${mib(r.structurePeak - baseline)} by the end of the structure call)`}; load ${load()}`,
     );
   }
 
