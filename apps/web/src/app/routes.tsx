@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
+import { lazyFrom, loader } from '../shared/charts/lazy-now.ts';
 import type { RouteObject } from 'react-router';
 import { PAGES, type PageKey } from './pages.ts';
 import { EditorLoading, FullPageSpinner, Guarded, HomeRedirect, NotFoundResult, PageLoading, RequireAuth, RouteError } from './shell-lazy.tsx';
@@ -66,16 +67,36 @@ const CdpAccountsPage = cdpPage('OfficialAccountsPage');
 const CdpFanListPage = cdpPage('FanListPage');
 const CdpPlatformTypesPage = cdpPage('PlatformTypesPage');
 
+/**
+ * The pages that index.html's first script preloads (vite.config.ts EARLY_ROUTES): their import
+ * starts as this table loads, so the route renders without suspending (lazy-now.ts) when the
+ * module is there by then.
+ */
+const pageLoaders = {
+  BoardPreviewPage: loader(() => import('../features/board/preview/BoardPreviewPage.tsx')),
+  OpenViewPage: loader(() => import('../features/board/preview/OpenViewPage.tsx')),
+  ShareOpenPage: loader(() => import('../features/share-open/ShareOpenPage.tsx')),
+  MobileHomePage: loader(() => import('../features/mobile/MobileHomePage.tsx')),
+  MobileAppPage: loader(() => import('../features/mobile/MobileAppPage.tsx')),
+};
+const EARLY_PAGES: [RegExp, () => Promise<unknown>][] = [
+  [/^\/newbi\/preview\/\d+\/?$/, pageLoaders.BoardPreviewPage],
+  [/^\/share\//, pageLoaders.ShareOpenPage],
+  [/^\/m\/?$/, pageLoaders.MobileHomePage],
+  [/^\/m\/app\/\d+\/?$/, pageLoaders.MobileAppPage],
+];
+for (const [path, load] of EARLY_PAGES) if (path.test(window.location.pathname)) load().catch(() => undefined);
+
 /** The dataset editor is large (canvas, code editor): loaded on first use. */
 const DatasetEditorPage = lazy(() => import('../features/dataset/editor/DatasetEditorPage.tsx'));
 /** The board editors and the preview pages: full screen, each its own chunk. */
 const BoardEditorPage = lazy(() => import('../features/board/editor/BoardEditorPage.tsx'));
-const BoardPreviewPage = lazy(() => import('../features/board/preview/BoardPreviewPage.tsx'));
-const OpenViewPage = lazy(() => import('../features/board/preview/OpenViewPage.tsx'));
+const BoardPreviewPage = lazyFrom(pageLoaders.BoardPreviewPage, (m) => m.default);
+const OpenViewPage = lazyFrom(pageLoaders.OpenViewPage, (m) => m.default);
 const ChartJsonPage = lazy(() => import('../features/board/preview/ChartJsonPage.tsx'));
 const PptEditorPage = lazy(() => import('../features/ppt/PptEditorPage.tsx'));
 const PptViewerPage = lazy(() => import('../features/ppt/viewer/PptViewerPage.tsx'));
-const ShareOpenPage = lazy(() => import('../features/share-open/ShareOpenPage.tsx'));
+const ShareOpenPage = lazyFrom(pageLoaders.ShareOpenPage, (m) => m.default);
 /** The data-API editors (code editor, charts): full screen, loaded on first use. */
 const DataApiEditorPage = lazy(() => import('../features/dataapi/editor/DataApiEditorPage.tsx'));
 const Type3EditorPage = lazy(() => import('../features/dataapi/editor/Type3EditorPage.tsx'));
@@ -84,8 +105,8 @@ const AlertEditorPage = lazy(() => import('../features/alert/editor/AlertEditorP
 /** Apps (issue 24; docs/apps.md): the list and editor, the phone viewer (/m) and the full-screen frame, each loaded on first use. */
 const AppListPage = lazy(() => import('../features/app/AppListPage.tsx').then((m) => ({ default: m.AppListPage })));
 const AppEditorPage = lazy(() => import('../features/app/AppEditorPage.tsx'));
-const MobileHomePage = lazy(() => import('../features/mobile/MobileHomePage.tsx'));
-const MobileAppPage = lazy(() => import('../features/mobile/MobileAppPage.tsx'));
+const MobileHomePage = lazyFrom(pageLoaders.MobileHomePage, (m) => m.default);
+const MobileAppPage = lazyFrom(pageLoaders.MobileAppPage, (m) => m.default);
 const FramePage = lazy(() => import('../features/mobile/FramePage.tsx'));
 /** Audiences (issue 18 A): the list and the dataset-driven editor, each loaded on first use. */
 const AudienceListPage = lazy(() => import('../features/audience/AudienceListPage.tsx').then((m) => ({ default: m.AudienceListPage })));

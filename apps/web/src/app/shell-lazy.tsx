@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyFrom, loader } from '../shared/charts/lazy-now.ts';
 
 /*
  * The parts of the app shell that need antd, as lazy components: the guard, the providers, the
@@ -6,16 +7,17 @@ import { lazy, Suspense } from 'react';
  * (issue 26: the entry holds /login and no antd; while the shell loads, the splash stays). Used by
  * the entry's router (router.tsx) and by the route table (routes.tsx).
  */
-export const shell = () => import('./shell.tsx');
-export const AntdRoot = lazy(() => shell().then((m) => ({ default: m.AntdRoot })));
-export const RequireAuth = lazy(() => shell().then((m) => ({ default: m.RequireAuth })));
-const FullPageSpin = lazy(() => shell().then((m) => ({ default: m.FullPageSpin })));
-export const HomeRedirect = lazy(() => shell().then((m) => ({ default: m.HomeRedirect })));
-export const NotFoundResult = lazy(() => shell().then((m) => ({ default: m.NotFoundResult })));
-const ShellRouteError = lazy(() => shell().then((m) => ({ default: m.RouteError })));
-const ShellEditorLoading = lazy(() => shell().then((m) => ({ default: m.EditorLoading })));
-const ShellPageLoading = lazy(() => shell().then((m) => ({ default: m.PageLoading })));
-export const Guarded = lazy(() => shell().then((m) => ({ default: m.Guarded })));
+// Once the shell has loaded, each of these renders without suspending (lazy-now.ts).
+export const shell = loader(() => import('./shell.tsx'));
+export const AntdRoot = lazyFrom(shell, (m) => m.AntdRoot);
+export const RequireAuth = lazyFrom(shell, (m) => m.RequireAuth);
+const FullPageSpin = lazyFrom(shell, (m) => m.FullPageSpin);
+export const HomeRedirect = lazyFrom(shell, (m) => m.HomeRedirect);
+export const NotFoundResult = lazyFrom(shell, (m) => m.NotFoundResult);
+const ShellRouteError = lazyFrom(shell, (m) => m.RouteError);
+const ShellEditorLoading = lazyFrom(shell, (m) => m.EditorLoading);
+const ShellPageLoading = lazyFrom(shell, (m) => m.PageLoading);
+export const Guarded = lazyFrom(shell, (m) => m.Guarded);
 /** A fallback that is itself lazy needs a boundary of its own (nothing shows in the moment it loads). */
 export const EditorLoading = () => (
   <Suspense fallback={null}>

@@ -12,8 +12,9 @@
 //    without it a lazy page's chunks are asked for only after the app's script has run.
 // 3. The API answers the page needs first, fetched now with the stored session and handed to
 //    the app's first request of the same GET (shared/api.ts takeEarlyResponse): the signed-in
-//    user, the public config and, on /m/app/{id}, the app and the dashboard its menu opens. Each
-//    answer is taken at most once; one nobody takes costs a request and nothing else.
+//    user, the public config, on /newbi/preview/{id} the board and on /m/app/{id} the app and the
+//    dashboard its menu opens. Each answer is taken at most once; one nobody takes costs a
+//    request and nothing else.
 //
 // Plain ES2017, no imports: it is not bundled. Its paths are checked against @shutu/contracts'
 // API by apps/web/src/boot/early.test.ts.
@@ -85,6 +86,10 @@
   get('/api/system/config', true);
   if (!token || /^\/(login|share\/|openview\/)/.test(path)) return;
   get('/api/auth/info', true);
+
+  // The board preview (issue 26): its definition now, not after the page's chunk has run.
+  var preview = /^\/newbi\/preview\/(\d+)\/?$/.exec(path);
+  if (preview) get('/api/board/boards/' + preview[1], true);
 
   var app = /^\/m\/app\/(\d+)\/?$/.exec(path);
   if (!app) return;

@@ -55,6 +55,16 @@ describe('the first script (src/boot/early.js)', () => {
     expect(calls.map((c) => c.url)).not.toContain(apiPath(API.board.board, { id: 42 }));
   });
 
+  it('on /newbi/preview/{id} asks for the board too, and the preview page takes that answer', async () => {
+    localStorage.setItem('shutu.token', 'tok');
+    const calls = mockFetch((call) => (call.url === apiPath(API.board.board, { id: 42 }) ? ok({ id: 42, title: '销售概览' }) : ok({})));
+    runEarlyScript('/newbi/preview/42');
+    await settle();
+    expect(calls.map((c) => c.url).sort()).toEqual([API.auth.info, apiPath(API.board.board, { id: 42 }), API.system.config].sort());
+    expect(await http.get(apiPath(API.board.board, { id: 42 }))).toEqual({ id: 42, title: '销售概览' });
+    expect(calls).toHaveLength(3);
+  });
+
   it('without a session, and on the login and share pages, asks only for the public config', async () => {
     for (const at of ['/m/app/7', '/login', '/share/abc']) {
       if (at !== '/m/app/7') localStorage.setItem('shutu.token', 'tok');

@@ -111,6 +111,8 @@ export function ChartView(props: ChartViewProps) {
 
   const echart = useMemo(() => (usesECharts && data ? buildEChartOption(chart, data) : null), [usesECharts, chart, data]);
   const pivot = useMemo(() => (type === 'pivot' && data && hasRows ? buildPivotTable(chart, data, structure) : null), [type, chart, data, hasRows, structure]);
+  // Kept between renders: the table draws its rows in steps (TableViews.tsx) for as long as they are the same rows.
+  const summary = useMemo(() => (type === 'table' && data && hasRows ? buildSummaryTable(chart, data) : null), [type, chart, data, hasRows]);
 
   const pointClick = (values: CubeCell[] | undefined, fields: ResultField[]) => {
     if (values && onPointClick) onPointClick(values, fields);
@@ -221,7 +223,7 @@ export function ChartView(props: ChartViewProps) {
     const rowDims = splitFields(chart, data).rowDims;
     body = <DataTable columns={pivot.columns} rows={pivot.rows} onRowClick={rowClick(rowDims)} />;
   } else {
-    const model = buildSummaryTable(chart, data);
+    const model = summary ?? buildSummaryTable(chart, data);
     const { rowDims, colDims } = splitFields(chart, data);
     const dims = [...rowDims, ...colDims];
     body = <DataTable columns={model.columns} rows={model.rows} onRowClick={rowClick(dims)} />;

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState, type TableHTMLAttributes } from 'react';
 import { Button, Popover, Table, Tree, Typography } from 'antd';
 import type { TableColumnsType, TablePaginationConfig } from 'antd';
 import { chartMessages } from './messages.ts';
@@ -28,19 +28,50 @@ export interface DataTableProps {
   onRowClick?: (row: TableRow) => void;
 }
 
+/**
+ * The table as wide as its content and at least as wide as the chart; the chart's body scrolls
+ * it. This is what `scroll={{ x: 'max-content' }}` drew, without that option's measuring row,
+ * whose cells read their widths while React commits: on a board of 20 charts each read laid out
+ * the whole page again (the largest item of the board's trace after the tables' rows).
+ */
+function MaxContentTable(props: TableHTMLAttributes<HTMLTableElement>) {
+  return <table {...props} style={{ ...props.style, width: 'max-content', minWidth: '100%' }} />;
+}
+const TABLE_COMPONENTS = { table: MaxContentTable };
+
+/** Rows drawn in the first frame of an unpaged table: more than a chart's box, or 全屏, shows. */
+const FIRST_ROWS = 40;
+
+/**
+ * An unpaged table's rows: the first FIRST_ROWS at once, the rest in the next task, so that a
+ * board's first picture does not wait for hundreds of rows nobody sees before scrolling.
+ */
+function useRowsInSteps(rows: TableRow[], paged: boolean): TableRow[] {
+  const [complete, setComplete] = useState<TableRow[] | null>(null);
+  const stepped = !paged && rows.length > FIRST_ROWS && complete !== rows;
+  const shown = useMemo(() => (stepped ? rows.slice(0, FIRST_ROWS) : rows), [rows, stepped]);
+  useEffect(() => {
+    if (!stepped) return;
+    const timer = setTimeout(() => setComplete(rows), 0);
+    return () => clearTimeout(timer);
+  }, [rows, stepped]);
+  return shown;
+}
+
 /** The summary, detail and pivot tables: small, bordered, the totals row bold. */
 export function DataTable({ columns, rows, pagination = false, onRowClick }: DataTableProps) {
   const antColumns = useMemo(() => toAntColumns(columns), [columns]);
   const nested = columns.some((c) => c.children);
+  const shown = useRowsInSteps(rows, pagination !== false);
   return (
     <Table<TableRow>
       size="small"
       bordered={nested}
       columns={antColumns}
-      dataSource={rows}
+      dataSource={shown}
       rowKey="key"
       pagination={pagination}
-      scroll={{ x: 'max-content' }}
+      components={TABLE_COMPONENTS}
       rowClassName={(r) => (r.key === TOTAL_ROW_KEY ? 'shutu-chart-total-row' : '')}
       onRow={(r) => ({
         style: r.key === TOTAL_ROW_KEY ? { fontWeight: 600 } : undefined,

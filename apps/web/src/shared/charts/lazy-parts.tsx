@@ -1,5 +1,5 @@
-import { lazy } from 'react';
 import type { ChartType } from '@shutu/contracts';
+import { lazyFrom, loader } from './lazy-now.ts';
 
 /**
  * The heavy parts of the chart renderer, loaded when a chart on screen needs them (issue 24,
@@ -9,16 +9,17 @@ import type { ChartType } from '@shutu/contracts';
  * chart-data batch) sooner. `preloadChartParts` starts the imports as soon as the board is
  * known, so the code arrives while the data is on its way.
  */
-const loadEChart = () => import('./EChart.tsx');
-const loadTables = () => import('./TableViews.tsx');
-const loadFilterSelect = () => import('./FilterSelect.tsx');
-const loadFilterDate = () => import('./FilterDate.tsx');
+const loadEChart = loader(() => import('./EChart.tsx'));
+const loadTables = loader(() => import('./TableViews.tsx'));
+const loadFilterSelect = loader(() => import('./FilterSelect.tsx'));
+const loadFilterDate = loader(() => import('./FilterDate.tsx'));
 
-export const LazyEChart = lazy(() => loadEChart().then((m) => ({ default: m.EChart })));
-export const LazyDataTable = lazy(() => loadTables().then((m) => ({ default: m.DataTable })));
-export const LazyStructureFilter = lazy(() => loadTables().then((m) => ({ default: m.StructureFilter })));
-export const LazyFilterSelect = lazy(() => loadFilterSelect().then((m) => ({ default: m.FilterSelect })));
-export const LazyFilterDate = lazy(() => loadFilterDate().then((m) => ({ default: m.FilterDate })));
+// Once loaded (preloadChartParts), a part renders without suspending (lazy-now.ts).
+export const LazyEChart = lazyFrom(loadEChart, (m) => m.EChart);
+export const LazyDataTable = lazyFrom(loadTables, (m) => m.DataTable);
+export const LazyStructureFilter = lazyFrom(loadTables, (m) => m.StructureFilter);
+export const LazyFilterSelect = lazyFrom(loadFilterSelect, (m) => m.FilterSelect);
+export const LazyFilterDate = lazyFrom(loadFilterDate, (m) => m.FilterDate);
 
 const ECHARTS_TYPES: readonly ChartType[] = ['bar', 'line', 'pie'];
 const TABLE_TYPES: readonly ChartType[] = ['table', 'detail', 'pivot'];

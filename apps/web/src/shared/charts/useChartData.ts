@@ -61,7 +61,14 @@ export function fetchChartData(body: ChartDataBody): Promise<ChartDataResult> {
  * toasted: ChartView shows them in the chart. While a new request runs the previous answer
  * stays (`loading` is true meanwhile).
  */
-export function useChartData(input: ChartDataBody | null, options: { enabled?: boolean; staleTime?: UseQueryOptions<ChartDataResult>['staleTime'] } = {}) {
+export function useChartData(
+  input: ChartDataBody | null,
+  options: {
+    enabled?: boolean;
+    staleTime?: UseQueryOptions<ChartDataResult>['staleTime'];
+    refetchOnMount?: UseQueryOptions<ChartDataResult>['refetchOnMount'];
+  } = {},
+) {
   const body = input ? chartDataBody(input) : null;
   const query = useQuery({
     queryKey: body ? chartDataKeys.request(body) : [...chartDataKeys.all, null],
@@ -70,6 +77,8 @@ export function useChartData(input: ChartDataBody | null, options: { enabled?: b
     placeholderData: keepPreviousData,
     // A board's batch (features/board/runtime/useBoardBatch.ts) puts answers here: fresh for a while, not fetched again.
     staleTime: options.staleTime ?? 0,
+    // A board's first requests, sent before its charts rendered (useBoardBatch.ts): taken on mount.
+    refetchOnMount: options.refetchOnMount ?? true,
     meta: { silent: true },
   });
   return {

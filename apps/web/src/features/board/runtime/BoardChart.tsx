@@ -10,7 +10,7 @@ import type { CubeCell } from '../../../shared/charts/format.ts';
 import { chartDataMode, useChartData } from '../../../shared/charts/useChartData.ts';
 import type { ClickedField } from './linkage.ts';
 import { previewMessages as pm } from './messages.ts';
-import { boardChartStaleTime } from './useBoardBatch.ts';
+import { boardChartRefetchOnMount, boardChartStaleTime } from './useBoardBatch.ts';
 
 /** 导出's popover (its forms and the export records): loaded with the first chart that offers it. */
 const ExportRecordPopover = lazy(() => import('../../export/ExportRecordPopover.tsx').then((m) => ({ default: m.ExportRecordPopover })));
@@ -69,7 +69,11 @@ export function BoardChart(props: BoardChartProps) {
     current: paging && paging.linksKey === linksKey ? paging.current : 1,
     size: paging?.size ?? chart.dataconfig?.pageSize ?? DEFAULT_DETAIL_SIZE,
   };
-  const answer = useChartData(boardChartRequest(boardId, chart, links, page), { enabled: !waiting, staleTime: boardChartStaleTime });
+  const answer = useChartData(boardChartRequest(boardId, chart, links, page), {
+    enabled: !waiting,
+    staleTime: boardChartStaleTime,
+    refetchOnMount: boardChartRefetchOnMount,
+  });
   const { data, error } = answer;
   // Waiting for the board's batch is loading too (not an empty chart).
   const loading = answer.loading || (!!waiting && !data);

@@ -78,10 +78,12 @@ export function BoardView({ board, tools = true, header, onReady, batch = false 
     [board.charts, linkage.defaults],
   );
 
-  // The drawn charts' first data in one call (the charts that share a dataset and its filters: one statement).
+  // The drawn charts' first data, asked for now: in one call when `batch` (the charts that share a
+  // dataset and its filters: one statement), else each chart's own request.
   const batchWaiting = useBoardBatch(
     board.id,
-    batch ? drawn.flatMap((c) => boardChartRequest(board.id, charts.get(c.key) ?? c, links[c.key] ?? []) ?? []) : [],
+    drawn.flatMap((c) => boardChartRequest(board.id, charts.get(c.key) ?? c, links[c.key] ?? []) ?? []),
+    batch,
   );
 
   // The code of the kinds of charts drawn here starts loading now, beside their data; after the

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
-import { useQueryClient, type Query } from '@tanstack/react-query';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { CHART_DATA_BATCH_STREAM_TYPE, type ChartDataBatchLine, type ChartDataBody, type ChartDataResult } from '@shutu/contracts';
 import { API, authToken } from '../../../shared/api.ts';
-import { chartDataBody, chartDataKeys } from '../../../shared/charts/useChartData.ts';
+import { chartDataBody, chartDataKeys, fetchChartData } from '../../../shared/charts/useChartData.ts';
 
 /**
  * The first data of a board in one call (POST chart-data/batch, issue 26): the charts drawn on
@@ -55,39 +55,117 @@ async function readBatch(boardId: number, bodies: readonly ChartDataBody[], onLi
   }
 }
 
-/** Returns whether a chart still waits for its line of the batch (it does not ask by itself meanwhile). */
-export function useBoardBatch(boardId: number, requests: readonly ChartDataBody[]): (chartKey: string) => boolean {
+/** One batch call under way: the keys answered so far, and whether the call has ended. */
+interface BatchRun {
+  answered: Set<string>;
+  done: boolean;
+  abort: AbortController;
+  /** Counts every change, for useSyncExternalStore. */
+  version: number;
+  listeners: Set<() => void>;
+}
+
+function startBatch(client: QueryClient, boardId: number, bodies: readonly ChartDataBody[]): BatchRun {
+  const run: BatchRun = { answered: new Set(), done: false, abort: new AbortController(), version: 0, listeners: new Set() };
+  const changed = () => {
+    run.version += 1;
+    run.listeners.forEach((listener) => listener());
+  };
+  readBatch(
+    boardId,
+    bodies,
+    (line) => {
+      const body = bodies[line.index];
+      if (!body) return;
+      if (line.data) {
+        batchAnswers.add(line.data);
+        client.setQueryData(chartDataKeys.request(body), line.data);
+      }
+      run.answered.add(body.chartKey!);
+      changed();
+    },
+    run.abort.signal,
+  )
+    .catch(() => undefined)
+    // Whatever was not answered asks by itself (not when the page left: nobody asks then).
+    .finally(() => {
+      if (run.abort.signal.aborted) return;
+      run.done = true;
+      changed();
+    });
+  return run;
+}
+
+/** Answers of the charts' own first requests sent before the charts rendered (prefetchFirstAnswers). */
+const prefetchedAnswers = new WeakSet<ChartDataResult>();
+
+/**
+ * refetchOnMount of a board chart's query: not when its answer is the one asked for just before
+ * the chart rendered (prefetchFirstAnswers); otherwise as before (when stale, i.e. at once for
+ * a chart's own answers, so a chart that comes back to an earlier request asks again).
+ */
+export function boardChartRefetchOnMount(query: Query<ChartDataResult, Error, ChartDataResult, readonly unknown[]>): boolean {
+  const data = query.state.data;
+  return !(data && prefetchedAnswers.has(data));
+}
+
+/**
+ * The first requests of the charts' own queries (a board without `batch`), sent while the board
+ * renders instead of when each chart has rendered and subscribed: the same queries (key,
+ * request, silent failures) that useChartData asks, so each chart joins the request in flight
+ * or takes its answer on mount without asking again (boardChartRefetchOnMount).
+ */
+function prefetchFirstAnswers(client: QueryClient, bodies: readonly ChartDataBody[]): void {
+  for (const body of bodies) {
+    void client.prefetchQuery({
+      queryKey: chartDataKeys.request(body),
+      queryFn: () =>
+        fetchChartData(body).then((data) => {
+          prefetchedAnswers.add(data);
+          return data;
+        }),
+      meta: { silent: true },
+    });
+  }
+}
+
+const noSubscription = () => () => undefined;
+
+/**
+ * The board's first data, asked for while the board renders its first time (not after every chart
+ * has rendered, which on a phone is most of a second): in one batch call when `batch`, else
+ * the charts' own requests at once. Returns whether a chart still waits for its line of the
+ * batch (it does not ask by itself meanwhile).
+ */
+export function useBoardBatch(boardId: number, requests: readonly ChartDataBody[], batch: boolean): (chartKey: string) => boolean {
   const client = useQueryClient();
   // The requests of the first render only: the page's first load.
   const [first] = useState(() => requests.map(chartDataBody));
-  const [waiting, setWaiting] = useState<ReadonlySet<string>>(() => new Set(first.map((b) => b.chartKey!)));
-  useEffect(() => {
-    if (first.length === 0) return;
-    const abort = new AbortController();
-    const answered = (key: string) =>
-      setWaiting((s) => {
-        const next = new Set(s);
-        next.delete(key);
-        return next;
-      });
-    readBatch(
-      boardId,
-      first,
-      (line) => {
-        const body = first[line.index];
-        if (!body) return;
-        if (line.data) {
-          batchAnswers.add(line.data);
-          client.setQueryData(chartDataKeys.request(body), line.data);
+  const [run] = useState<BatchRun | null>(() => {
+    if (!batch) prefetchFirstAnswers(client, first);
+    return batch && first.length > 0 ? startBatch(client, boardId, first) : null;
+  });
+  useSyncExternalStore(
+    run
+      ? (listener: () => void) => {
+          run.listeners.add(listener);
+          return () => run.listeners.delete(listener);
         }
-        answered(body.chartKey!);
-      },
-      abort.signal,
-    )
-      .catch(() => undefined)
-      // Whatever was not answered asks by itself.
-      .finally(() => !abort.signal.aborted && setWaiting(new Set()));
-    return () => abort.abort();
-  }, [boardId, first, client]);
-  return (chartKey) => waiting.has(chartKey);
+      : noSubscription,
+    () => run?.version ?? 0,
+  );
+  // The call ends when the board leaves the page. Not at once: StrictMode (development) unmounts
+  // and mounts again in the same commit, and the call started while rendering must go on.
+  const leaving = useRef(false);
+  useEffect(() => {
+    if (!run) return;
+    leaving.current = false;
+    return () => {
+      leaving.current = true;
+      queueMicrotask(() => {
+        if (leaving.current) run.abort.abort();
+      });
+    };
+  }, [run]);
+  return (chartKey) => !!run && !run.done && !run.answered.has(chartKey);
 }
