@@ -1,5 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { Engine } from 'bpmn-engine';
+import type { Engine as BpmnEngine } from 'bpmn-engine';
+
+/** bpmn-engine is loaded with the first process step, not at the server's start (≈ 15 MiB resident). */
+const engineClass = async () => (await import('bpmn-engine')).Engine;
 
 /**
  * The BPMN engine (bpmn-engine + bpmn-elements) behind one call per step: start an instance, or
@@ -53,7 +56,7 @@ function track(listener: EventEmitter) {
 }
 
 /** Runs until the engine is idle or waiting for a person (user tasks, here the only wait states). */
-async function settle(engine: Engine, tracked: ReturnType<typeof track>): Promise<EngineStep> {
+async function settle(engine: BpmnEngine, tracked: ReturnType<typeof track>): Promise<EngineStep> {
   // Signals run synchronously through bpmn-elements' broker; a macrotask turn lets any queued step finish.
   await new Promise((resolve) => setImmediate(resolve));
   const state = await engine.getState();
@@ -68,6 +71,7 @@ async function settle(engine: Engine, tracked: ReturnType<typeof track>): Promis
 }
 
 export async function startProcess(xml: string, name: string, variables: Record<string, unknown>): Promise<EngineStep> {
+  const Engine = await engineClass();
   const engine = new Engine({ name, source: xml });
   const listener = new EventEmitter();
   const tracked = track(listener);
@@ -80,6 +84,7 @@ export async function startProcess(xml: string, name: string, variables: Record<
 
 /** Recovers the instance and completes its waiting `activityId` with `output`. */
 export async function signalTask(state: unknown, name: string, activityId: string, output: TaskOutput): Promise<EngineStep> {
+  const Engine = await engineClass();
   const engine = new Engine({ name }).recover(state);
   const listener = new EventEmitter();
   const tracked = track(listener);
@@ -94,6 +99,7 @@ export async function signalTask(state: unknown, name: string, activityId: strin
 
 /** The user tasks of a waiting instance, read from its state (no execution). */
 export async function waitingTasks(state: unknown, name: string): Promise<WaitingActivity[]> {
+  const Engine = await engineClass();
   const engine = new Engine({ name }).recover(state);
   const execution = await engine.resume({ listener: new EventEmitter() });
   const waiting = execution.getPostponed().map((a) => ({ id: a.id, name: a.name ?? a.id }));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Config } from '../config.ts';
 import { LocalFileStorage } from './storage-local.ts';
-import { S3FileStorage } from './storage-s3.ts';
+import { DeferredFileStorage } from './storage-deferred.ts';
 import { checkKey, type FileStorage } from './storage-api.ts';
 
 /**
@@ -31,7 +31,7 @@ export const keyOfPath = (relative: string) => checkKey(relative.split(path.sep)
 
 export function openFileStorage(config: Pick<Config, 'files' | 'dataDir'>): FileStorage {
   const files = config.files ?? { kind: 'local', dir: undefined };
-  if (files.kind === 's3') return new S3FileStorage(files);
+  if (files.kind === 's3') return new DeferredFileStorage('s3', () => import('./storage-s3.ts').then(({ S3FileStorage }) => new S3FileStorage(files)));
   return new LocalFileStorage(files.dir ?? config.dataDir);
 }
 

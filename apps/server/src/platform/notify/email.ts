@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import { NotifyError, notifyMessages, type NotifyMessage } from './message.ts';
 
 export interface SmtpSettings {
@@ -19,6 +18,8 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.ch
  * attached for pdf subscriptions.
  */
 export async function sendEmail(smtp: SmtpSettings, to: string, message: NotifyMessage): Promise<void> {
+  // Loaded with the first mail, not at the server's start (≈ 12 MiB resident).
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,
