@@ -207,12 +207,13 @@ export interface Driver {
   ): Promise<BulkLoadResult>;
   /**
    * Runs one read-only SELECT (values bound) as a new CSV file written by the engine itself
-   * (capability `writesCsvFile`): RFC 4180, CRLF, no header, NULL empty. The caller reads or
-   * moves the file and removes it. Others leave it out and the caller streams rows.
+   * (capability `writesCsvFile`): RFC 4180, CRLF, NULL empty; a header line of the SELECT's
+   * column names only with `header`. The caller reads or moves the file and removes it. Others
+   * leave it out and the caller streams rows.
    */
   copySelectToCsvFile?(
     select: { sql: string; params: readonly ParamValue[] },
-    options?: { timeoutMs?: number; signal?: AbortSignal },
+    options?: { timeoutMs?: number; signal?: AbortSignal; header?: boolean },
   ): Promise<{ file: string; rows: number }>;
   /**
    * Parses one statement with the engine's own parser, without running it. Offered only by

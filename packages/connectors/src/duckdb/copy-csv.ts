@@ -111,12 +111,14 @@ export async function openDuckDBInstance(
 export interface CopyCsvOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** A first line of the SELECT's column names (as they are: the caller names them). */
+  header?: boolean;
 }
 
 /**
  * Runs `select` (one read-only SELECT, its values bound) as `COPY (…) TO <new file> (FORMAT csv)`:
  * RFC 4180 fields (quoted when they hold a comma, quote or line break, quotes doubled; NULL empty),
- * CRLF lines, no header. The file is a new one in the output directory; the caller moves or reads
+ * CRLF lines, a header only when asked. The file is a new one in the output directory; the caller moves or reads
  * it and removes it. Rows as the engine counts them.
  */
 export async function copySelectToCsv(
@@ -143,7 +145,9 @@ export async function copySelectToCsv(
       : null;
   try {
     options.signal?.throwIfAborted();
-    const copy = await connection.prepare(`COPY (${select.sql}) TO ${dialect.escapeString(file)} (FORMAT csv, HEADER false, NEW_LINE '\\r\\n', NULLSTR '')`);
+    const copy = await connection.prepare(
+      `COPY (${select.sql}) TO ${dialect.escapeString(file)} (FORMAT csv, HEADER ${options.header === true}, NEW_LINE '\\r\\n', NULLSTR '')`,
+    );
     if (select.params.length > 0) copy.bind([...select.params]);
     const result = await copy.run();
     return { file, rows: Number(result.rowsChanged) };

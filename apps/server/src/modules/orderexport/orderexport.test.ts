@@ -255,9 +255,9 @@ describe.each(kinds)('order-data export on %s', (kind) => {
       Number(r.order_id),
     );
     const condition = { ...BASE, userId: String(busiest!.userid), outputProvince: 1 };
-    const sliceIds = extraction.sliceIds;
+    const { sliceIds, engineSliceIds } = extraction;
     // Slices of ids [1, ids[1]], [ids[1] + 1, 2 × ids[1]], …: the first holds exactly the phone's first two orders.
-    extraction.sliceIds = ids[1]!;
+    extraction.sliceIds = extraction.engineSliceIds = ids[1]!;
     try {
       // The file an uninterrupted run writes.
       const whole = await call(w.server, 'POST', '/api/orderexport/add', { headers: admin, payload: condition });
@@ -286,7 +286,7 @@ describe.each(kinds)('order-data export on %s', (kind) => {
       expect(resumed.startsWith(kept)).toBe(true);
       expect(lines(resumed).sort()).toEqual(lines(reference).sort());
     } finally {
-      extraction.sliceIds = sliceIds;
+      Object.assign(extraction, { sliceIds, engineSliceIds });
     }
   });
 

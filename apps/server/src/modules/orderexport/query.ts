@@ -175,11 +175,15 @@ export function csvCopyStatement(
   phones: Phones,
   range: OrderIdRange | null,
   guarded: ReadonlySet<string>,
+  titled = false,
 ): BoundStatement {
   const base = orderDataStatement(dialect, form, phones, range);
-  const fields = outputColumns(form).map(({ column: c }, i) => {
+  // `titled`: the columns named by their Chinese titles, the first after the byte-order mark, so
+  // the engine's header line is the file's first line (the whole file written by the engine).
+  const name = (title: string, i: number) => (titled ? dialect.quoteIdentifier(`${i === 0 ? '\ufeff' : ''}${title}`) : `f${i}`);
+  const fields = outputColumns(form).map(({ column: c, title }, i) => {
     const text = NUMBER_COLUMNS.has(c) ? `CAST(s.${c} AS VARCHAR)` : textSql(c);
-    return `${guarded.has(c) && !NUMBER_COLUMNS.has(c) ? guardSql(`(${text})`) : text} AS f${i}`;
+    return `${guarded.has(c) && !NUMBER_COLUMNS.has(c) ? guardSql(`(${text})`) : text} AS ${name(title, i)}`;
   });
   return { sql: `SELECT ${fields.join(', ')} FROM (${base.sql}) s`, params: base.params };
 }

@@ -39,26 +39,44 @@ import { claimTask, findTask, findUser, moveTask, updateTask, type OrderTaskRow 
  */
 
 export const ORDER_QUERY_TIMEOUT_MS = 6 * 3600_000;
+const configuredSliceIds = Number(process.env.SHUTU_ORDER_EXPORT_SLICE_IDS ?? 0) || null;
+
 /**
- * Order ids per slice: one statement, one write and one checkpoint (and progress) each. Sixteen
- * DuckDB row groups (122,880 rows each; the demo's ids follow the row order), so a slice reads
- * whole row groups; ≈ 140 MiB of CSV at the default output fields, five slices at 10M orders.
- * Each statement builds its joins' tables again: 41 slices of two row groups cost more than the
- * whole COPY at 10M (bench/export). Tests make it small (SHUTU_ORDER_EXPORT_SLICE_IDS, the e2e:
- * several slices of a small warehouse).
+ * How the extraction is cut. Where the engine writes the CSV itself (capability writesCsvFile),
+ * the whole file is one statement by default — header and all, moved into place without a byte
+ * copied: at 10M orders slices cost more than the engine's own COPY (each builds its joins'
+ * tables again, and each part is appended to the file), for a resume point a 3 s extraction does
+ * not need (a killed one starts over). `engineSliceIds` (SHUTU_ORDER_EXPORT_SLICE_IDS) slices it
+ * by order ids instead, each slice a resume point and a progress step — for very large
+ * warehouses on a slow engine, and the kill test. The row path holds one slice in memory at a
+ * time: `sliceIds` order ids, two DuckDB row groups (122,880 rows each; the demo's ids follow
+ * the row order), ≈ 18 MiB of CSV at the default output fields.
  */
-export const extraction = { sliceIds: Number(process.env.SHUTU_ORDER_EXPORT_SLICE_IDS ?? 0) || 1_966_080 };
+export const extraction = { sliceIds: configuredSliceIds ?? 245_760, engineSliceIds: configuredSliceIds as number | null };
 
 /**
  * A large batch of phones is one value of every slice's statement, which the engine takes seconds
  * to plan and join each time (1M phones: ≈ 5 s a slice, 41 slices at 10M orders; ≈ 60 s as one):
- * where the engine writes the file itself, such a batch is one slice (a resume starts it over).
+ * where the engine writes the file itself, such a batch is never sliced (a resume starts it over).
  */
 export const BATCH_ONE_SLICE_PHONES = 100_000;
-const sliceIdsFor = (phones: Phones, engineWrites: boolean) =>
-  engineWrites && phones.kind === 'batch' && phones.joined.split(',', BATCH_ONE_SLICE_PHONES + 1).length > BATCH_ONE_SLICE_PHONES
-    ? Number.MAX_SAFE_INTEGER
-    : extraction.sliceIds;
+const WHOLE = Number.MAX_SAFE_INTEGER;
+function sliceIdsFor(phones: Phones, engineWrites: boolean): number {
+  if (!engineWrites) return extraction.sliceIds;
+  const bigBatch = phones.kind === 'batch' && phones.joined.split(',', BATCH_ONE_SLICE_PHONES + 1).length > BATCH_ONE_SLICE_PHONES;
+  return bigBatch ? WHOLE : (extraction.engineSliceIds ?? WHOLE);
+}
+
+/** Renames a finished file into place; across file systems (the engine's directory elsewhere), copies it. */
+async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await fs.promises.rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await fs.promises.copyFile(from, to);
+    await fs.promises.rm(from, { force: true });
+  }
+}
 
 export const taskDir = (userId: number) => path.join('orderexport', String(userId));
 export const partFile = (task: Pick<OrderTaskRow, 'id' | 'userId'>) => path.join(taskDir(task.userId), `${task.id}.part.csv`);
@@ -175,10 +193,23 @@ async function extract(
   // no value per line in this process.
   const engineWrites = await writesCsvFiles(ctx, source.id);
   const guarded = engineWrites ? await columnsToGuard(read, form, log) : new Set<string>();
+  const copy = (range: OrderIdRange | null, whole: boolean) =>
+    copyBoundSqlToCsvFile(ctx, caller, source.id, (dialect) => csvCopyStatement(dialect, form, phones, range, guarded, whole), {
+      timeoutMs: ORDER_QUERY_TIMEOUT_MS,
+      field: 'conditionJson',
+      signal: stop.signal,
+      header: whole,
+    });
+  const sliceIds = sliceIdsFor(phones, engineWrites);
+  if (engineWrites && sliceIds === WHOLE) {
+    // One statement: the engine writes the whole file (BOM, header, lines); nothing to resume from.
+    const whole = (await copy(null, true))!;
+    await moveFile(whole.file, file);
+    return whole.rows;
+  }
   const slice = async (range: OrderIdRange | null): Promise<{ n: number; bytes: Uint8Array | null; file?: string }> => {
     if (engineWrites) {
-      const options = { timeoutMs: ORDER_QUERY_TIMEOUT_MS, field: 'conditionJson', signal: stop.signal };
-      const part = await copyBoundSqlToCsvFile(ctx, caller, source.id, (dialect) => csvCopyStatement(dialect, form, phones, range, guarded), options);
+      const part = await copy(range, false);
       return { n: part?.rows ?? 0, bytes: null, file: part?.file };
     }
     const plain = await read((dialect) => csvSliceStatement(dialect, form, phones, range, false), stop.signal);
@@ -190,7 +221,7 @@ async function extract(
     const careful = await read((dialect) => csvSliceStatement(dialect, form, phones, range, true), stop.signal);
     return { n: Number(careful?.n ?? 0), bytes: (careful?.bytes ?? null) as Uint8Array | null };
   };
-  const slices = await slicesAfter(read, from?.key ?? null, sliceIdsFor(phones, engineWrites), log);
+  const slices = await slicesAfter(read, from?.key ?? null, sliceIds, log);
 
   // Rows written after the checkpoint are cut off and written again.
   if (from) await fs.promises.truncate(file, from.bytes);

@@ -33,12 +33,12 @@ export async function copyBoundSqlToCsvFile(
   caller: Caller,
   datasourceId: number,
   bind: (dialect: Dialect, engine: DataSourceType) => BoundStatement,
-  options: { timeoutMs: number; field: string; signal?: AbortSignal },
+  options: { timeoutMs: number; field: string; signal?: AbortSignal; header?: boolean },
 ): Promise<{ file: string; rows: number } | null> {
   const driver = await getDataSourceDriver(ctx, datasourceId);
   if (!driver.copySelectToCsvFile || !(await driver.info()).capabilities.writesCsvFile) return null;
   const statement = await checkBoundSql(ctx, caller, datasourceId, bind, options.field);
-  return driver.copySelectToCsvFile(statement, { timeoutMs: options.timeoutMs, signal: options.signal });
+  return driver.copySelectToCsvFile(statement, { timeoutMs: options.timeoutMs, signal: options.signal, header: options.header });
 }
 
 /** Whether the source's engine writes CSV files itself (copyBoundSqlToCsvFile answers a file, not null). */
