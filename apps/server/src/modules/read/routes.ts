@@ -2,6 +2,7 @@ import { API, cubePreviewResultSchema, datasetPreviewSchema, envelopeSchema } fr
 import type { App, AppContext } from '../../context.ts';
 import { sessionOf } from '../../platform/auth/access.ts';
 import { ok } from '../../platform/http/envelope.ts';
+import { rowsSerializerCompiler } from '../../platform/http/rows-serializer.ts';
 import { previewSavedDataset } from './preview.ts';
 
 const tags = ['dataset'];
@@ -18,6 +19,7 @@ export function registerReadRoutes(app: App, ctx: AppContext): void {
         body: datasetPreviewSchema,
         response: { 200: envelopeSchema(cubePreviewResultSchema) },
       },
+      serializerCompiler: rowsSerializerCompiler,
     },
     async (request) => ok(await previewSavedDataset(ctx, sessionOf(request), request.body)),
   );
