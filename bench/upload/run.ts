@@ -23,6 +23,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { parseArgs, promisify } from 'node:util';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import pino from 'pino';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
@@ -30,6 +32,8 @@ import { startServer, type RunningServer } from '../../apps/server/src/server.ts
 import { generateCsv, HEADER } from './generate.ts';
 
 const execFileAsync = promisify(execFile);
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 const require = createRequire(import.meta.url);
 
 const { values } = parseArgs({
@@ -184,6 +188,9 @@ try {
   for (let round = 0; round < runs; round++) {
     const raw = await rawDuckDb(file);
     const rawFile = await rawDuckDb(file, path.join(dataDir, `raw-${round}.duckdb`));
+    // In-process: the server's heap collected first, so the growth is the upload's (its garbage
+    // included), not whatever the start or the round before left uncollected (baselines moved 530–930 MiB).
+    if (server) collectGarbage();
     let peak = 0;
     // The peak of each call apart: receiving the upload for the structure call, then the confirm call's load.
     let structurePeak = 0;
