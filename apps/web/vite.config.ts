@@ -50,7 +50,9 @@ const EARLY_ROUTES = [
   // (app/routes.tsx, added to the router on the first navigation away from /login).
   { path: '^/(?!login(/|$))', modules: ['src/app/shell.tsx', 'src/app/routes.tsx'] },
   // ECharts loads on demand (shared/charts/lazy-parts.tsx); nearly every board the viewers open draws with it.
-  { path: '^/m/app/\\d+/?$', modules: ['src/features/mobile/MobileAppPage.tsx', 'src/shared/charts/EChart.tsx'] },
+  // On the phone the table and filter parts too (one chart-parts chunk): asked for only after the
+  // board's first render, they arrived after the chart data on fast 4G (bench/mobile --waterfall).
+  { path: '^/m/app/\\d+/?$', modules: ['src/features/mobile/MobileAppPage.tsx', 'src/shared/charts/EChart.tsx', 'src/shared/charts/TableViews.tsx'] },
   { path: '^/m/?$', modules: ['src/features/mobile/MobileHomePage.tsx'] },
   // The board preview (issue 26): its page and ECharts while the app starts, not after the route table has run.
   { path: '^/newbi/preview/\\d+/?$', modules: ['src/features/board/preview/BoardPreviewPage.tsx', 'src/shared/charts/EChart.tsx'] },
