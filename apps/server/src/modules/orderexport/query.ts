@@ -148,16 +148,38 @@ export function csvSliceStatement(dialect: Dialect, form: OrderQueryParsed, phon
 export const textColumns = (form: OrderQueryParsed): string[] => outputColumns(form).flatMap((c) => (NUMBER_COLUMNS.has(c.column) ? [] : [c.column]));
 export const isTimeColumn = (column: string) => TIME_COLUMNS.has(column);
 
+/** Where each text column of the file comes from (ORDER_ROWS, SELECT_OF): table and column. */
+const TEXT_SOURCE: Record<string, readonly [table: string, column: string]> = {
+  userid: ['orders', 'phone'],
+  province: ['orders', 'province'],
+  area: ['orders', 'area'],
+  spid: ['orders', 'spid'],
+  prmid: ['products', 'prmid'],
+  shortname: ['orders', 'shortname'],
+  ordertime: ['orders', 'order_time'],
+  orderchannelname: ['orders', 'channel_name'],
+  orderbelongto: ['orders', 'belongto'],
+  orderchannel: ['orders', 'channel_id'],
+  canceltime: ['cancellations', 'cancel_time'],
+  cancelchannelname: ['cancellations', 'channel_name'],
+  cancelbelongto: ['cancellations', 'belongto'],
+  cancelchannel: ['cancellations', 'channel_id'],
+};
+
 /**
- * The engine's statistics (DuckDB `stats()`: the bounds it keeps of each column, no scan) of the
- * text output columns over every order row, unfiltered — bounds of the whole are bounds of any
- * slice. csv-lines.ts `statsRuleOutFormula` reads from them which columns cannot hold a text
- * starting like a formula; only the others get the guard (csvCopyStatement). One row, c0… in
- * textColumns' order.
+ * The engine's statistics (DuckDB `stats()`: the bounds it keeps of each table column, read
+ * without a scan) of the columns the file's text columns come from — bounds of the whole table
+ * are bounds of any row the file holds. csv-lines.ts `statsRuleOutFormula` reads from them which
+ * columns cannot hold a text starting like a formula; only the others get the guard
+ * (csvCopyStatement). 是否退订 (iscb) is always 是 or 否: '是' stands for it. One row, c0… in
+ * textColumns' order; NULL for a table without rows (the column is then guarded).
  */
 export function textColumnStatsStatement(form: OrderQueryParsed): BoundStatement {
-  const select = textColumns(form).map((c, i) => `stats(${SELECT_OF[c] ?? `v.${c}`}) AS c${i}`);
-  return { sql: `SELECT ${select.join(', ')} FROM ${ORDER_ROWS} v JOIN products p ON p.spid = v.spid LIMIT 1`, params: [] };
+  const select = textColumns(form).map((c, i) => {
+    const source = TEXT_SOURCE[c];
+    return source ? `(SELECT stats(${source[1]}) FROM ${source[0]} LIMIT 1) AS c${i}` : `stats('是') AS c${i}`;
+  });
+  return { sql: `SELECT ${select.join(', ')}`, params: [] };
 }
 
 /**
