@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { API, type AudienceRefreshItem } from '@shutu/contracts';
+import { sql } from 'kysely';
+import { API, AUDIENCE_TICK_JOB, type AudienceRefreshItem } from '@shutu/contracts';
 import { call, type Call } from '../../../test/fixtures.ts';
 import { createTestServer, type TestServer } from '../../../test/harness.ts';
 import { dueSlot, runAudienceTick } from './jobs.ts';
@@ -17,6 +18,14 @@ const ok = (res: Call) => {
   return res.body.data;
 };
 
+/** Waits (no fixed sleep) until `check` holds; the test's timeout bounds it. */
+const until = async (check: () => Promise<boolean>) => {
+  for (;;) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
 describe('tag-driven audiences on their schedule', () => {
   let server: TestServer;
   let admin: Record<string, string>;
@@ -26,6 +35,14 @@ describe('tag-driven audiences on their schedule', () => {
     server = await createTestServer('pglite', {}, { warehouse: true, jobs: true });
     admin = await server.login();
     months = ok(await call(server, 'GET', '/api/tag/months', { headers: admin }));
+    // The jobs' own tick at start (runAtStart) has run before the test's audiences exist: else it
+    // may find the one saved below due and refresh it before the test looks at its history.
+    await until(async () => {
+      const done = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = ${AUDIENCE_TICK_JOB} AND state = 'completed'`.execute(
+        server.ctx.db,
+      );
+      return Number(done.rows[0]?.n ?? 0) > 0;
+    });
   }, 180_000);
   afterAll(() => server?.close());
 
@@ -45,12 +62,6 @@ describe('tag-driven audiences on their schedule', () => {
       },
     });
   const history = async (id: number): Promise<AudienceRefreshItem[]> => ok(await call(server, 'GET', P.refreshes, { headers: admin, query: { id } }));
-  const until = async (check: () => Promise<boolean>) => {
-    for (;;) {
-      if (await check()) return;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  };
 
   it('refreshes a due one once, skips a stopped one, and shows every computation in its history', async () => {
     const daily = ok(await save('广东每日', { requestFreq: 1 }));
