@@ -28,14 +28,15 @@ import { claimTask, findTask, findUser, moveTask, updateTask, type OrderTaskRow 
 /**
  * The order-export job (spec 3 §4 "Order-data export task status"; docs/order-export.md): one
  * task through 0 → 1 selecting users → 2 / 3, → 4 extracting → 5 / 6, → 7 generating the file →
- * 9 / 8. Each move is stored with its time and the rows so far (moveTask). The extraction writes
- * the CSV itself, slice by slice of order ids as the engine formats it (query.ts
- * csvSliceStatement), into a partial file; after each slice its last order id, the rows and the
- * file's length are stored (the checkpoint), so a task whose process died resumes after its last
- * slice (jobs.ts). The partial file is local (a resume cuts it back and appends, which an object
- * store cannot do); step 7 puts the finished file into the file storage (a directory or an S3
- * bucket, docs/storage.md), so any process serves its download. Only the run that claimed the
- * task writes to it.
+ * 9 / 8. Each move is stored with its time and the rows so far (moveTask). Where the engine
+ * writes CSV files itself, the whole file is one statement (a killed task extracts again);
+ * otherwise, or when slices are asked for (`extraction`), it is written slice by slice of order
+ * ids into a partial file, and after each slice its last order id, the rows and the file's length
+ * are stored (the checkpoint), so a task whose process died resumes after its last slice
+ * (jobs.ts). The working file is local (a resume cuts it back and appends, which an object store
+ * cannot do); step 7 moves the finished file into the file storage (a directory or an S3 bucket,
+ * docs/storage.md), so any process serves its download. Only the run that claimed the task
+ * writes to it.
  */
 
 export const ORDER_QUERY_TIMEOUT_MS = 6 * 3600_000;
@@ -166,9 +167,9 @@ async function columnsToGuard(read: Read, form: OrderQueryParsed, log: Logger): 
 }
 
 /**
- * Step 4: the CSV (UTF-8 with BOM, Chinese headers) slice by slice after `from`; the row count.
- * The next slice's statement runs while this one is checked and written (the engine's threads
- * and the event loop at once).
+ * Step 4: the CSV (UTF-8 with BOM, Chinese headers) — whole, or slice by slice after `from`; the
+ * row count. Sliced, the next slice's statement runs while this one is checked and written (the
+ * engine's threads and the event loop at once).
  */
 async function extract(
   ctx: AppContext,
@@ -189,8 +190,8 @@ async function extract(
     return undefined;
   };
   const columns = outputColumns(form).length;
-  // The engine writes each slice as a CSV file itself where it can (capability writesCsvFile):
-  // no value per line in this process.
+  // The engine writes the CSV itself where it can (capability writesCsvFile): no value per line
+  // in this process.
   const engineWrites = await writesCsvFiles(ctx, source.id);
   const guarded = engineWrites ? await columnsToGuard(read, form, log) : new Set<string>();
   const copy = (range: OrderIdRange | null, whole: boolean) =>
