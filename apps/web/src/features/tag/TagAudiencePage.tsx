@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { App, Button, Card, Checkbox, DatePicker, Empty, Form, Input, Select, Space, Spin, Statistic } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
@@ -19,25 +19,53 @@ const MONTH = 'YYYY-MM';
 type Range = [string, string];
 const rangeValue = (r: Range) => [dayjs(r[0], MONTH), dayjs(r[1], MONTH)] as [dayjs.Dayjs, dayjs.Dayjs];
 
-/** 标签人群 (spec 3 §2 "Audience editor (tag-driven)"): ?id= opens a saved audience in update mode; 人群不存在 when it is not there. */
+/**
+ * 标签人群 (spec 3 §2 "Audience editor (tag-driven)"): ?id= opens a saved audience in update mode; 人群不存在 when it is not there.
+ * The editor that saves a new audience stays mounted as the address gains its ?id=: no spinner, and the
+ * library tab and scroll the user left stay where they were.
+ */
 export function TagAudiencePage() {
   const [search] = useSearchParams();
+  const location = useLocation();
   const id = Number(search.get('id')) || null;
-  const saved = useQuery({ queryKey: tagKeys.audience(id ?? 0), queryFn: () => fetchTagAudience(id!), enabled: id !== null, retry: false });
+  const [created, setCreated] = useState<{ id: number; editorKey: string } | null>(null);
+  const fresh = created !== null && id === created.id;
+  const saved = useQuery({
+    queryKey: tagKeys.audience(id ?? 0),
+    queryFn: () => fetchTagAudience(id!),
+    enabled: id !== null && !fresh,
+    retry: false,
+  });
   useEffect(() => {
     if (saved.error) notifyWarning(saved.error instanceof ApiError && saved.error.status === 404 ? tg.groupNotFound : saved.error.message);
   }, [saved.error]);
-  if (id !== null && saved.isPending) return <Spin />;
+  if (id !== null && !fresh && saved.isPending) return <Spin />;
+  const editorKey = fresh ? created.editorKey : saved.data && id !== null ? `${saved.data.id}:${saved.dataUpdatedAt}` : `new:${location.key}`;
   return (
-    <TagAudienceEditor key={saved.data ? `${saved.data.id}:${saved.dataUpdatedAt}` : 'new'} saved={saved.data ?? null} onSaved={() => void saved.refetch()} />
+    <TagAudienceEditor
+      key={editorKey}
+      id={fresh ? id : (saved.data?.id ?? null)}
+      saved={fresh ? null : (saved.data ?? null)}
+      onCreated={(newId) => setCreated({ id: newId, editorKey })}
+      onSaved={() => (fresh ? undefined : void saved.refetch())}
+    />
   );
 }
 
 /** The three areas: tag library, rule area, audience information; add, or update with confirmation. */
-function TagAudienceEditor({ saved, onSaved }: { saved: TagAudienceView | null; onSaved: () => void }) {
+function TagAudienceEditor({
+  id,
+  saved,
+  onCreated,
+  onSaved,
+}: {
+  id: number | null;
+  saved: TagAudienceView | null;
+  onCreated: (id: number) => void;
+  onSaved: () => void;
+}) {
   const { modal } = App.useApp();
   const navigate = useNavigate();
-  const id = saved?.id ?? null;
   const [rules, setRules] = useState<TagRuleDetail[]>(() => saved?.rules.ruledetails ?? initialRules());
   const [relationship, setRelationship] = useState<'and' | 'or'>(saved?.rules.relationship ?? 'and');
   const [daterange, setDaterange] = useState<Range>(saved?.rules.daterange ?? [lastMonth(), lastMonth()]);
@@ -89,8 +117,10 @@ function TagAudienceEditor({ saved, onSaved }: { saved: TagAudienceView | null; 
         const answer = await saveTagAudience(body());
         setSize(answer.size);
         notifySuccess(id ? tg.updated : tg.saved);
-        if (!id) void navigate(`${TAG_AUDIENCE_PATH}?id=${answer.id}`, { replace: true });
-        else onSaved();
+        if (!id) {
+          onCreated(answer.id);
+          void navigate(`${TAG_AUDIENCE_PATH}?id=${answer.id}`, { replace: true });
+        } else onSaved();
       });
     if (id) modal.confirm({ title: tg.updateConfirm, onOk: write });
     else await write();
