@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import web from './apps/web/vite.config.ts';
 
 /**
@@ -14,12 +15,41 @@ const webMocking = fs
   .filter((f) => /\.test\.tsx?$/.test(f) && /\bvi\.(do)?[mM]ock\(/.test(fs.readFileSync(path.join(webSrc, f), 'utf8')))
   .map((f) => `src/${f.split(path.sep).join('/')}`);
 
+/**
+ * Files that mostly wait (minute boundaries, killed processes, Chromium) start first, so the
+ * other worker runs the rest meanwhile. A fresh clone has no timing cache: vitest would keep the
+ * glob order, and the schedule test (about three minutes of waiting) started last, alone.
+ */
+const LONG_FIRST = [
+  'apps/server/test/multi-process-schedules.test.ts',
+  'apps/server/src/modules/orderexport/orderexport.test.ts',
+  'apps/server/test/kill-9.test.ts',
+  'apps/server/src/modules/board/thumbnail.test.ts',
+  'apps/server/src/platform/jobs/jobs.test.ts',
+];
+
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+
+    const rank = (spec: TestSpecification) => {
+      const at = LONG_FIRST.findIndex((f) => spec.moduleId.endsWith(f));
+      return at < 0 ? LONG_FIRST.length : at;
+    };
+    return sorted
+      .map((spec, i) => ({ spec, i }))
+      .sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i)
+      .map(({ spec }) => spec);
+  }
+}
+
 /** One runner for every unit and integration test; e2e runs separately against the built app. */
 export default defineConfig({
   test: {
     // PGlite instances are memory-hungry to start; two files at a time fits 2 cores. Set here,
     // not per project: projects with different maxWorkers would each need their own groupOrder.
     maxWorkers: 2,
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       { test: { name: 'packages', include: ['packages/*/src/**/*.test.ts'], environment: 'node', isolate: false } },
       // The repository's own checks (module boundaries).

@@ -76,16 +76,25 @@ describe('board editors', () => {
   const undo = (p: Page) => p.locator('button[aria-label="撤销 (Ctrl+Z)"]').click();
   const redo = (p: Page) => p.locator('button[aria-label="重做 (Ctrl+Y)"]').click();
   const box = async (l: Locator) => (await l.boundingBox())!;
-  /** The box once the grid's 200 ms transition is over: two readings a frame apart agree. */
+  /**
+   * The box once the grid has let go of the drag (no placeholder, no dragging or resizing class:
+   * on a busy machine the snap to the columns comes late) and its 200 ms transition is over: two
+   * readings 300 ms apart agree.
+   */
   async function settled(l: Locator) {
+    await expect.poll(() => l.page().locator('.react-grid-placeholder').count()).toBe(0);
+    await expect.poll(() => l.evaluate((el) => el.closest('.react-grid-item')?.className ?? '')).not.toMatch(/\bresizing\b|react-draggable-dragging/);
     let last = JSON.stringify(await box(l));
     await expect
-      .poll(async () => {
-        const now = JSON.stringify(await box(l));
-        const same = now === last;
-        last = now;
-        return same;
-      })
+      .poll(
+        async () => {
+          const now = JSON.stringify(await box(l));
+          const same = now === last;
+          last = now;
+          return same;
+        },
+        { interval: 300 },
+      )
       .toBe(true);
     return box(l);
   }
@@ -131,12 +140,12 @@ describe('board editors', () => {
     // Drag by the header to the right (leaving room to grow); resize from the bottom-right corner.
     const start = await settled(chart);
     await drag(page, { x: start.x + 60, y: start.y + 18 }, 180, 0);
-    await expect.poll(async () => (await box(chart)).x, { timeout: 5000 }).toBeGreaterThan(start.x + 100);
+    await expect.poll(async () => (await box(chart)).x).toBeGreaterThan(start.x + 100);
     const moved = await settled(chart);
     const handle = chart.locator('.react-resizable-handle-se');
     const corner = await box(handle);
     await drag(page, { x: corner.x + corner.width / 2, y: corner.y + corner.height / 2 }, 240, 120);
-    await expect.poll(async () => (await box(chart)).width, { timeout: 5000 }).toBeGreaterThan(moved.width + 150);
+    await expect.poll(async () => (await box(chart)).width).toBeGreaterThan(moved.width + 150);
     const resized = await settled(chart);
 
     // One undo takes back the whole resize, one more the whole move; redo brings both back.
