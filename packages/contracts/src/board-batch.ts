@@ -15,9 +15,16 @@ export const chartDataBatchChartSchema = z.object({
   current: z.number().int().min(1).default(1),
   size: z.number().int().min(1).max(1000).nullish(),
 });
+export type ChartDataBatchChart = z.output<typeof chartDataBatchChartSchema>;
+export type ChartDataBatchChartInput = z.input<typeof chartDataBatchChartSchema>;
+/**
+ * Without `charts`: the board's first data, the charts its page asks for when it opens
+ * (board-linkage.ts `boardFirstRequests`, the page's own list), each line carrying the chart
+ * request it answers. The phone viewer's first script asks so before the app has loaded.
+ */
 export const chartDataBatchRequestSchema = z.object({
   boardId: z.number().int().positive(),
-  charts: z.array(chartDataBatchChartSchema).min(1).max(MAX_CHARTS_PER_BOARD),
+  charts: z.array(chartDataBatchChartSchema).min(1).max(MAX_CHARTS_PER_BOARD).optional(),
   params: globalParamValuesSchema.default({}),
 });
 export type ChartDataBatchRequest = z.input<typeof chartDataBatchRequestSchema>;
@@ -32,6 +39,8 @@ export const chartDataBatchItemSchema = z.object({
   chartKey: z.string(),
   data: chartDataResultSchema.nullable(),
   error: z.object({ status: z.number().int(), msg: z.string() }).nullable(),
+  /** The chart request answered, when the server chose the charts (a request without `charts`). */
+  request: chartDataBatchChartSchema.optional(),
 });
 export type ChartDataBatchItem = z.infer<typeof chartDataBatchItemSchema>;
 export const chartDataBatchResultSchema = z.array(chartDataBatchItemSchema);

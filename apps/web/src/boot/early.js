@@ -32,29 +32,32 @@
   // Without a session only /login and the link pages open (router.tsx TokenGate): nothing else to preload.
   var opens = token !== null || /^\/(login|share\/|openview\/|fullpowerpoint\/)/.test(path);
 
-  try {
-    var table = document.getElementById('shutu-routes');
-    var routes = table ? JSON.parse(table.textContent || '[]') : [];
-    var wanted = {};
-    for (var i = 0; i < routes.length; i++) {
-      if (!opens || !new RegExp(routes[i].path).test(path)) continue;
-      routes[i].files.forEach(function (file) {
-        if (wanted[file]) return;
-        wanted[file] = true;
-        var link = document.createElement('link');
-        if (/\.css$/.test(file)) {
-          link.rel = 'preload';
-          link.as = 'style';
-        } else {
-          link.rel = 'modulepreload';
-        }
-        link.crossOrigin = '';
-        link.href = '/' + file;
-        document.head.appendChild(link);
-      });
+  /** 2. The route's chunks (after the API calls: on HTTP/1.1 those small answers would queue behind them). */
+  function preloadRoute() {
+    try {
+      var table = document.getElementById('shutu-routes');
+      var routes = table ? JSON.parse(table.textContent || '[]') : [];
+      var wanted = {};
+      for (var i = 0; i < routes.length; i++) {
+        if (!opens || !new RegExp(routes[i].path).test(path)) continue;
+        routes[i].files.forEach(function (file) {
+          if (wanted[file]) return;
+          wanted[file] = true;
+          var link = document.createElement('link');
+          if (/\.css$/.test(file)) {
+            link.rel = 'preload';
+            link.as = 'style';
+          } else {
+            link.rel = 'modulepreload';
+          }
+          link.crossOrigin = '';
+          link.href = '/' + file;
+          document.head.appendChild(link);
+        });
+      }
+    } catch (e) {
+      // A preload is only a hint: the app loads what it needs anyway.
     }
-  } catch (e) {
-    // A preload is only a hint: the app loads what it needs anyway.
   }
 
   var early = {};
@@ -76,31 +79,45 @@
     early[url] = { token: useToken ? token : null, response: response };
     return response;
   }
+  /** The board's first data (chart-data/batch without charts: the server picks what the page draws first), streamed. */
+  function firstData(boardId) {
+    var headers = { Accept: 'application/x-ndjson', 'Content-Type': 'application/json', Authorization: 'Bearer ' + token };
+    var response = fetch('/api/board/chart-data/batch', { method: 'POST', headers: headers, body: JSON.stringify({ boardId: boardId }) });
+    response.catch(function () {});
+    early['POST /api/board/chart-data/batch ' + boardId] = { token: token, response: response };
+  }
   function json(response) {
     return response.then(function (r) {
       return r.ok ? r.clone().json() : null;
     });
   }
 
-  // Pages that sign in with a token of their own, or none: only the public config.
-  get('/api/system/config', true);
-  if (!token || /^\/(login|share\/|openview\/)/.test(path)) return;
-  get('/api/auth/info', true);
+  fetchFirstAnswers();
+  preloadRoute();
 
-  // The board preview (issue 26): its definition now, not after the page's chunk has run.
-  var preview = /^\/newbi\/preview\/(\d+)\/?$/.exec(path);
-  if (preview) get('/api/board/boards/' + preview[1], true);
-
-  var app = /^\/m\/app\/(\d+)\/?$/.exec(path);
-  if (!app) return;
-  json(get('/api/apps/mobile/' + app[1], true))
-    .then(function (body) {
-      var menus = body && body.success !== false && body.data ? body.data.menus || [] : [];
-      var chosen = Number(new URLSearchParams(location.search).get('menu')) || null;
-      var board = menuToOpen(menus, chosen);
-      if (board) get('/api/board/boards/' + board.visualId, true);
-    })
-    .catch(function () {});
+  /** 3. The API answers, the one that leads to more (the phone app's) first. */
+  function fetchFirstAnswers() {
+    var app = token ? /^\/m\/app\/(\d+)\/?$/.exec(path) : null;
+    if (app) {
+      json(get('/api/apps/mobile/' + app[1], true))
+        .then(function (body) {
+          var menus = body && body.success !== false && body.data ? body.data.menus || [] : [];
+          var chosen = Number(new URLSearchParams(location.search).get('menu')) || null;
+          var board = menuToOpen(menus, chosen);
+          if (!board) return;
+          get('/api/board/boards/' + board.visualId, true);
+          firstData(board.visualId);
+        })
+        .catch(function () {});
+    }
+    // Pages that sign in with a token of their own, or none: only the public config.
+    get('/api/system/config', true);
+    if (!token || /^\/(login|share\/|openview\/)/.test(path)) return;
+    get('/api/auth/info', true);
+    // The board preview (issue 26): its definition now, not after the page's chunk has run.
+    var preview = /^\/newbi\/preview\/(\d+)\/?$/.exec(path);
+    if (preview) get('/api/board/boards/' + preview[1], true);
+  }
 
   /** features/mobile/reflow.ts menuToOpen: the menu ?menu= names, else the first with a dashboard. */
   function menuToOpen(menus, menuId) {

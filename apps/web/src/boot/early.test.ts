@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API, apiPath } from '@shutu/contracts';
-import { http } from '../shared/api.ts';
+import { http, takeEarlyBatch } from '../shared/api.ts';
 import { mockFetch, ok } from '../test/fetch-mock.ts';
 
 /** Runs index.html's first script (plain JavaScript outside the bundle) as the page would. */
@@ -21,29 +21,41 @@ describe('the first script (src/boot/early.js)', () => {
     vi.unstubAllGlobals();
   });
 
-  it('on /m/app/{id} asks for the user, the config, the app and the board its menu opens, each answer used once by the app', async () => {
+  it('on /m/app/{id} asks for the app first, then the user, the config, the board its menu opens and its first data, each answer used once by the app', async () => {
     localStorage.setItem('shutu.token', 'tok');
     const calls = mockFetch((call) => {
       if (call.url === API.auth.info) return ok({ id: 1, name: '张三' });
       if (call.url === API.system.config) return ok({ systemName: '数图' });
       if (call.url === apiPath(API.app.mobileApp, { id: 7 })) return ok({ appId: 7, menus: [menu(1, null, [menu(2, null), menu(3, 42)]), menu(4, 43)] });
       if (call.url === apiPath(API.board.board, { id: 42 })) return ok({ id: 42, title: '销售概览' });
+      if (call.url === API.board.chartDataBatch) return { body: { index: 0 } };
       return undefined;
     });
     runEarlyScript('/m/app/7');
     await settle();
-    expect(calls.map((c) => c.url).sort()).toEqual(
-      [API.auth.info, apiPath(API.app.mobileApp, { id: 7 }), apiPath(API.board.board, { id: 42 }), API.system.config].sort(),
-    );
+    expect(calls.map((c) => c.url)).toEqual([
+      apiPath(API.app.mobileApp, { id: 7 }),
+      API.system.config,
+      API.auth.info,
+      apiPath(API.board.board, { id: 42 }),
+      API.board.chartDataBatch,
+    ]);
     expect(calls.find((c) => c.url === API.auth.info)?.headers.Authorization).toBe('Bearer tok');
+    // The board's first data: a batch that names no charts (the server picks them), streamed.
+    const batch = calls.find((c) => c.url === API.board.chartDataBatch)!;
+    expect(batch.method).toBe('POST');
+    expect(batch.body).toEqual({ boardId: 42 });
+    expect(batch.headers.Accept).toBe('application/x-ndjson');
 
     // The app's own requests take the answers instead of asking again…
     expect(await http.get(API.auth.info)).toEqual({ id: 1, name: '张三' });
     expect(await http.get(apiPath(API.board.board, { id: 42 }))).toEqual({ id: 42, title: '销售概览' });
-    expect(calls).toHaveLength(4);
+    expect(await (await takeEarlyBatch(42, 'tok'))!.text()).toBe('{"index":0}');
+    expect(calls).toHaveLength(5);
     // …once: a later request asks the server.
     await http.get(API.auth.info);
-    expect(calls).toHaveLength(5);
+    expect(await takeEarlyBatch(42, 'tok')).toBeNull();
+    expect(calls).toHaveLength(6);
   });
 
   it('opens the menu named by ?menu=', async () => {
@@ -52,6 +64,7 @@ describe('the first script (src/boot/early.js)', () => {
     runEarlyScript('/m/app/7?menu=4');
     await settle();
     expect(calls.map((c) => c.url)).toContain(apiPath(API.board.board, { id: 43 }));
+    expect(calls.find((c) => c.url === API.board.chartDataBatch)?.body).toEqual({ boardId: 43 });
     expect(calls.map((c) => c.url)).not.toContain(apiPath(API.board.board, { id: 42 }));
   });
 

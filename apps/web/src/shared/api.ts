@@ -97,6 +97,19 @@ async function takeEarlyResponse(url: string, token: string | null): Promise<Res
   }
 }
 
+/**
+ * The streamed answer of the board's first data (POST chart-data/batch without `charts`) the
+ * page's first script asked for (early.js, on /m/app/{id}), taken once; null when there is none.
+ */
+export function takeEarlyBatch(boardId: number, token: string | null): Promise<Response | null> {
+  return takeEarlyResponse(earlyBatchKey(boardId), token);
+}
+
+/** The key early.js files the board's first-data call under (checked by boot/early.test.ts). */
+export function earlyBatchKey(boardId: number): string {
+  return `POST ${API.board.chartDataBatch} ${boardId}`;
+}
+
 export type Query = Record<string, string | number | boolean | null | undefined>;
 
 export interface RequestOptions {

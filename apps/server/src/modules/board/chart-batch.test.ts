@@ -204,6 +204,35 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     }
   });
 
+  it("answers the board's first data when no chart is named: the charts its page draws, each line with its request, the member's filter applied", async () => {
+    clearReadCache(w.server.ctx);
+    const first = (headers: Headers) =>
+      w.server.app.inject({
+        method: 'POST',
+        url: '/api/board/chart-data/batch',
+        headers: { ...headers, accept: 'application/x-ndjson' },
+        payload: { boardId },
+      });
+    const lines = (body: string) =>
+      new Map(
+        body
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as ChartDataBatchItem)
+          .map((l) => [l.chartKey, l]),
+      );
+    const admin = lines((await first(w.admin)).body);
+    // Every chart but the text (it reads nothing), each as the page asks for it at first load.
+    expect([...admin.keys()].sort()).toEqual(KEYS.filter((k) => k !== 'note').sort());
+    expect(admin.get('detail')!.request).toEqual({ chartKey: 'detail', mode: 'detail', links: [], current: 1, size: 20 });
+    expect(admin.get('byProvince')!.request).toEqual({ chartKey: 'byProvince', mode: 'aggregate', links: [], current: 1, size: null });
+    const named = byKey((await batch(w.admin)).body.data);
+    expect(admin.get('byProvince')!.data!.dataList).toEqual(named.get('byProvince')!.data!.dataList);
+    const mine = lines((await first(member)).body);
+    expect(mine.get('byProvince')!.data!.dataList.map((r) => r.d0)).toEqual(['广东']);
+    expect(mine.get('phones')!.error!.status).toBe(403);
+  });
+
   it('refuses the whole call for a board the caller may not see, and names a missing chart', async () => {
     const stranger = (await w.member()).headers;
     const hidden = await call(w.server, 'POST', '/api/board/boards', {

@@ -1,6 +1,7 @@
 import { ConnectorError } from '@shutu/connectors';
 import {
   boardMessages,
+  chartDataBatchChartSchema,
   FILTER_CHART_TYPES,
   formatMessage,
   STATIC_CHART_TYPES,
@@ -10,6 +11,7 @@ import {
   type ChartDataResult,
   type ChartType,
 } from '@shutu/contracts';
+import { batchChartOf, boardFirstRequests } from '@shutu/contracts/board-linkage';
 import type { AppContext } from '../../context.ts';
 import type { MaybeScoped } from '../../platform/auth/scope.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
@@ -32,7 +34,8 @@ import { findCharts } from './repo.ts';
  *   reading the same rows of one data source with one grouped statement.
  *
  * A chart's own failure (missing, no dataset, a refused column, an engine error) is its item's
- * `error`, as its own call would have answered it; the other charts are answered.
+ * `error`, as its own call would have answered it; the other charts are answered. A call that
+ * names no charts gets the board's first data (`boardFirstRequests`, what its page asks for).
  */
 
 const EMPTY: ChartDataResult = { dataList: [], fieldDict: [], total: null, elapsedMs: 0, shared: false };
@@ -62,6 +65,10 @@ export async function* chartDataBatchLines(answers: Promise<ChartDataBatchItem>[
 export async function openChartBatch(ctx: AppContext, caller: Caller & MaybeScoped, body: ChartDataBatchRequestParsed): Promise<Promise<ChartDataBatchItem>[]> {
   const board = await requireViewableBoard(ctx, caller, body.boardId);
   const rows = new Map((await findCharts(ctx.db, board.id)).map((row) => [row.chartKey, row]));
+  // No charts named: the board's first data, the list its page computes (each line says which request it answers).
+  const chosen = !body.charts;
+  const charts =
+    body.charts ?? boardFirstRequests({ id: board.id, charts: [...rows.values()].map(toChart) }).map((c) => chartDataBatchChartSchema.parse(batchChartOf(c)));
   const subject = chartSubject(caller, { access: 'board', ownerId: board.createUserId });
   const opened = new Map<number, Promise<OpenRead>>();
   const open = (cubeId: number) => {
@@ -72,7 +79,7 @@ export async function openChartBatch(ctx: AppContext, caller: Caller & MaybeScop
 
   /** Per chart: its plan, an answer without a read (text, image), or its failure. */
   const planned = await Promise.allSettled(
-    body.charts.map(async (item): Promise<ChartReadPlan | ChartDataResult> => {
+    charts.map(async (item): Promise<ChartReadPlan | ChartDataResult> => {
       const row = rows.get(item.chartKey);
       if (!row) throw notFound(boardMessages.chartNotFound);
       const chartType = row.name as ChartType;
@@ -103,13 +110,14 @@ export async function openChartBatch(ctx: AppContext, caller: Caller & MaybeScop
   );
   const pageOf = new Map(plans.map((p, i) => [p, pages[i]!]));
   return planned.map(async (p, i): Promise<ChartDataBatchItem> => {
-    const chartKey = body.charts[i]!.chartKey;
+    const chart = charts[i]!;
+    const request = chosen ? { request: chart } : {};
     try {
       if (p.status === 'rejected') throw p.reason;
       const data = 'read' in p.value ? await chartResult(ctx, p.value, pageOf.get(p.value)!) : p.value;
-      return { chartKey, data, error: null };
+      return { chartKey: chart.chartKey, data, error: null, ...request };
     } catch (error) {
-      return { chartKey, data: null, error: failure(error) };
+      return { chartKey: chart.chartKey, data: null, error: failure(error), ...request };
     }
   });
 }

@@ -24,7 +24,7 @@ import {
   SHOW_ALL,
   type StructureFilterState,
 } from './tables.ts';
-import { chartDataMode } from './useChartData.ts';
+import { chartDataMode, DEFAULT_DETAIL_SIZE } from '@shutu/contracts/board-linkage';
 
 export interface ChartViewProps {
   chart: Chart;
@@ -52,7 +52,6 @@ export interface ChartViewProps {
 }
 
 /** The server's default page of a detail table. */
-const DEFAULT_DETAIL_SIZE = 20;
 
 function Centered({ children, style }: { children: ReactNode; style?: CSSProperties }) {
   return <div style={{ height: '100%', minHeight: 60, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 8, ...style }}>{children}</div>;

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, type UseQueryOptions } from '@tanstack/react-query';
-import type { ChartDataBody, ChartDataRequest, ChartDataResult, ChartType } from '@shutu/contracts';
+import type { ChartDataBody, ChartDataResult } from '@shutu/contracts';
 import { API, http } from '../api.ts';
 
 /**
@@ -7,23 +7,8 @@ import { API, http } from '../api.ts';
  * that ask the same thing share one request in the browser (the server shares executions too).
  */
 
-export type ChartDataMode = NonNullable<ChartDataRequest['mode']>;
-
-/** What a chart type reads: null for charts that read nothing (text, image, date filter). */
-export function chartDataMode(type: ChartType): ChartDataMode | null {
-  switch (type) {
-    case 'text':
-    case 'image':
-    case 'filterDate':
-      return null;
-    case 'detail':
-      return 'detail';
-    case 'filterSelect':
-      return 'values';
-    default:
-      return 'aggregate';
-  }
-}
+// What a chart type reads is the board contract's (the server builds a board's first requests with it).
+export { chartDataMode, type ChartDataMode } from '@shutu/contracts/board-linkage';
 
 /**
  * The request body: a draft `dataconfig` wins over the saved chart (editor preview); empty

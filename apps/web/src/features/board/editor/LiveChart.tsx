@@ -2,7 +2,7 @@ import { memo, useMemo } from 'react';
 import { Typography } from 'antd';
 import { QUICK_GRID, STATIC_CHART_TYPES, type ChartDataBody, type ChartLinkValue } from '@shutu/contracts';
 import { ChartView, chartDataMode, useChartData } from '../../../shared/charts/index.ts';
-import { chartLinks, initialLinkage } from '../runtime/linkage.ts';
+import { chartLinks, initialLinkage } from '@shutu/contracts/board-linkage';
 import { et } from './messages.ts';
 import type { ChartDraft } from './types.ts';
 

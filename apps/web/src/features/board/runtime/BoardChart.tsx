@@ -2,21 +2,19 @@ import { lazy, Suspense, useState, type CSSProperties, type ReactNode } from 're
 import { createPortal } from 'react-dom';
 import { Button } from 'antd';
 import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined } from '@ant-design/icons';
-import { EXPORTABLE_CHART_TYPES, type Chart, type ChartDataBody, type ChartLinkValue } from '@shutu/contracts';
+import { EXPORTABLE_CHART_TYPES, type Chart, type ChartLinkValue } from '@shutu/contracts';
+import { boardChartRequest, chartDataMode, DEFAULT_DETAIL_SIZE } from '@shutu/contracts/board-linkage';
 // The renderer's own files, not the charts' index: the index re-exports ECharts and the tables, which load on demand.
 import { ChartView } from '../../../shared/charts/ChartView.tsx';
 import type { FilterValue } from '../../../shared/charts/FilterControls.tsx';
 import type { CubeCell } from '../../../shared/charts/format.ts';
-import { chartDataMode, useChartData } from '../../../shared/charts/useChartData.ts';
-import type { ClickedField } from './linkage.ts';
+import { useChartData } from '../../../shared/charts/useChartData.ts';
+import type { ClickedField } from '@shutu/contracts/board-linkage';
 import { previewMessages as pm } from './messages.ts';
 import { boardChartRefetchOnMount, boardChartStaleTime } from './useBoardBatch.ts';
 
 /** 导出's popover (its forms and the export records): loaded with the first chart that offers it. */
 const ExportRecordPopover = lazy(() => import('../../export/ExportRecordPopover.tsx').then((m) => ({ default: m.ExportRecordPopover })));
-
-/** The server's default page of a detail table. */
-const DEFAULT_DETAIL_SIZE = 20;
 
 export interface BoardChartProps {
   boardId: number;
@@ -39,14 +37,6 @@ export interface BoardChartProps {
   height?: number;
   /** The board's first batch (useBoardBatch) is bringing this chart's data: do not ask for it meanwhile. */
   waiting?: boolean;
-}
-
-/** The chart-data request of a saved chart on a board: null for charts that read nothing. */
-export function boardChartRequest(boardId: number, chart: Chart, links: ChartLinkValue[], page?: { current: number; size: number }): ChartDataBody | null {
-  const mode = chartDataMode(chart.name);
-  if (!mode) return null;
-  const detailPage = page ?? { current: 1, size: chart.dataconfig?.pageSize ?? DEFAULT_DETAIL_SIZE };
-  return { boardId, chartKey: chart.key, mode, links, ...(mode === 'detail' ? detailPage : {}) };
 }
 
 /** The JSON viewer of one saved chart (a new tab). */

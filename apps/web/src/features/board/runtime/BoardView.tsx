@@ -4,11 +4,12 @@ import type { Board, Chart } from '@shutu/contracts';
 import type { FilterValue } from '../../../shared/charts/FilterControls.tsx';
 import type { CubeCell } from '../../../shared/charts/format.ts';
 import { preloadChartParts } from '../../../shared/charts/lazy-parts.tsx';
-import { BoardChart, boardChartRequest } from './BoardChart.tsx';
+import { BoardChart } from './BoardChart.tsx';
 import { QuickCanvas, ScreenCanvas } from './BoardCanvas.tsx';
 import { anchoredCharts, dialogCharts, drawnCharts } from './layout.ts';
 import {
   anyLinkApplied,
+  boardFirstRequests,
   chartLinks,
   clearLinkage,
   CLICK_DRIVER_TYPES,
@@ -20,7 +21,7 @@ import {
   toggleClick,
   type ClickedField,
   type LinkageState,
-} from './linkage.ts';
+} from '@shutu/contracts/board-linkage';
 import { useBoardBatch } from './useBoardBatch.ts';
 import './board-view.css';
 
@@ -78,13 +79,10 @@ export function BoardView({ board, tools = true, header, onReady, batch = false 
     [board.charts, linkage.defaults],
   );
 
-  // The drawn charts' first data, asked for now: in one call when `batch` (the charts that share a
-  // dataset and its filters: one statement), else each chart's own request.
-  const batchWaiting = useBoardBatch(
-    board.id,
-    drawn.flatMap((c) => boardChartRequest(board.id, charts.get(c.key) ?? c, links[c.key] ?? []) ?? []),
-    batch,
-  );
+  // The drawn charts' first data (nothing chosen yet, the filters' defaults), asked for now: in one
+  // call when `batch` (the charts that share a dataset and its filters: one statement), else each
+  // chart's own request.
+  const batchWaiting = useBoardBatch(board.id, () => boardFirstRequests(board), batch);
 
   // The code of the kinds of charts drawn here starts loading now, beside their data; after the
   // batch's effect, so that its request is not queued behind the chunks (6 connections on HTTP/1.1).

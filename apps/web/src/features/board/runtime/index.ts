@@ -3,7 +3,6 @@ export { BoardView, type BoardControls, type BoardViewProps } from './BoardView.
 export { BoardChart, chartJsonPath, type BoardChartProps } from './BoardChart.tsx';
 export { AnchorNav } from './AnchorNav.tsx';
 export { setBoardState, useBoardStateAttribute } from './board-state.ts';
-export * from './linkage.ts';
 export * from './layout.ts';
 export { previewMessages } from './messages.ts';
 export { ClearLinkageButton, DialogChartButtons } from './ControlButtons.tsx';

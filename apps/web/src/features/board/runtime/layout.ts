@@ -1,5 +1,8 @@
 import type { Board, Chart } from '@shutu/contracts';
 import { QUICK_GRID } from '@shutu/contracts';
+import { drawnCharts } from '@shutu/contracts/board-linkage';
+
+export { drawnCharts };
 
 /** Where the read-only board draws its charts (pure, tested through BoardView). */
 
@@ -11,11 +14,6 @@ export interface Box {
   y: number;
   w: number;
   h: number;
-}
-
-/** Charts drawn in place: every chart but the dialog ones (they open from a button). */
-export function drawnCharts(board: Pick<Board, 'charts'>): Chart[] {
-  return board.charts.filter((c) => !c.site.isDiglog);
 }
 
 export function dialogCharts(board: Pick<Board, 'charts'>): Chart[] {

@@ -71,8 +71,8 @@ it('asks for the drawn charts in one streamed batch, draws each as its line arri
   // The bar's and the filter's lines first; the failing table's line is held back.
   const batches = streamBatch(
     (request) =>
-      request.charts
-        .map(({ chartKey }, index) =>
+      request
+        .charts!.map(({ chartKey }, index) =>
           chartKey === 'failing'
             ? { index, chartKey, data: null, error: { status: 500, msg: '查询超时' } }
             : { index, chartKey, data: salesData([['浙江', 1]]), error: null },
@@ -128,4 +128,48 @@ it('falls back to one request per chart when the batch fails', async () => {
   );
   await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
   expect(calls.filter((c) => c.url === '/api/board/chart-data').map((c) => (c.body as ChartDataRequest).chartKey)).toEqual(['bar', 'pie']);
+});
+
+it("takes the first script's call for the board's first data: each line filed by the request it answers, no batch of its own", async () => {
+  const calls = mockFetch(() => undefined);
+  const board = makeBoard([
+    chartAt('province', 'filterSelect', '省份筛选', { x: 0, y: 0 }, { defaultValue: ['浙江'] }),
+    chartAt('bar', 'bar', '各省金额', { x: 0, y: 100 }, { filterList: [link('province', 1, { beginFlag: true })] }),
+    chartAt('pie', 'pie', '占比', { x: 500, y: 100 }),
+  ]);
+  // The server's list (boardFirstRequests), in its own order; the pie's line answers a request this page does not make.
+  const lines = [
+    {
+      index: 0,
+      chartKey: 'bar',
+      data: salesData([['浙江', 7]]),
+      error: null,
+      request: { chartKey: 'bar', mode: 'aggregate', links: [{ fieldId: 1, function: 'in', values: ['浙江'] }], current: 1, size: null },
+    },
+    {
+      index: 1,
+      chartKey: 'province',
+      data: salesData([['浙江', 1]]),
+      error: null,
+      request: { chartKey: 'province', mode: 'values', links: [], current: 1, size: null },
+    },
+    { index: 2, chartKey: 'pie', data: salesData([['江苏', 9]]), error: null, request: { chartKey: 'pie', mode: 'detail', links: [], current: 1, size: 5 } },
+  ];
+  const taken: string[] = [];
+  vi.stubGlobal('__shutuEarly', {
+    take: (key: string, token: string | null) => {
+      taken.push(`${key} ${token}`);
+      return key === `POST /api/board/chart-data/batch ${board.id}`
+        ? Promise.resolve(new Response(lines.map((l) => `${JSON.stringify(l)}\n`).join(''), { headers: { 'Content-Type': 'application/x-ndjson' } }))
+        : null;
+    },
+  });
+  const onReady = vi.fn();
+  mount(<BoardView board={board} batch onReady={onReady} />);
+  await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
+  expect(taken).toEqual([`POST /api/board/chart-data/batch ${board.id} null`]);
+  expect(document.querySelector('[data-chart-key="bar"]')?.getAttribute('data-row-count')).toBe('1');
+  // No batch call of the page's own; only the pie, whose line answered something else, asked by itself.
+  expect(calls.filter((c) => c.url === '/api/board/chart-data/batch')).toHaveLength(0);
+  expect(calls.filter((c) => c.url === '/api/board/chart-data').map((c) => (c.body as ChartDataRequest).chartKey)).toEqual(['pie']);
 });

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { CHART_DATA_BATCH_STREAM_TYPE, type ChartDataBatchLine, type ChartDataBody, type ChartDataResult } from '@shutu/contracts';
-import { API, authToken } from '../../../shared/api.ts';
+import { chartBodyOf } from '@shutu/contracts/board-linkage';
+import { API, authToken, takeEarlyBatch } from '../../../shared/api.ts';
 import { chartDataBody, chartDataKeys, fetchChartData } from '../../../shared/charts/useChartData.ts';
 
 /**
@@ -29,21 +30,29 @@ export function boardChartStaleTime(query: Query<ChartDataResult, Error, ChartDa
   return data && batchAnswers.has(data) && Date.now() - query.state.dataUpdatedAt < BATCH_FRESH_MS ? BATCH_FRESH_MS : 0;
 }
 
-/** Reads the NDJSON answer, calling `onLine` for each chart's line as it arrives. */
+/**
+ * Reads the NDJSON answer, calling `onLine` for each chart's line as it arrives. The call the
+ * page's first script made (early.js: the board's first data, the charts chosen by the server
+ * with the same `boardFirstRequests`) is taken when there is one.
+ */
 async function readBatch(boardId: number, bodies: readonly ChartDataBody[], onLine: (line: ChartDataBatchLine) => void, signal: AbortSignal): Promise<void> {
   const token = authToken();
-  const response = await fetch(API.board.chartDataBatch, {
-    method: 'POST',
-    headers: { Accept: CHART_DATA_BATCH_STREAM_TYPE, 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify({
-      boardId,
-      charts: bodies.map((b) => ({ chartKey: b.chartKey!, mode: b.mode, links: b.links ?? [], current: b.current ?? 1, size: b.size ?? null })),
-    }),
-    signal,
-  });
+  const response =
+    (await takeEarlyBatch(boardId, token)) ??
+    (await fetch(API.board.chartDataBatch, {
+      method: 'POST',
+      headers: { Accept: CHART_DATA_BATCH_STREAM_TYPE, 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({
+        boardId,
+        charts: bodies.map((b) => ({ chartKey: b.chartKey!, mode: b.mode, links: b.links ?? [], current: b.current ?? 1, size: b.size ?? null })),
+      }),
+      signal,
+    }));
   if (!response.ok || !response.body || !response.headers.get('content-type')?.includes(CHART_DATA_BATCH_STREAM_TYPE))
     throw new Error(`batch ${response.status}`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  // The early call was sent without this page's signal.
+  signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
   let rest = '';
   for (;;) {
     const { value, done } = await reader.read();
@@ -67,6 +76,7 @@ interface BatchRun {
 
 function startBatch(client: QueryClient, boardId: number, bodies: readonly ChartDataBody[]): BatchRun {
   const run: BatchRun = { answered: new Set(), done: false, abort: new AbortController(), version: 0, listeners: new Set() };
+  const byRequest = new Map(bodies.map((body) => [JSON.stringify(body), body]));
   const changed = () => {
     run.version += 1;
     run.listeners.forEach((listener) => listener());
@@ -75,7 +85,9 @@ function startBatch(client: QueryClient, boardId: number, bodies: readonly Chart
     boardId,
     bodies,
     (line) => {
-      const body = bodies[line.index];
+      // A line of the early call says which request it answers: filed where this page's chart
+      // looks for it, if this page asks the same (a board changed in between: that chart asks by itself).
+      const body = line.request ? byRequest.get(JSON.stringify(chartDataBody(chartBodyOf(boardId, line.request)))) : bodies[line.index];
       if (!body) return;
       if (line.data) {
         batchAnswers.add(line.data);
@@ -137,10 +149,10 @@ const noSubscription = () => () => undefined;
  * the charts' own requests at once. Returns whether a chart still waits for its line of the
  * batch (it does not ask by itself meanwhile).
  */
-export function useBoardBatch(boardId: number, requests: readonly ChartDataBody[], batch: boolean): (chartKey: string) => boolean {
+export function useBoardBatch(boardId: number, requests: () => readonly ChartDataBody[], batch: boolean): (chartKey: string) => boolean {
   const client = useQueryClient();
   // The requests of the first render only: the page's first load.
-  const [first] = useState(() => requests.map(chartDataBody));
+  const [first] = useState(() => requests().map(chartDataBody));
   const [run] = useState<BatchRun | null>(() => {
     if (!batch) prefetchFirstAnswers(client, first);
     return batch && first.length > 0 ? startBatch(client, boardId, first) : null;

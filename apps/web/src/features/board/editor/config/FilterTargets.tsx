@@ -1,7 +1,7 @@
 import { Alert, Checkbox, Select, Switch, Tag, Tooltip, Typography } from 'antd';
 import type { Chart } from '@shutu/contracts';
 import { CHART_TYPE_LABELS } from '@shutu/contracts';
-import { autoLinkOn, autoTargets } from '../../runtime/linkage.ts';
+import { autoLinkOn, autoTargets } from '@shutu/contracts/board-linkage';
 import { fieldTitle, useChartFields, useReadableDatasets } from './data.ts';
 import { cm } from './messages.ts';
 import { chartName, isFilterControl, withExt } from './rules.ts';

@@ -1,8 +1,10 @@
-import type { Chart, ChartDataResult, ChartLinkValue, ChartType, FilterFunction, TimeUnit } from '@shutu/contracts';
-import type { CubeCell } from '../../../shared/charts/format.ts';
+import type { ChartDataBatchChart, ChartDataBatchChartInput } from './board-batch.ts';
+import type { Board, Chart, ChartDataBody, ChartDataRequest, ChartDataResult, ChartLinkValue, ChartType } from './board.ts';
+import type { FilterFunction, TimeUnit } from './cube.ts';
 
 /**
- * Linkage (联动) of a board, pure: which values the driving charts currently apply to the
+ * Linkage (联动) of a board, pure, shared by the page and the server (which answers a board's
+ * first data from the board alone: `boardFirstRequests`): which values the driving charts currently apply to the
  * charts they drive. A link lives on the DRIVEN chart (`ext.filterList`): `linkFrom` names the
  * driver, `linkKey` the driven chart's field. Drivers are filter controls (their chosen values
  * or date range) and charts whose clicks filter (bar, line, pie, summary and pivot tables: the
@@ -11,6 +13,8 @@ import type { CubeCell } from '../../../shared/charts/format.ts';
  */
 
 type LinkValue = string | number | null;
+/** One value of a chart's answer row, as a click reports it. */
+type CubeCell = ChartDataResult['dataList'][number][string];
 
 /** What a driver applies: a filter function and its values. */
 export interface Selection {
@@ -235,4 +239,70 @@ export function chartLinks(charts: readonly LinkChart[], state: LinkageState): R
 /** Some chart is filtered by a driver right now. */
 export function anyLinkApplied(links: Record<string, ChartLinkValue[]>): boolean {
   return Object.values(links).some((l) => l.length > 0);
+}
+
+// ---------------------------------------------------------------------------------------
+// A board's first data: what its page asks for when it opens (nothing chosen, defaults on).
+
+export type ChartDataMode = NonNullable<ChartDataRequest['mode']>;
+
+/** What a chart type reads: null for charts that read nothing (text, image, date filter). */
+export function chartDataMode(type: ChartType): ChartDataMode | null {
+  switch (type) {
+    case 'text':
+    case 'image':
+    case 'filterDate':
+      return null;
+    case 'detail':
+      return 'detail';
+    case 'filterSelect':
+      return 'values';
+    default:
+      return 'aggregate';
+  }
+}
+
+/** The server's default page of a detail table. */
+export const DEFAULT_DETAIL_SIZE = 20;
+
+/** The charts drawn in place (a dialog chart opens from the header). */
+export function drawnCharts<C extends Pick<Chart, 'site'>>(board: { charts: readonly C[] }): C[] {
+  return board.charts.filter((c) => !c.site.isDiglog);
+}
+
+/** A saved chart's chart-data request on a board (its links complete, as linkage computes them). */
+export type BoardChartRequest = Omit<ChartDataBody, 'chartKey' | 'mode' | 'links'> & { chartKey: string; mode: ChartDataMode; links: ChartLinkValue[] };
+
+/** The chart-data request of a saved chart on a board: null for charts that read nothing. */
+export function boardChartRequest(
+  boardId: number,
+  chart: Pick<Chart, 'key' | 'name' | 'dataconfig'>,
+  links: ChartLinkValue[],
+  page?: { current: number; size: number },
+): BoardChartRequest | null {
+  const mode = chartDataMode(chart.name);
+  if (!mode) return null;
+  const detailPage = page ?? { current: 1, size: chart.dataconfig?.pageSize ?? DEFAULT_DETAIL_SIZE };
+  return { boardId, chartKey: chart.key, mode, links, ...(mode === 'detail' ? detailPage : {}) };
+}
+
+/**
+ * The requests of a board's first data: every chart drawn in place that reads data, with the
+ * links its drivers' defaults apply at first load. The page's first batch and the server's
+ * answer to a batch that names no charts (early.js asks for it before the app has run) are
+ * both this list, so the answers land where the charts look for them.
+ */
+export function boardFirstRequests(board: Pick<Board, 'id'> & { charts: readonly Chart[] }): BoardChartRequest[] {
+  const links = chartLinks(board.charts, initialLinkage);
+  return drawnCharts(board).flatMap((c) => boardChartRequest(board.id, c, links[c.key] ?? []) ?? []);
+}
+
+/** A board chart's request as an entry of a batch call (POST chart-data/batch `charts`). */
+export function batchChartOf(body: BoardChartRequest): ChartDataBatchChartInput {
+  return { chartKey: body.chartKey, mode: body.mode, links: body.links, current: body.current ?? 1, size: body.size ?? null };
+}
+
+/** An entry of a batch call as the board chart's request (the inverse of batchChartOf). */
+export function chartBodyOf(boardId: number, chart: ChartDataBatchChart): ChartDataBody {
+  return { boardId, chartKey: chart.chartKey, mode: chart.mode, links: chart.links, current: chart.current, ...(chart.size ? { size: chart.size } : {}) };
 }

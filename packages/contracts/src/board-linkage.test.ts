@@ -13,7 +13,7 @@ import {
   initialLinkage,
   select,
   toggleClick,
-} from './linkage.ts';
+} from './board-linkage.ts';
 
 type Mini = Pick<Chart, 'key' | 'name' | 'ext'>;
 const link = (linkFrom: string, linkKey: number, extra: Partial<ChartLink> = {}): ChartLink => ({
