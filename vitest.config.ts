@@ -23,9 +23,7 @@ const webMocking = fs
 const LONG_FIRST = [
   'apps/server/test/multi-process-schedules.test.ts',
   'apps/server/src/modules/orderexport/orderexport.test.ts',
-  'apps/server/test/kill-9.test.ts',
   'apps/server/src/modules/board/thumbnail.test.ts',
-  'apps/server/src/platform/jobs/jobs.test.ts',
 ];
 
 class LongFirstSequencer extends BaseSequencer {

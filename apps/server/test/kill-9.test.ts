@@ -176,13 +176,20 @@ describe.skipIf(!withPostgres)('a server process killed (SIGKILL) mid-job: the o
     const created = await ok<{ id: number }>(first, token, 'POST', '/api/export/tasks', { boardId, chartKey: 'd1', fileName: '慢订单' });
     const victim = await runner(EXPORT_JOB);
     // Killed half-way through writing its file: rows written (progress saved) and a partial temp file.
+    let seen = 'nothing yet';
     await until(async () => {
-      const { rows } = await store.query<{ status: string; rowCount: number }>(
-        'select status, row_count as "rowCount" from export_task where id = $1 and run_id is not null',
+      const { rows } = await store.query<{ status: string; rowCount: number; errMsg: string | null }>(
+        'select status, row_count as "rowCount", err_msg as "errMsg" from export_task where id = $1 and run_id is not null',
         [created.id],
       );
-      return rows[0]?.status === 'running' && rows[0].rowCount > 0 && filesOf(created.id).some((name) => name.endsWith('.tmp')) ? true : undefined;
-    }, 'the export to be half-written');
+      const files = filesOf(created.id);
+      seen = `${JSON.stringify(rows[0] ?? null)}, files ${JSON.stringify(files)}`;
+      // Past the point of killing it: say what happened instead of waiting out the timeout.
+      if (rows[0] && rows[0].status !== 'running') throw new Error(`the export ended before it was killed: ${seen}`);
+      return rows[0]?.status === 'running' && rows[0].rowCount > 0 && files.some((name) => name.endsWith('.tmp')) ? true : undefined;
+    }, 'the export to be half-written').catch((error: Error) => {
+      throw new Error(`${error.message} (last seen: ${seen})`, { cause: error });
+    });
     await victim.kill();
     const survivor = live()[0]!;
 
