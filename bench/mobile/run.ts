@@ -2,7 +2,8 @@
  * Mobile benchmark (issue 24): an app whose first menu opens a dashboard, opened at /m/app/{id} in
  * headless Chromium at 390×844 (a phone: touch, device scale 3) with the network throttled through
  * CDP Network.emulateNetworkConditions; time from navigation to `data-board-state="ready"` of the
- * first dashboard (every chart drawn). Goal ≤ 2 s on a 4G profile.
+ * first dashboard (every chart drawn), on the page's own clock (navigation start → the attribute
+ * set; Playwright's wait sees it up to 500 ms later). Goal ≤ 2 s on a 4G profile.
  *
  *   npx vite build apps/web --outDir /tmp/apps-web --emptyOutDir
  *   E2E_WEB_DIST=/tmp/apps-web npx tsx bench/mobile/run.ts [--runs 3] [--board 销售概览|订单明细报表] [--waterfall] [--profile 'fast 4G']
@@ -44,6 +45,15 @@ const PROFILES = {
   'slow 4G': { latency: 562.5, downloadThroughput: (1_600 * 1000) / 8, uploadThroughput: (750 * 1000) / 8 },
 } as const;
 
+/**
+ * When the page set `data-board-state="ready"`, in ms after its navigation started (its
+ * performance clock's origin), stamped by a MutationObserver as it happens. Page code as text:
+ * the bench has no DOM types.
+ */
+const READY_STAMP = `new MutationObserver(function () {
+  if (document.documentElement.getAttribute('data-board-state') === 'ready' && globalThis.__shutuReadyAt === undefined) globalThis.__shutuReadyAt = performance.now();
+}).observe(document, { attributes: true, subtree: true, attributeFilter: ['data-board-state'] });`;
+
 /** The harness's page type (playwright-core is the e2e package's dependency, not the bench's). */
 type Page = Awaited<ReturnType<typeof newPage>>;
 
@@ -78,14 +88,16 @@ async function measure(
   }
   await page.goto('about:blank');
   waterfall.clear();
-  const started = Date.now();
   const load = async () => {
     await page.goto(url);
     await page.waitForSelector('html[data-board-state="ready"]', { timeout: 120_000 });
   };
   if (trace) console.log(await traceLoad(page, trace, load));
   else await load();
-  const ms = Date.now() - started;
+  // The page's own clock (READY_STAMP): Playwright notices the attribute on a backing-off poll, up to 500 ms late.
+  const readyAt = await page.evaluate(() => (globalThis as { __shutuReadyAt?: number }).__shutuReadyAt);
+  if (typeof readyAt !== 'number') throw new Error('the page became ready without the ready stamp');
+  const ms = Math.round(readyAt);
   if (values.waterfall) printWaterfall([...waterfall.values()], ms);
   await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await cdp.detach();
@@ -118,6 +130,7 @@ try {
 
   const browser = await launchBrowser();
   const page = await newPage(browser, { width: 390, height: 844 });
+  await page.context().addInitScript({ content: READY_STAMP });
   await loginThroughPage(page, app);
   // One unthrottled visit: the server's chart answers and the store are warm, as on a used server.
   await page.goto(url);

@@ -54,7 +54,7 @@ describe('the first script (src/boot/early.js)', () => {
     expect(calls).toHaveLength(5);
     // …once: a later request asks the server.
     await http.get(API.auth.info);
-    expect(await takeEarlyBatch(42, 'tok')).toBeNull();
+    expect(takeEarlyBatch(42, 'tok')).toBeNull();
     expect(calls).toHaveLength(6);
   });
 

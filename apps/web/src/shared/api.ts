@@ -99,10 +99,17 @@ async function takeEarlyResponse(url: string, token: string | null): Promise<Res
 
 /**
  * The streamed answer of the board's first data (POST chart-data/batch without `charts`) the
- * page's first script asked for (early.js, on /m/app/{id}), taken once; null when there is none.
+ * page's first script asked for (early.js, on /m/app/{id}), taken once: null at once when there
+ * is none (the caller then sends its own without waiting a microtask); null later when it failed.
  */
-export function takeEarlyBatch(boardId: number, token: string | null): Promise<Response | null> {
-  return takeEarlyResponse(earlyBatchKey(boardId), token);
+export function takeEarlyBatch(boardId: number, token: string | null): Promise<Response | null> | null {
+  const early = (globalThis as { __shutuEarly?: EarlyResponses }).__shutuEarly?.take(earlyBatchKey(boardId), token);
+  return early
+    ? early.then(
+        (response) => response,
+        () => null,
+      )
+    : null;
 }
 
 /** The key early.js files the board's first-data call under (checked by boot/early.test.ts). */

@@ -24,15 +24,20 @@ export const LazyFilterDate = lazyFrom(loadFilterDate, (m) => m.FilterDate);
 const ECHARTS_TYPES: readonly ChartType[] = ['bar', 'line', 'pie'];
 const TABLE_TYPES: readonly ChartType[] = ['table', 'detail', 'pivot'];
 
-/** Starts loading the parts the given chart types draw with (each module is fetched once). */
-export function preloadChartParts(types: Iterable<ChartType>): void {
+/**
+ * Starts loading the parts the given chart types draw with (each module is fetched once); settles
+ * when they are there (or failed: a failed preload is retried by the lazy component, which shows
+ * the route's error if it fails too).
+ */
+export function preloadChartParts(types: Iterable<ChartType>): Promise<void> {
   const wanted = new Set(types);
   const wants = (list: readonly ChartType[]) => list.some((t) => wanted.has(t));
-  // A failed preload is retried by the lazy component, which shows the route's error if it fails too.
-  if (wants(ECHARTS_TYPES)) loadEChart().catch(() => undefined);
-  if (wants(TABLE_TYPES)) loadTables().catch(() => undefined);
-  if (wanted.has('filterSelect')) loadFilterSelect().catch(() => undefined);
-  if (wanted.has('filterDate')) loadFilterDate().catch(() => undefined);
+  const loads: Promise<unknown>[] = [];
+  if (wants(ECHARTS_TYPES)) loads.push(loadEChart());
+  if (wants(TABLE_TYPES)) loads.push(loadTables());
+  if (wanted.has('filterSelect')) loads.push(loadFilterSelect());
+  if (wanted.has('filterDate')) loads.push(loadFilterDate());
+  return Promise.all(loads.map((load) => load.catch(() => undefined))).then(() => undefined);
 }
 
 /** Loads every part (tests: a test then waits only for React, not for the modules' first load). */

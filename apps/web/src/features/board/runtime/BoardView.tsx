@@ -82,11 +82,15 @@ export function BoardView({ board, tools = true, header, onReady, batch = false 
   // The drawn charts' first data (nothing chosen yet, the filters' defaults), asked for now: in one
   // call when `batch` (the charts that share a dataset and its filters: one statement), else each
   // chart's own request.
-  const batchWaiting = useBoardBatch(board.id, () => boardFirstRequests(board), batch);
-
-  // The code of the kinds of charts drawn here starts loading now, beside their data; after the
-  // batch's effect, so that its request is not queued behind the chunks (6 connections on HTTP/1.1).
-  useEffect(() => preloadChartParts(drawn.map((c) => c.name)), [drawn]);
+  // Their lines are filed once the code of the kinds of charts drawn here is there (it starts
+  // loading now, beside their data, after the batch's request: six connections on HTTP/1.1).
+  const batchWaiting = useBoardBatch(
+    board.id,
+    () => boardFirstRequests(board),
+    batch,
+    () => preloadChartParts(drawn.map((c) => c.name)),
+  );
+  useEffect(() => void preloadChartParts(drawn.map((c) => c.name)), [drawn]);
 
   // Ready: every chart drawn in place has rendered once.
   const [rendered, setRendered] = useState<ReadonlySet<string>>(() => new Set());

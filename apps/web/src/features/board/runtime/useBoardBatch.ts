@@ -37,8 +37,10 @@ export function boardChartStaleTime(query: Query<ChartDataResult, Error, ChartDa
  */
 async function readBatch(boardId: number, bodies: readonly ChartDataBody[], onLine: (line: ChartDataBatchLine) => void, signal: AbortSignal): Promise<void> {
   const token = authToken();
+  const early = takeEarlyBatch(boardId, token);
+  // Without an early call, the request goes out now, before the caller goes on.
   const response =
-    (await takeEarlyBatch(boardId, token)) ??
+    (early && (await early)) ||
     (await fetch(API.board.chartDataBatch, {
       method: 'POST',
       headers: { Accept: CHART_DATA_BATCH_STREAM_TYPE, 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
@@ -74,31 +76,53 @@ interface BatchRun {
   listeners: Set<() => void>;
 }
 
-function startBatch(client: QueryClient, boardId: number, bodies: readonly ChartDataBody[]): BatchRun {
+/**
+ * The batch's lines are filed once the charts' code is there too (`codeReady`): a chart given its
+ * data before its ECharts or table code has loaded suspends, and React then holds every loaded
+ * chart back for 300 ms after that fallback (its Suspense throttle). The early call's answer is
+ * often complete before the code is (the phone viewer), so its charts would all wait so.
+ */
+function startBatch(client: QueryClient, boardId: number, bodies: readonly ChartDataBody[], codeReady: () => Promise<unknown>): BatchRun {
   const run: BatchRun = { answered: new Set(), done: false, abort: new AbortController(), version: 0, listeners: new Set() };
   const byRequest = new Map(bodies.map((body) => [JSON.stringify(body), body]));
   const changed = () => {
     run.version += 1;
     run.listeners.forEach((listener) => listener());
   };
-  readBatch(
+  const file = (line: ChartDataBatchLine) => {
+    // A line of the early call says which request it answers: filed where this page's chart
+    // looks for it, if this page asks the same (a board changed in between: that chart asks by itself).
+    const body = line.request ? byRequest.get(JSON.stringify(chartDataBody(chartBodyOf(boardId, line.request)))) : bodies[line.index];
+    if (!body) return;
+    if (line.data) {
+      batchAnswers.add(line.data);
+      client.setQueryData(chartDataKeys.request(body), line.data);
+    }
+    run.answered.add(body.chartKey!);
+  };
+  let held: ChartDataBatchLine[] | null = [];
+  const read = readBatch(
     boardId,
     bodies,
     (line) => {
-      // A line of the early call says which request it answers: filed where this page's chart
-      // looks for it, if this page asks the same (a board changed in between: that chart asks by itself).
-      const body = line.request ? byRequest.get(JSON.stringify(chartDataBody(chartBodyOf(boardId, line.request)))) : bodies[line.index];
-      if (!body) return;
-      if (line.data) {
-        batchAnswers.add(line.data);
-        client.setQueryData(chartDataKeys.request(body), line.data);
-      }
-      run.answered.add(body.chartKey!);
+      if (held) return void held.push(line);
+      file(line);
       changed();
     },
     run.abort.signal,
-  )
+  );
+  // The code after the request (sent first: on HTTP/1.1 the chunks would queue it).
+  const code = codeReady()
     .catch(() => undefined)
+    .then(() => {
+      const lines = held ?? [];
+      held = null;
+      lines.forEach(file);
+      if (lines.length > 0) changed();
+    });
+  read
+    .catch(() => undefined)
+    .then(() => code)
     // Whatever was not answered asks by itself (not when the page left: nobody asks then).
     .finally(() => {
       if (run.abort.signal.aborted) return;
@@ -149,13 +173,18 @@ const noSubscription = () => () => undefined;
  * the charts' own requests at once. Returns whether a chart still waits for its line of the
  * batch (it does not ask by itself meanwhile).
  */
-export function useBoardBatch(boardId: number, requests: () => readonly ChartDataBody[], batch: boolean): (chartKey: string) => boolean {
+export function useBoardBatch(
+  boardId: number,
+  requests: () => readonly ChartDataBody[],
+  batch: boolean,
+  codeReady: () => Promise<unknown> = () => Promise.resolve(),
+): (chartKey: string) => boolean {
   const client = useQueryClient();
   // The requests of the first render only: the page's first load.
   const [first] = useState(() => requests().map(chartDataBody));
   const [run] = useState<BatchRun | null>(() => {
     if (!batch) prefetchFirstAnswers(client, first);
-    return batch && first.length > 0 ? startBatch(client, boardId, first) : null;
+    return batch && first.length > 0 ? startBatch(client, boardId, first, codeReady) : null;
   });
   useSyncExternalStore(
     run
