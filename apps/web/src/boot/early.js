@@ -11,7 +11,7 @@
 //    index.html (<script type="application/json" id="shutu-routes">, vite.config.ts earlyBoot):
 //    without it a lazy page's chunks are asked for only after the app's script has run.
 // 3. The API answers the page needs first, fetched now with the stored session and handed to
-//    the app's first request of the same GET (shared/api.ts takeEarlyResponse): the signed-in
+//    the app's first request of the same GET (shared/api.ts takeEarly): the signed-in
 //    user, the public config, on /newbi/preview/{id} the board and on /m/app/{id} the app and the
 //    dashboard its menu opens. Each answer is taken at most once; one nobody takes costs a
 //    request and nothing else.
@@ -70,21 +70,22 @@
       return entry.response;
     },
   };
+  /** Keeps an early request's answer for the app under `key` (an unhandled rejection would be reported; the app's own request reports a failure). */
+  function keep(key, useToken, response) {
+    response.catch(function () {});
+    early[key] = { token: useToken ? token : null, response: response };
+    return response;
+  }
   function get(url, useToken) {
     var headers = { Accept: 'application/json' };
     if (useToken && token) headers.Authorization = 'Bearer ' + token;
-    var response = fetch(url, { headers: headers });
-    // An unhandled rejection would be reported; the app's own fetch reports a failure.
-    response.catch(function () {});
-    early[url] = { token: useToken ? token : null, response: response };
-    return response;
+    return keep(url, useToken, fetch(url, { headers: headers }));
   }
   /** The board's first data (chart-data/batch without charts: the server picks what the page draws first), streamed. */
   function firstData(boardId) {
     var headers = { Accept: 'application/x-ndjson', 'Content-Type': 'application/json', Authorization: 'Bearer ' + token };
-    var response = fetch('/api/board/chart-data/batch', { method: 'POST', headers: headers, body: JSON.stringify({ boardId: boardId }) });
-    response.catch(function () {});
-    early['POST /api/board/chart-data/batch ' + boardId] = { token: token, response: response };
+    var body = JSON.stringify({ boardId: boardId });
+    keep('POST /api/board/chart-data/batch ' + boardId, true, fetch('/api/board/chart-data/batch', { method: 'POST', headers: headers, body: body }));
   }
   function json(response) {
     return response.then(function (r) {

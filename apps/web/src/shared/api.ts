@@ -84,26 +84,12 @@ interface EarlyResponses {
 }
 
 /**
- * The answer to a GET the page's first script already sent with the same token (taken once), or
- * null; a failed early fetch is null too, so the caller asks again itself.
+ * What the page's first script already asked for under `key` with the same token, taken once: null
+ * at once when there is none (the caller sends its own request without waiting a microtask), null
+ * later when that early request failed, so the caller asks again itself.
  */
-async function takeEarlyResponse(url: string, token: string | null): Promise<Response | null> {
-  const early = (globalThis as { __shutuEarly?: EarlyResponses }).__shutuEarly?.take(url, token);
-  if (!early) return null;
-  try {
-    return await early;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * The streamed answer of the board's first data (POST chart-data/batch without `charts`) the
- * page's first script asked for (early.js, on /m/app/{id}), taken once: null at once when there
- * is none (the caller then sends its own without waiting a microtask); null later when it failed.
- */
-export function takeEarlyBatch(boardId: number, token: string | null): Promise<Response | null> | null {
-  const early = (globalThis as { __shutuEarly?: EarlyResponses }).__shutuEarly?.take(earlyBatchKey(boardId), token);
+function takeEarly(key: string, token: string | null): Promise<Response | null> | null {
+  const early = (globalThis as { __shutuEarly?: EarlyResponses }).__shutuEarly?.take(key, token);
   return early
     ? early.then(
         (response) => response,
@@ -112,9 +98,9 @@ export function takeEarlyBatch(boardId: number, token: string | null): Promise<R
     : null;
 }
 
-/** The key early.js files the board's first-data call under (checked by boot/early.test.ts). */
-export function earlyBatchKey(boardId: number): string {
-  return `POST ${API.board.chartDataBatch} ${boardId}`;
+/** The streamed answer of the board's first data (POST chart-data/batch without `charts`; early.js on /m/app/{id}). */
+export function takeEarlyBatch(boardId: number, token: string | null): Promise<Response | null> | null {
+  return takeEarly(`POST ${API.board.chartDataBatch} ${boardId}`, token);
 }
 
 export type Query = Record<string, string | number | boolean | null | undefined>;
@@ -155,7 +141,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     const url = withQuery(path, options.query);
     const method = options.method ?? 'GET';
     response =
-      (method === 'GET' && (await takeEarlyResponse(url, token))) ||
+      (method === 'GET' && (await takeEarly(url, token))) ||
       (await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }));
   } catch {
     throw new ApiError(0, t.networkError);
