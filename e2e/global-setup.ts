@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openStore } from '../apps/server/src/platform/db/store.ts';
 // Not from harness.ts: that module registers test hooks, which only a test file may import.
 import { ensureSystemPackages } from '../apps/server/test/system-packages.ts';
+import { buildServer } from '../scripts/build-server.mjs';
 
 /**
  * Chromium and CJK fonts, and one migrated metadata store for every app start to copy: a new
@@ -13,6 +14,8 @@ import { ensureSystemPackages } from '../apps/server/test/system-packages.ts';
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   ensureSystemPackages();
+  // The server bundle every app start runs (harness.ts startApp), built once here rather than by the first files at once.
+  await buildServer();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-e2e-store-'));
   const template = path.join(dir, 'metadata');
   const store = await openStore({ pgliteDir: template });

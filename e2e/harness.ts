@@ -7,6 +7,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { inject } from 'vitest';
 import { CHROMIUM_ARGS } from '../apps/server/src/platform/render/pool.ts';
 import { ensureSystemPackages } from '../apps/server/test/system-packages.ts';
+import { buildServer } from '../scripts/build-server.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -112,7 +113,7 @@ export async function startApp(env: Record<string, string> = {}, options: { data
   if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist} is missing: run \`npm run build\` first`);
   const port = await freePort();
   const dataDir = options.dataDir ?? freshDataDir();
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [await buildServer(), 'serve'], {
     cwd: REPO_ROOT,
     // Thumbnails off unless a test asks for them: each would render boards in the server's own Chromium beside the test's.
     // A 20 000-order demo warehouse (a tenth of the default) unless a test asks for another: every start generates it.

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildServer, serverBundleStale } from './build-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -58,10 +59,14 @@ if (built === undefined || sources.some((source) => newest(at(source)) > built))
   run(npm, ['run', 'build', '-w', '@shutu/web']);
 }
 
-// 3. Serve: migrates, seeds and prints the URL and first admin credentials.
+// 3. The server's bundle (scripts/build-server.mjs), built when missing or older than its sources.
+if (serverBundleStale()) process.stdout.write('\n> node scripts/build-server.mjs\n');
+const entry = await buildServer();
+
+// 4. Serve: migrates, seeds and prints the URL and first admin credentials.
 // The server gets its own process group, so a Ctrl-C in the terminal reaches it once,
 // through us, instead of twice (directly and forwarded) which would cut its shutdown short.
-const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+const server = spawn(process.execPath, [entry, 'serve'], {
   cwd: root,
   stdio: 'inherit',
   detached: process.platform !== 'win32',

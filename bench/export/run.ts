@@ -28,6 +28,7 @@ import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { copyStatement } from '../../apps/server/src/modules/orderexport/query.ts';
 import { ordersDataset } from '../board/builder.ts';
 import { ratio, type Timing } from '../src/index.ts';
+import { buildServer } from '../../scripts/build-server.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -110,7 +111,7 @@ try {
   };
   // The server as its own process (`main.ts serve`), so that its RSS is the server's alone.
   const port = await freePort();
-  server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+  server = spawn(process.execPath, [await buildServer(), 'serve'], {
     cwd: REPO_ROOT,
     env: { ...env, PORT: String(port), DATABASE_URL: values['database-url'], WEB_DIST: path.join(dataDir, 'no-web') },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig } from 'lighthouse';
 import { ensureSystemPackages } from '../../apps/server/test/system-packages.ts';
+import { buildServer } from '../../scripts/build-server.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const { values } = parseArgs({
@@ -74,7 +75,7 @@ async function startServer(): Promise<{ url: string; child: ChildProcess; dataDi
   if (!fs.existsSync(path.join(webDist, 'index.html'))) throw new Error(`${webDist}/index.html is missing: build the web app first`);
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-lighthouse-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [await buildServer(), 'serve'], {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { buildServer } from '../build-server.mjs';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 /** The machine's PostgreSQL (trust authentication for postgres on 127.0.0.1). */
@@ -93,7 +94,7 @@ export async function startNode({ databaseUrl, dataDir, port, env = {}, name = '
   const listen = port ?? (await freePort());
   const dir = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `shutu-${name}-`));
   fs.mkdirSync(dir, { recursive: true });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts', 'serve'], {
+  const child = spawn(process.execPath, [await buildServer(), 'serve'], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { normalizePublicUrl, publicUrlInvalid } from '@shutu/contracts';
 
@@ -128,7 +129,19 @@ function publicUrlOf(value: string | undefined): string | undefined {
   return normalized;
 }
 
-const repoRoot = path.resolve(import.meta.dirname, '../../../..');
+/** The checkout's root (its package.json names the "shutu" workspace): from the sources or from the bundle in apps/server/dist. */
+function findRepoRoot(start: string): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    try {
+      if ((JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'shutu') return dir;
+    } catch {
+      // No package.json here: look higher.
+    }
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
+
+const repoRoot = findRepoRoot(import.meta.dirname);
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
