@@ -39,45 +39,59 @@ function MaxContentTable(props: TableHTMLAttributes<HTMLTableElement>) {
 }
 const TABLE_COMPONENTS = { table: MaxContentTable };
 
-/** Rows drawn in the first frame of an unpaged table: more than a chart's box, or 全屏, shows. */
-const FIRST_ROWS = 40;
+/**
+ * Rows drawn in the first picture of an unpaged table: a chart's box on a board shows about 6
+ * (a tall one, or 全屏, about 25, which the rest reach long before anyone scrolls there).
+ */
+const FIRST_ROWS = 12;
+/** How long the rest may wait for an idle moment of the page. */
+const REST_WITHIN_MS = 1_000;
 
 /**
- * An unpaged table's rows: the first FIRST_ROWS at once, the rest in the next task, so that a
- * board's first picture does not wait for hundreds of rows nobody sees before scrolling.
+ * An unpaged table's rows: the first FIRST_ROWS at once, the rest once the page is idle — after
+ * the board's other charts have drawn — or at once when the pointer or focus reaches the table,
+ * so that a board's first picture does not wait for rows nobody sees before scrolling (issue 26:
+ * a board's six tables were most of its first render).
  */
-function useRowsInSteps(rows: TableRow[], paged: boolean): TableRow[] {
+function useRowsInSteps(rows: TableRow[], paged: boolean): { shown: TableRow[]; showAll: () => void } {
   const [complete, setComplete] = useState<TableRow[] | null>(null);
   const stepped = !paged && rows.length > FIRST_ROWS && complete !== rows;
   const shown = useMemo(() => (stepped ? rows.slice(0, FIRST_ROWS) : rows), [rows, stepped]);
   useEffect(() => {
     if (!stepped) return;
-    const timer = setTimeout(() => setComplete(rows), 0);
+    const show = () => setComplete(rows);
+    if (typeof requestIdleCallback === 'function') {
+      const idle = requestIdleCallback(show, { timeout: REST_WITHIN_MS });
+      return () => cancelIdleCallback(idle);
+    }
+    const timer = setTimeout(show, 0);
     return () => clearTimeout(timer);
   }, [rows, stepped]);
-  return shown;
+  return { shown, showAll: () => stepped && setComplete(rows) };
 }
 
 /** The summary, detail and pivot tables: small, bordered, the totals row bold. */
 export function DataTable({ columns, rows, pagination = false, onRowClick }: DataTableProps) {
   const antColumns = useMemo(() => toAntColumns(columns), [columns]);
   const nested = columns.some((c) => c.children);
-  const shown = useRowsInSteps(rows, pagination !== false);
+  const { shown, showAll } = useRowsInSteps(rows, pagination !== false);
   return (
-    <Table<TableRow>
-      size="small"
-      bordered={nested}
-      columns={antColumns}
-      dataSource={shown}
-      rowKey="key"
-      pagination={pagination}
-      components={TABLE_COMPONENTS}
-      rowClassName={(r) => (r.key === TOTAL_ROW_KEY ? 'shutu-chart-total-row' : '')}
-      onRow={(r) => ({
-        style: r.key === TOTAL_ROW_KEY ? { fontWeight: 600 } : undefined,
-        onClick: onRowClick && r.key !== TOTAL_ROW_KEY ? () => onRowClick(r) : undefined,
-      })}
-    />
+    <div className="shutu-data-table" onPointerEnter={showAll} onTouchStart={showAll} onFocus={showAll}>
+      <Table<TableRow>
+        size="small"
+        bordered={nested}
+        columns={antColumns}
+        dataSource={shown}
+        rowKey="key"
+        pagination={pagination}
+        components={TABLE_COMPONENTS}
+        rowClassName={(r) => (r.key === TOTAL_ROW_KEY ? 'shutu-chart-total-row' : '')}
+        onRow={(r) => ({
+          style: r.key === TOTAL_ROW_KEY ? { fontWeight: 600 } : undefined,
+          onClick: onRowClick && r.key !== TOTAL_ROW_KEY ? () => onRowClick(r) : undefined,
+        })}
+      />
+    </div>
   );
 }
 
