@@ -22,37 +22,45 @@ const BATCH = '/api/board/chart-data/batch';
 
 const matches = (body: ChartRequest, key: string, withLinks: boolean) => body.chartKey === key && (body.links?.length ?? 0) > 0 === withLinks;
 
+interface BatchLine<D> {
+  index: number;
+  data: D | null;
+  error: unknown;
+  /** The request answered, when the server chose the charts (a batch without `charts`: the page's first script). */
+  request?: ChartRequest;
+}
+
+/** The batch's items (NDJSON lines, or the JSON form's envelope), each with the request it answers. */
+async function batchItems<D>(r: Response): Promise<(BatchLine<D> & { asked: ChartRequest | undefined })[]> {
+  const charts = (r.request().postDataJSON() as { charts?: ChartRequest[] }).charts;
+  const text = await r.text();
+  const items: BatchLine<D>[] = text.trimStart().startsWith('{"code"')
+    ? (JSON.parse(text) as { data: Omit<BatchLine<D>, 'index'>[] }).data.map((item, i) => ({ index: i, ...item }))
+    : text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as BatchLine<D>);
+  return items.map((item) => ({ ...item, asked: item.request ?? charts?.[item.index] }));
+}
+
 export function chartAnswer<D>(page: Page, key: string, withLinks: boolean): Promise<ChartAnswer<D>> {
+  let found: ChartAnswer<D> | null = null;
   return page
-    .waitForResponse((r: Response) => {
+    .waitForResponse(async (r: Response) => {
       if (r.request().method() !== 'POST') return false;
       const path = new URL(r.url()).pathname;
-      if (path === CHART_DATA) return matches(r.request().postDataJSON() as ChartRequest, key, withLinks);
-      if (path !== BATCH) return false;
-      const charts = (r.request().postDataJSON() as { charts?: ChartRequest[] }).charts ?? [];
-      return charts.some((c) => matches(c, key, withLinks));
-    })
-    .then(async (r) => {
-      if (new URL(r.url()).pathname === CHART_DATA) {
+      if (path === CHART_DATA) {
         const body = r.request().postDataJSON() as ChartRequest;
-        return { links: body.links ?? [], data: ((await r.json()) as { data: D }).data };
+        if (!matches(body, key, withLinks)) return false;
+        found = { links: body.links ?? [], data: ((await r.json()) as { data: D }).data };
+        return true;
       }
-      const charts = (r.request().postDataJSON() as { charts: ChartRequest[] }).charts;
-      const index = charts.findIndex((c) => matches(c, key, withLinks));
-      // NDJSON: one `{ index, chartKey, data, error }` line per chart (the JSON form: the envelope's array).
-      const text = await r.text();
-      const items = text.trimStart().startsWith('{"code"')
-        ? ((JSON.parse(text) as { data: { data: D | null; error: unknown }[] }).data.map((item, i) => ({ index: i, ...item })) as {
-            index: number;
-            data: D | null;
-            error: unknown;
-          }[])
-        : text
-            .split('\n')
-            .filter((line) => line.trim() !== '')
-            .map((line) => JSON.parse(line) as { index: number; data: D | null; error: unknown });
-      const item = items.find((i) => i.index === index);
-      if (!item?.data) throw new Error(`chart ${key}: no answer in the batch (${JSON.stringify(item?.error ?? null)})`);
-      return { links: charts[index]!.links ?? [], data: item.data };
-    });
+      if (path !== BATCH) return false;
+      const item = (await batchItems<D>(r)).find((i) => i.asked && matches(i.asked, key, withLinks));
+      if (!item) return false;
+      if (!item.data) throw new Error(`chart ${key}: no answer in the batch (${JSON.stringify(item.error ?? null)})`);
+      found = { links: item.asked!.links ?? [], data: item.data };
+      return true;
+    })
+    .then(() => found!);
 }

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page, Response } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createOrdersDataset } from './api-fixtures.ts';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
 import { chartAnswer } from './board-answers.ts';
@@ -81,14 +81,7 @@ describe('time on charts', () => {
     await app?.stop();
   });
 
-  const answerOf = (key: string, withLinks: boolean) =>
-    page
-      .waitForResponse((r: Response) => {
-        if (new URL(r.url()).pathname !== '/api/board/chart-data' || r.request().method() !== 'POST') return false;
-        const body = r.request().postDataJSON() as { chartKey?: string; links?: unknown[] };
-        return body.chartKey === key && (body.links?.length ?? 0) > 0 === withLinks;
-      })
-      .then(async (r) => ({ links: (r.request().postDataJSON() as { links?: unknown[] }).links ?? [], data: ((await r.json()) as { data: ChartData }).data }));
+  const answerOf = (key: string, withLinks: boolean) => chartAnswer<ChartData>(page, key, withLinks);
   const chart = (key: string) => page.locator(`[data-testid="board-chart"][data-chart-key="${key}"]`);
 
   /** Orders of one month ('2026-05') as the dataset preview counts them. */

@@ -26,6 +26,12 @@ export const chartDataBatchRequestSchema = z.object({
   boardId: z.number().int().positive(),
   charts: z.array(chartDataBatchChartSchema).min(1).max(MAX_CHARTS_PER_BOARD).optional(),
   params: globalParamValuesSchema.default({}),
+  /**
+   * false: each chart read by its own statement, as its own call would (the board preview: at
+   * 10M orders one grouped statement for fifteen charts made them all wait for the slowest part);
+   * the call still saves the page its twenty requests and can be sent by its first script.
+   */
+  grouped: z.boolean().default(true),
 });
 export type ChartDataBatchRequest = z.input<typeof chartDataBatchRequestSchema>;
 export type ChartDataBatchRequestParsed = z.output<typeof chartDataBatchRequestSchema>;

@@ -12,8 +12,8 @@
 //    without it a lazy page's chunks are asked for only after the app's script has run.
 // 3. The API answers the page needs first, fetched now with the stored session and handed to
 //    the app's first request of the same GET (shared/api.ts takeEarly): the signed-in
-//    user, the public config, on /newbi/preview/{id} the board and on /m/app/{id} the app and the
-//    dashboard its menu opens. Each answer is taken at most once; one nobody takes costs a
+//    user, the public config, on /newbi/preview/{id} the board and its first data (each chart
+//    read alone) and on /m/app/{id} the app, the dashboard its menu opens and its first data. Each answer is taken at most once; one nobody takes costs a
 //    request and nothing else.
 //
 // Plain ES2017, no imports: it is not bundled. Its paths are checked against @shutu/contracts'
@@ -81,11 +81,15 @@
     if (useToken && token) headers.Authorization = 'Bearer ' + token;
     return keep(url, useToken, fetch(url, { headers: headers }));
   }
-  /** The board's first data (chart-data/batch without charts: the server picks what the page draws first), streamed. */
-  function firstData(boardId) {
+  /**
+   * The board's first data (chart-data/batch without charts: the server picks what the page draws
+   * first), streamed; `alone`: each chart by its own statement (`grouped: false`, the preview).
+   */
+  function firstData(boardId, alone) {
     var headers = { Accept: 'application/x-ndjson', 'Content-Type': 'application/json', Authorization: 'Bearer ' + token };
-    var body = JSON.stringify({ boardId: boardId });
-    keep('POST /api/board/chart-data/batch ' + boardId, true, fetch('/api/board/chart-data/batch', { method: 'POST', headers: headers, body: body }));
+    var body = JSON.stringify(alone ? { boardId: boardId, grouped: false } : { boardId: boardId });
+    var key = 'POST /api/board/chart-data/batch ' + boardId + (alone ? ' alone' : '');
+    keep(key, true, fetch('/api/board/chart-data/batch', { method: 'POST', headers: headers, body: body }));
   }
   function json(response) {
     return response.then(function (r) {
@@ -115,9 +119,12 @@
     get('/api/system/config', true);
     if (!token || /^\/(login|share\/|openview\/)/.test(path)) return;
     get('/api/auth/info', true);
-    // The board preview (issue 26): its definition now, not after the page's chunk has run.
+    // The board preview (issue 26): its definition and its first data now, not after the page's chunk has run.
     var preview = /^\/newbi\/preview\/(\d+)\/?$/.exec(path);
-    if (preview) get('/api/board/boards/' + preview[1], true);
+    if (preview) {
+      get('/api/board/boards/' + preview[1], true);
+      firstData(Number(preview[1]), true);
+    }
   }
 
   /** features/mobile/reflow.ts menuToOpen: the menu ?menu= names, else the first with a dashboard. */

@@ -68,14 +68,24 @@ describe('the first script (src/boot/early.js)', () => {
     expect(calls.map((c) => c.url)).not.toContain(apiPath(API.board.board, { id: 42 }));
   });
 
-  it('on /newbi/preview/{id} asks for the board too, and the preview page takes that answer', async () => {
+  it('on /newbi/preview/{id} asks for the board and its first data, each chart alone, and the preview page takes both answers', async () => {
     localStorage.setItem('shutu.token', 'tok');
-    const calls = mockFetch((call) => (call.url === apiPath(API.board.board, { id: 42 }) ? ok({ id: 42, title: '销售概览' }) : ok({})));
+    const calls = mockFetch((call) => {
+      if (call.url === apiPath(API.board.board, { id: 42 })) return ok({ id: 42, title: '销售概览' });
+      if (call.url === API.board.chartDataBatch) return { body: { index: 0 } };
+      return ok({});
+    });
     runEarlyScript('/newbi/preview/42');
     await settle();
-    expect(calls.map((c) => c.url).sort()).toEqual([API.auth.info, apiPath(API.board.board, { id: 42 }), API.system.config].sort());
+    expect(calls.map((c) => c.url).sort()).toEqual([API.auth.info, apiPath(API.board.board, { id: 42 }), API.board.chartDataBatch, API.system.config].sort());
+    const batch = calls.find((c) => c.url === API.board.chartDataBatch)!;
+    expect(batch.body).toEqual({ boardId: 42, grouped: false });
+    expect(batch.headers.Authorization).toBe('Bearer tok');
     expect(await http.get(apiPath(API.board.board, { id: 42 }))).toEqual({ id: 42, title: '销售概览' });
-    expect(calls).toHaveLength(3);
+    // Taken by the page that reads each chart alone, not by one that would group them.
+    expect(takeEarlyBatch(42, 'tok')).toBeNull();
+    expect(await (await takeEarlyBatch(42, 'tok', false))!.text()).toBe('{"index":0}');
+    expect(calls).toHaveLength(4);
   });
 
   it('without a session, and on the login and share pages, asks only for the public config', async () => {

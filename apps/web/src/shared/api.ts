@@ -98,9 +98,12 @@ function takeEarly(key: string, token: string | null): Promise<Response | null> 
     : null;
 }
 
-/** The streamed answer of the board's first data (POST chart-data/batch without `charts`; early.js on /m/app/{id}). */
-export function takeEarlyBatch(boardId: number, token: string | null): Promise<Response | null> | null {
-  return takeEarly(`POST ${API.board.chartDataBatch} ${boardId}`, token);
+/**
+ * The streamed answer of the board's first data (POST chart-data/batch without `charts`): early.js
+ * asks it grouped on /m/app/{id} and each chart alone (`grouped: false`) on /newbi/preview/{id}.
+ */
+export function takeEarlyBatch(boardId: number, token: string | null, grouped = true): Promise<Response | null> | null {
+  return takeEarly(`POST ${API.board.chartDataBatch} ${boardId}${grouped ? '' : ' alone'}`, token);
 }
 
 export type Query = Record<string, string | number | boolean | null | undefined>;

@@ -144,6 +144,31 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     expect(byKey(again.body.data).get('byProvince')!.data!.shared).toBe(true);
   });
 
+  it("reads each chart by its own statement when the call says grouped: false, with the same answers and the member's filter", async () => {
+    clearReadCache(w.server.ctx);
+    statements = [];
+    const res = await call(w.server, 'POST', '/api/board/chart-data/batch', {
+      headers: member,
+      payload: { boardId, grouped: false, charts: KEYS.map((chartKey) => ({ chartKey })) },
+    });
+    expect(res.status, res.raw.body).toBe(200);
+    expect(statements.filter((s) => s.includes('GROUPING SETS'))).toEqual([]);
+    // More statements than the grouped call's four: one per chart that reads (and the detail table's count).
+    expect(statements.length).toBeGreaterThan(4);
+    const items = byKey(res.body.data);
+    clearReadCache(w.server.ctx);
+    for (const key of KEYS) {
+      const own = await single(member, key);
+      const item = items.get(key)!;
+      if (own.status !== 200) {
+        expect(item, key).toEqual({ chartKey: key, data: null, error: { status: own.status, msg: own.body.msg } });
+        continue;
+      }
+      if (UNORDERED.has(key)) expect(sorted(item.data!.dataList), key).toEqual(sorted(own.body.data.dataList));
+      else expect(item.data!.dataList, key).toEqual(own.body.data.dataList);
+    }
+  });
+
   it.each([
     ['the administrator', () => w.admin],
     ['a member who sees 广东 only', () => member],

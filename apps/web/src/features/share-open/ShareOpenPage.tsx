@@ -83,7 +83,7 @@ function SharedBoard({ boardId }: { boardId: number }) {
         board={board}
         tools={false}
         onReady={onReady}
-        batch
+        batch="grouped"
         header={(controls) => (
           <div className="board-topbar" data-testid="board-topbar">
             <Tooltip title={board.title}>

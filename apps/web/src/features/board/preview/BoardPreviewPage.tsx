@@ -81,11 +81,12 @@ export default function BoardPreviewPage() {
     if (board) document.title = board.title;
   }, [board]);
   if (!board) return <BoardStatePanel failure={failure} onRetry={retry} />;
-  // Per-chart requests, not `batch`: at 10M orders the batch page was 2.4× slower cold than this one
-  // (docs/board-speed.md, 2026-11-26); the e2e waits read either form, so switching back is this prop.
+  // One call, each chart read alone ('alone', not 'grouped': at 10M orders the grouped batch page was
+  // 2.4× slower cold than per-chart requests, docs/board-speed.md); early.js sends it with the
+  // board's definition, before the app's script has loaded.
   return (
     <div className="board-preview-page" data-testid="board-preview">
-      <BoardView board={board} onReady={onReady} header={(controls) => <TopBar board={board} controls={controls} />} />
+      <BoardView board={board} onReady={onReady} batch="alone" header={(controls) => <TopBar board={board} controls={controls} />} />
     </div>
   );
 }

@@ -27,7 +27,7 @@ export default function OpenViewPage() {
     <div className="board-preview-page" data-testid="board-openview">
       <BoardView
         board={board}
-        batch
+        batch="grouped"
         onReady={onReady}
         header={(controls) =>
           controls.anchors.length > 0 ? (

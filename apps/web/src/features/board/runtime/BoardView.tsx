@@ -22,7 +22,7 @@ import {
   type ClickedField,
   type LinkageState,
 } from '@shutu/contracts/board-linkage';
-import { useBoardBatch } from './useBoardBatch.ts';
+import { useBoardBatch, type BoardBatchMode } from './useBoardBatch.ts';
 import './board-view.css';
 
 /** What the board offers its header (the preview's top bar, the slideshow's toolbar). */
@@ -49,8 +49,12 @@ export interface BoardViewProps {
   header?: (controls: BoardControls) => ReactNode;
   /** Every chart drawn in place has rendered (its picture, its empty state or its error); called once. */
   onReady?: () => void;
-  /** The drawn charts' first data in one call (useBoardBatch): the preview pages; else each chart asks by itself. */
-  batch?: boolean;
+  /**
+   * The drawn charts' first data in one call (useBoardBatch): 'grouped' (the charts that share a
+   * dataset and its filters read by one statement: the phone viewer), 'alone' (each chart by its
+   * own statement: the board preview); absent, each chart asks by itself.
+   */
+  batch?: BoardBatchMode;
 }
 
 /** Dialog charts open at this share of the window height. */
@@ -62,7 +66,7 @@ const DIALOG_HEIGHT_SHARE = 0.75;
  * the charts that link to them; 清除联动 resets). Dialog charts are not drawn in place: the
  * header gets them as `dialogCharts` and `openDialog` shows one in a large modal.
  */
-export function BoardView({ board, tools = true, header, onReady, batch = false }: BoardViewProps) {
+export function BoardView({ board, tools = true, header, onReady, batch }: BoardViewProps) {
   const [linkage, setLinkage] = useState<LinkageState>(initialLinkage);
   /** Bumped by 清除联动 so filter controls start again empty. */
   const [generation, setGeneration] = useState(0);
@@ -80,8 +84,8 @@ export function BoardView({ board, tools = true, header, onReady, batch = false 
   );
 
   // The drawn charts' first data (nothing chosen yet, the filters' defaults), asked for now: in one
-  // call when `batch` (the charts that share a dataset and its filters: one statement), else each
-  // chart's own request.
+  // call when `batch` (grouped: the charts that share a dataset and its filters in one statement;
+  // alone: each by its own), else each chart's own request.
   // Their lines are filed once the code of the kinds of charts drawn here is there (it starts
   // loading now, beside their data, after the batch's request: six connections on HTTP/1.1).
   const batchWaiting = useBoardBatch(

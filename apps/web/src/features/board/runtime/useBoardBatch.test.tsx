@@ -89,7 +89,7 @@ it('asks for the drawn charts in one streamed batch, draws each as its line arri
     chartAt('text', 'text', '说明', { x: 900, y: 0 }, { text: '说明文字' }),
     chartAt('dialog', 'bar', '弹窗图', { isDiglog: true }),
   ]);
-  mount(<BoardView board={board} batch onReady={onReady} />);
+  mount(<BoardView board={board} batch="grouped" onReady={onReady} />);
   // The bar is drawn from its line while the table still waits for its own.
   await waitFor(() => expect(document.querySelector('[data-chart-key="bar"]')?.getAttribute('data-row-count')).toBe('1'));
   expect(document.querySelector('[data-chart-key="failing"]')?.getAttribute('data-loading')).toBe('true');
@@ -122,7 +122,7 @@ it('falls back to one request per chart when the batch fails', async () => {
   mount(
     <BoardView
       board={makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 }), chartAt('pie', 'pie', '占比', { x: 500, y: 0 })])}
-      batch
+      batch="grouped"
       onReady={onReady}
     />,
   );
@@ -165,11 +165,38 @@ it("takes the first script's call for the board's first data: each line filed by
     },
   });
   const onReady = vi.fn();
-  mount(<BoardView board={board} batch onReady={onReady} />);
+  mount(<BoardView board={board} batch="grouped" onReady={onReady} />);
   await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
   expect(taken).toEqual([`POST /api/board/chart-data/batch ${board.id} null`]);
   expect(document.querySelector('[data-chart-key="bar"]')?.getAttribute('data-row-count')).toBe('1');
   // No batch call of the page's own; only the pie, whose line answered something else, asked by itself.
   expect(calls.filter((c) => c.url === '/api/board/chart-data/batch')).toHaveLength(0);
   expect(calls.filter((c) => c.url === '/api/board/chart-data').map((c) => (c.body as ChartDataRequest).chartKey)).toEqual(['pie']);
+});
+
+it("asks for each chart alone in 'alone' mode (the preview), and takes the first script's call made so, not a grouped one", async () => {
+  const calls = mockFetch(() => undefined);
+  const board = makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 }), chartAt('pie', 'pie', '占比', { x: 500, y: 0 })]);
+  const taken: string[] = [];
+  vi.stubGlobal('__shutuEarly', {
+    take: (key: string) => {
+      taken.push(key);
+      return null;
+    },
+  });
+  const batches = streamBatch(
+    (request) => request.charts!.map(({ chartKey }, index) => ({ index, chartKey, data: salesData([['浙江', 3]]), error: null })),
+    Promise.resolve(),
+    0,
+  );
+  const onReady = vi.fn();
+  mount(<BoardView board={board} batch="alone" onReady={onReady} />);
+  await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
+  expect(taken).toEqual([`POST /api/board/chart-data/batch ${board.id} alone`]);
+  expect(batches).toHaveLength(1);
+  expect(batches[0]).toMatchObject({ boardId: board.id, grouped: false });
+  expect(batches[0]!.charts!.map((c) => c.chartKey)).toEqual(['bar', 'pie']);
+  expect(document.querySelector('[data-chart-key="pie"]')?.getAttribute('data-row-count')).toBe('1');
+  // Every chart answered by the call: none asked by itself.
+  expect(calls.filter((c) => c.url === '/api/board/chart-data')).toHaveLength(0);
 });

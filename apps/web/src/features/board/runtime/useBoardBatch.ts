@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
-import { CHART_DATA_BATCH_STREAM_TYPE, type ChartDataBatchLine, type ChartDataBody, type ChartDataResult } from '@shutu/contracts';
+import { CHART_DATA_BATCH_STREAM_TYPE, type ChartDataBatchLine, type ChartDataBatchRequest, type ChartDataBody, type ChartDataResult } from '@shutu/contracts';
 import { chartBodyOf } from '@shutu/contracts/board-linkage';
 import { API, authToken, takeEarlyBatch } from '../../../shared/api.ts';
 import { chartDataBody, chartDataKeys, fetchChartData } from '../../../shared/charts/useChartData.ts';
@@ -15,6 +15,9 @@ import { chartDataBody, chartDataKeys, fetchChartData } from '../../../shared/ch
  * (linkage, paging, 全屏 dialogs) go through each chart's own request. When the batch itself
  * fails, every chart not yet answered asks by itself, as before the batch existed.
  */
+
+/** How the batch reads the charts: those sharing a dataset and its filters in one statement, or each alone. */
+export type BoardBatchMode = 'grouped' | 'alone';
 
 /** Answers of the batch put in the cache, not yet replaced by a chart's own request. */
 const batchAnswers = new WeakSet<ChartDataResult>();
@@ -35,9 +38,15 @@ export function boardChartStaleTime(query: Query<ChartDataResult, Error, ChartDa
  * page's first script made (early.js: the board's first data, the charts chosen by the server
  * with the same `boardFirstRequests`) is taken when there is one.
  */
-async function readBatch(boardId: number, bodies: readonly ChartDataBody[], onLine: (line: ChartDataBatchLine) => void, signal: AbortSignal): Promise<void> {
+async function readBatch(
+  boardId: number,
+  bodies: readonly ChartDataBody[],
+  mode: BoardBatchMode,
+  onLine: (line: ChartDataBatchLine) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const token = authToken();
-  const early = takeEarlyBatch(boardId, token);
+  const early = takeEarlyBatch(boardId, token, mode === 'grouped');
   // Without an early call, the request goes out now, before the caller goes on.
   const response =
     (early && (await early)) ||
@@ -47,7 +56,8 @@ async function readBatch(boardId: number, bodies: readonly ChartDataBody[], onLi
       body: JSON.stringify({
         boardId,
         charts: bodies.map((b) => ({ chartKey: b.chartKey!, mode: b.mode, links: b.links ?? [], current: b.current ?? 1, size: b.size ?? null })),
-      }),
+        ...(mode === 'alone' ? { grouped: false } : {}),
+      } satisfies ChartDataBatchRequest),
       signal,
     }));
   if (!response.ok || !response.body || !response.headers.get('content-type')?.includes(CHART_DATA_BATCH_STREAM_TYPE))
@@ -82,7 +92,7 @@ interface BatchRun {
  * chart back for 300 ms after that fallback (its Suspense throttle). The early call's answer is
  * often complete before the code is (the phone viewer), so its charts would all wait so.
  */
-function startBatch(client: QueryClient, boardId: number, bodies: readonly ChartDataBody[], codeReady: () => Promise<unknown>): BatchRun {
+function startBatch(client: QueryClient, boardId: number, bodies: readonly ChartDataBody[], mode: BoardBatchMode, codeReady: () => Promise<unknown>): BatchRun {
   const run: BatchRun = { answered: new Set(), done: false, abort: new AbortController(), version: 0, listeners: new Set() };
   const byRequest = new Map(bodies.map((body) => [JSON.stringify(body), body]));
   const changed = () => {
@@ -104,6 +114,7 @@ function startBatch(client: QueryClient, boardId: number, bodies: readonly Chart
   const read = readBatch(
     boardId,
     bodies,
+    mode,
     (line) => {
       if (held) return void held.push(line);
       file(line);
@@ -169,14 +180,14 @@ const noSubscription = () => () => undefined;
 
 /**
  * The board's first data, asked for while the board renders its first time (not after every chart
- * has rendered, which on a phone is most of a second): in one batch call when `batch`, else
- * the charts' own requests at once. Returns whether a chart still waits for its line of the
+ * has rendered, which on a phone is most of a second): in one batch call when `batch` names a
+ * mode, else the charts' own requests at once. Returns whether a chart still waits for its line of the
  * batch (it does not ask by itself meanwhile).
  */
 export function useBoardBatch(
   boardId: number,
   requests: () => readonly ChartDataBody[],
-  batch: boolean,
+  batch: BoardBatchMode | undefined,
   codeReady: () => Promise<unknown> = () => Promise.resolve(),
 ): (chartKey: string) => boolean {
   const client = useQueryClient();
@@ -184,7 +195,7 @@ export function useBoardBatch(
   const [first] = useState(() => requests().map(chartDataBody));
   const [run] = useState<BatchRun | null>(() => {
     if (!batch) prefetchFirstAnswers(client, first);
-    return batch && first.length > 0 ? startBatch(client, boardId, first, codeReady) : null;
+    return batch && first.length > 0 ? startBatch(client, boardId, first, batch, codeReady) : null;
   });
   useSyncExternalStore(
     run
