@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Modal } from 'antd';
-import type { Board, Chart } from '@shutu/contracts';
+import type { Board, Chart, ChartLinkValue } from '@shutu/contracts';
 import type { FilterValue } from '../../../shared/charts/FilterControls.tsx';
 import type { CubeCell } from '../../../shared/charts/format.ts';
 import { preloadChartParts } from '../../../shared/charts/lazy-parts.tsx';
@@ -56,6 +56,9 @@ export interface BoardViewProps {
    */
   batch?: BoardBatchMode;
 }
+
+/** A chart no driver links to (one array for all, so BoardChart's memo holds). */
+const NO_LINKS: ChartLinkValue[] = [];
 
 /** Dialog charts open at this share of the window height. */
 const DIALOG_HEIGHT_SHARE = 0.75;
@@ -144,7 +147,7 @@ export function BoardView({ board, tools = true, header, onReady, batch }: Board
         key={isFilter ? `${chart.key}:${generation}` : chart.key}
         boardId={board.id}
         chart={shown}
-        links={links[chart.key] ?? []}
+        links={links[chart.key] ?? NO_LINKS}
         tools={tools}
         allowFull={!inDialog}
         onRendered={inDialog ? undefined : onRendered}
