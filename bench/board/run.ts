@@ -12,6 +12,7 @@
  *   npx tsx bench/board/run.ts --web /tmp/my-web          # serve a web build of one's own
  *   npx tsx bench/board/run.ts --modes batch              # time only the page as shipped
  *   npx tsx bench/board/run.ts --trace /tmp/board.json    # and trace one more warm load (trace.ts)
+ *   npx tsx bench/board/run.ts --statements               # and print each statement's raw time, slowest first
  *
  * Issue 26: two pages are timed in turns within each run — `batch` (the page's streamed
  * chart-data/batch call; charts sharing the dataset and its filters read in one grouped
@@ -64,6 +65,7 @@ const { values } = parseArgs({
     modes: { type: 'string', default: 'batch,per-chart' },
     /** Record one more warm load (the first mode) with Chromium's tracing and the CPU profiler into this JSON file and print where the main thread went. */
     trace: { type: 'string' },
+    statements: { type: 'boolean', default: false },
   },
 });
 const modes = values.modes.split(',').map((m) => m.trim()) as ('batch' | 'per-chart')[];
@@ -280,6 +282,11 @@ try {
       return { count: each.length, sum: each.reduce((a, b) => a + b, 0), max: Math.max(...each) };
     }) as [{ count: number; sum: number; max: number }, { count: number; sum: number; max: number }];
     connection.closeSync();
+    if (values.statements) {
+      // The charts' statements, slowest first: where the engine's time goes.
+      const each = sets[0]!.map((st, k) => ({ millis: median(perStatement[0]![k]!), sql: st.sql.replace(/\s+/g, ' ') }));
+      for (const { millis, sql } of each.sort((a, b) => b.millis - a.millis)) console.log(`${fmt(millis).padStart(8)}  ${sql.slice(0, 400)}`);
+    }
 
     const runsOf = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
     console.log('');
