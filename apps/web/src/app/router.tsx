@@ -68,7 +68,11 @@ export function createAppRouter(queryClient: QueryClient) {
     {
       async patchRoutesOnNavigation({ path, patch }) {
         if (needsLogin(path)) return;
-        routesAdded ??= import('./routes.tsx').then(({ signedInOrLinkRoutes }) => patch(SHELL_ROUTE, signedInOrLinkRoutes()));
+        routesAdded ??= import('./routes.tsx').then(async ({ signedInOrLinkRoutes, earlyPageLoaded }) => {
+          // A preloaded page (the board preview, a share link, the phone viewer) renders without suspending.
+          await earlyPageLoaded(path);
+          patch(SHELL_ROUTE, signedInOrLinkRoutes());
+        });
         try {
           await routesAdded;
         } catch (error) {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { Button, Card, Input, Result, Space, Spin, Tooltip } from 'antd';
 import { LockOutlined } from '@ant-design/icons';
@@ -71,7 +71,10 @@ function PasswordForm({ error, pending, onSubmit }: { error: string | null; pend
 
 /** One shared board, read-only, through the link's token (set as the API's token override before it renders). */
 function SharedBoard({ boardId }: { boardId: number }) {
-  const { board, failure, onReady, retry } = useBoardView(boardId);
+  const { board: current, failure, onReady, retry } = useBoardView(boardId);
+  // The board's first render in a transition: React renders it in slices between which a phone
+  // still answers taps (Lighthouse's total blocking time), instead of one task of its charts.
+  const board = useDeferredValue(current);
   useEffect(() => {
     if (board) document.title = board.title;
   }, [board]);
