@@ -2,3 +2,4 @@
 export declare const SERVER_ENTRY: string;
 export declare function serverBundleStale(): boolean;
 export declare function buildServer(options?: { force?: boolean }): Promise<string>;
+export declare function newest(target: string): number;

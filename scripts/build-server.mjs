@@ -27,7 +27,8 @@ const BESIDE = [
   ['apps/server/src/modules/workflow/processes', 'processes'],
 ];
 
-function newest(target) {
+/** Newest modification time of a file or of any file below a directory (0 if absent; node_modules and build output skipped). */
+export function newest(target) {
   let stat;
   try {
     stat = fs.statSync(target);
@@ -35,7 +36,7 @@ function newest(target) {
     return 0;
   }
   if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
+  let latest = stat.mtimeMs; // a deleted file shows as a newer directory
   for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === 'dist') continue;
     latest = Math.max(latest, newest(path.join(target, entry.name)));

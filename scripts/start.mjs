@@ -3,7 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildServer, serverBundleStale } from './build-server.mjs';
+import { buildServer, newest, serverBundleStale } from './build-server.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -15,23 +15,6 @@ function mtime(file) {
   } catch {
     return undefined;
   }
-}
-
-/** Newest modification time of a file or of any file below a directory (0 if absent). */
-function newest(target) {
-  let stat;
-  try {
-    stat = fs.statSync(target);
-  } catch {
-    return 0;
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs; // a deleted file shows as a newer directory
-  for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
-    if (entry.name === 'node_modules') continue;
-    latest = Math.max(latest, newest(path.join(target, entry.name)));
-  }
-  return latest;
 }
 
 function run(command, args) {
