@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { act, cleanup, configure, fireEvent, render, renderHook, screen, waitFor, within } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -30,6 +30,9 @@ vi.mock('./echarts-setup.ts', () => ({
       return {
         setOption: fake.setOption,
         resize: fake.resize,
+        // The size it drew at: jsdom lays nothing out (clientWidth 0) unless a test says otherwise.
+        getWidth: () => 0,
+        getHeight: () => 0,
         dispose: fake.dispose,
         on: (name: string, fn: (params: unknown) => void) => fake.handlers.set(name, fn),
       };
@@ -128,6 +131,36 @@ describe('ECharts charts', () => {
     expect(onPointClick).toHaveBeenCalledWith(['华北'], [expect.objectContaining({ alias: 'd0', granularity: null })]);
     unmount();
     expect(fake.dispose).toHaveBeenCalledTimes(1);
+  });
+
+  it('resizes when its box changes size, not when the observer first reports the size it was drawn at', async () => {
+    const reports: (() => void)[] = [];
+    // test/setup.ts's stand-in is writable, not configurable: replaced for this test, put back after.
+    const original = window.ResizeObserver;
+    window.ResizeObserver = class {
+      constructor(report: () => void) {
+        reports.push(report);
+      }
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    } as unknown as typeof ResizeObserver;
+    onTestFinished(() => {
+      window.ResizeObserver = original;
+    });
+    fake.resize.mockClear();
+    const { container } = render(<ChartView chart={makeChart('bar')} data={barData} loading={false} height={300} />);
+    await waitFor(() => expect(fake.setOption).toHaveBeenCalledTimes(1));
+    expect(reports).toHaveLength(1);
+    // The observer's first report: the size the chart was just drawn at.
+    act(() => reports[0]!());
+    expect(fake.resize).not.toHaveBeenCalled();
+    // The board's box grew: the chart follows it.
+    const box = fake.init.mock.calls[0]![0] as HTMLElement;
+    expect(container.contains(box)).toBe(true);
+    Object.defineProperty(box, 'clientWidth', { configurable: true, value: 480 });
+    act(() => reports[0]!());
+    expect(fake.resize).toHaveBeenCalledTimes(1);
   });
 
   it('new data: setOption again on the same instance, animated', async () => {

@@ -72,7 +72,14 @@ export function EChart({ option, onRendered, onClick, style, className }: EChart
         const p = params as { dataIndex?: number; seriesIndex?: number; name?: string };
         if (typeof p.dataIndex === 'number') callbacks.current.onClick?.({ dataIndex: p.dataIndex, seriesIndex: p.seriesIndex, name: p.name });
       });
-      observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => instance.resize());
+      // An observer calls back once as it starts, with the size the chart was just drawn at: a
+      // resize then laid out and drew every chart a second time (issue 26, the share link's trace).
+      observer =
+        typeof ResizeObserver === 'undefined'
+          ? null
+          : new ResizeObserver(() => {
+              if (target.clientWidth !== instance.getWidth() || target.clientHeight !== instance.getHeight()) instance.resize();
+            });
       observer?.observe(target);
       instance.setOption({ ...latest.current, animation: false }, { notMerge: true });
       drawn.current = true;
