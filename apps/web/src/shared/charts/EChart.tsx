@@ -49,7 +49,6 @@ export function EChart({ option, onRendered, onClick, style, className }: EChart
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    let chart: EChartsType | null = null;
     let observer: ResizeObserver | null = null;
     // The instance and its first picture in a task of their own (draw-queue.ts), in the viewport's order.
     const cancel = queueFirstDraw(el, () => {
@@ -61,7 +60,6 @@ export function EChart({ option, onRendered, onClick, style, className }: EChart
     });
     function draw(target: HTMLDivElement) {
       const instance = echarts.init(target, undefined, { renderer: 'canvas', ...(ratio !== screenRatio ? { devicePixelRatio: ratio } : {}) });
-      chart = instance;
       chartRef.current = instance;
       instance.on('finished', () => {
         if (rendered.current) return;
@@ -87,7 +85,7 @@ export function EChart({ option, onRendered, onClick, style, className }: EChart
     return () => {
       cancel();
       observer?.disconnect();
-      (chart as EChartsType | null)?.dispose();
+      chartRef.current?.dispose();
       chartRef.current = null;
       drawn.current = false;
     };

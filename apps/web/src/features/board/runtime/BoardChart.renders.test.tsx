@@ -23,8 +23,7 @@ vi.mock('../../../shared/charts/ChartView.tsx', async () => {
         // draws them (shared/charts/draw-queue.ts): the board renders between two of them.
         const drawn = setTimeout(() => onRendered?.(), 5 * Number(chart.key.slice(1)));
         return () => clearTimeout(drawn);
-        // eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer, as the real view
-      }, [data]);
+      }, [data, chart.key, onRendered]);
       return <div data-testid={`view-${chart.key}`}>{data ? '已绘制' : '加载中'}</div>;
     },
   };

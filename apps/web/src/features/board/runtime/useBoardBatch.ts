@@ -1,7 +1,14 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
-import { CHART_DATA_BATCH_STREAM_TYPE, type ChartDataBatchLine, type ChartDataBatchRequest, type ChartDataBody, type ChartDataResult } from '@shutu/contracts';
-import { chartBodyOf } from '@shutu/contracts/board-linkage';
+import {
+  CHART_DATA_BATCH_STREAM_TYPE,
+  type ChartDataBatchChartInput,
+  type ChartDataBatchLine,
+  type ChartDataBatchRequest,
+  type ChartDataBody,
+  type ChartDataResult,
+} from '@shutu/contracts';
+import { batchChartOf, chartBodyOf, type BoardChartRequest } from '@shutu/contracts/board-linkage';
 import { API, authToken, takeEarlyBatch } from '../../../shared/api.ts';
 import { chartDataBody, chartDataKeys, fetchChartData } from '../../../shared/charts/useChartData.ts';
 
@@ -40,7 +47,7 @@ export function boardChartStaleTime(query: Query<ChartDataResult, Error, ChartDa
  */
 async function readBatch(
   boardId: number,
-  bodies: readonly ChartDataBody[],
+  charts: readonly ChartDataBatchChartInput[],
   mode: BoardBatchMode,
   onLine: (line: ChartDataBatchLine) => void,
   signal: AbortSignal,
@@ -55,7 +62,7 @@ async function readBatch(
       headers: { Accept: CHART_DATA_BATCH_STREAM_TYPE, 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
       body: JSON.stringify({
         boardId,
-        charts: bodies.map((b) => ({ chartKey: b.chartKey!, mode: b.mode, links: b.links ?? [], current: b.current ?? 1, size: b.size ?? null })),
+        charts: [...charts],
         ...(mode === 'alone' ? { grouped: false } : {}),
       } satisfies ChartDataBatchRequest),
       signal,
@@ -86,13 +93,20 @@ interface BatchRun {
   listeners: Set<() => void>;
 }
 
+/** A board's first requests: as the charts' queries key them, and as the batch call names them (same order). */
+interface FirstRequests {
+  bodies: ChartDataBody[];
+  charts: ChartDataBatchChartInput[];
+}
+
 /**
  * The batch's lines are filed once the charts' code is there too (`codeReady`): a chart given its
  * data before its ECharts or table code has loaded suspends, and React then holds every loaded
  * chart back for 300 ms after that fallback (its Suspense throttle). The early call's answer is
  * often complete before the code is (the phone viewer), so its charts would all wait so.
  */
-function startBatch(client: QueryClient, boardId: number, bodies: readonly ChartDataBody[], mode: BoardBatchMode, codeReady: () => Promise<unknown>): BatchRun {
+function startBatch(client: QueryClient, boardId: number, first: FirstRequests, mode: BoardBatchMode, codeReady: () => Promise<unknown>): BatchRun {
+  const { bodies, charts } = first;
   const run: BatchRun = { answered: new Set(), done: false, abort: new AbortController(), version: 0, listeners: new Set() };
   const byRequest = new Map(bodies.map((body) => [JSON.stringify(body), body]));
   const changed = () => {
@@ -113,7 +127,7 @@ function startBatch(client: QueryClient, boardId: number, bodies: readonly Chart
   let held: ChartDataBatchLine[] | null = [];
   const read = readBatch(
     boardId,
-    bodies,
+    charts,
     mode,
     (line) => {
       if (held) return void held.push(line);
@@ -186,16 +200,19 @@ const noSubscription = () => () => undefined;
  */
 export function useBoardBatch(
   boardId: number,
-  requests: () => readonly ChartDataBody[],
+  requests: () => readonly BoardChartRequest[],
   batch: BoardBatchMode | undefined,
   codeReady: () => Promise<unknown> = () => Promise.resolve(),
 ): (chartKey: string) => boolean {
   const client = useQueryClient();
   // The requests of the first render only: the page's first load.
-  const [first] = useState(() => requests().map(chartDataBody));
+  const [first] = useState((): FirstRequests => {
+    const asked = requests();
+    return { bodies: asked.map(chartDataBody), charts: asked.map(batchChartOf) };
+  });
   const [run] = useState<BatchRun | null>(() => {
-    if (!batch) prefetchFirstAnswers(client, first);
-    return batch && first.length > 0 ? startBatch(client, boardId, first, batch, codeReady) : null;
+    if (!batch) prefetchFirstAnswers(client, first.bodies);
+    return batch && first.bodies.length > 0 ? startBatch(client, boardId, first, batch, codeReady) : null;
   });
   useSyncExternalStore(
     run
