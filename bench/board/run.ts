@@ -13,6 +13,8 @@
  *   npx tsx bench/board/run.ts --modes batch              # time only the page as shipped
  *   npx tsx bench/board/run.ts --trace /tmp/board.json    # and trace one more warm load (trace.ts)
  *   npx tsx bench/board/run.ts --statements               # and print each statement's raw time, slowest first
+ *   npx tsx bench/board/run.ts --approx                   # the distinct counts as 近似去重计数 (APPROX_COUNT_DISTINCT);
+ *                                                         # the exact statements' raw sum is printed beside
  *
  * Issue 26: two pages are timed in turns within each run — `batch` (the page's streamed
  * chart-data/batch call; charts sharing the dataset and its filters read in one grouped
@@ -66,6 +68,8 @@ const { values } = parseArgs({
     /** Record one more warm load (the first mode) with Chromium's tracing and the CPU profiler into this JSON file and print where the main thread went. */
     trace: { type: 'string' },
     statements: { type: 'boolean', default: false },
+    /** The board's three distinct counts of phones as 近似去重计数; the raw sum of the exact statements is measured too. */
+    approx: { type: 'boolean', default: false },
   },
 });
 const modes = values.modes.split(',').map((m) => m.trim()) as ('batch' | 'per-chart')[];
@@ -134,7 +138,7 @@ try {
   const fields = await api<{ id: number; columnTitle: string }[]>('GET', `/api/dataset/cubes/${cubeId}/fields`, token);
   const ids = Object.fromEntries(fields.map((f) => [f.columnTitle, f.id]));
   const categoryId = (await api<{ id: number }>('POST', '/api/board/categories', token, { kind: 'visual', categoryValue: `基准 ${RUN}` })).id;
-  const boardId = await api<number>('POST', '/api/board/boards', token, board20(categoryId, cubeId, ids));
+  const boardId = await api<number>('POST', '/api/board/boards', token, board20(categoryId, cubeId, ids, { approxDistinct: values.approx }));
 
   // Every statement the server sends to the warehouse, as sent (deduplicated), per phase.
   let statements = new Map<string, { sql: string; params: readonly ParamValue[] }>();
@@ -266,7 +270,10 @@ try {
     const instance = await serverWarehouseInstance(file, config);
     const connection = await instance.connect();
     // The two sets take turns within each run (load from elsewhere falls on both alike).
+    const exactOf = (st: { sql: string; params: readonly ParamValue[] }) => ({ ...st, sql: st.sql.replaceAll('approx_count_distinct(', 'COUNT(DISTINCT ') });
     const sets = [perChartStatements, boardStatements].map((set) => [...set.values()]);
+    // --approx: the same statements as the board would run with exact distinct counts (the issue's raw sum).
+    if (values.approx) sets.push(sets[0]!.map(exactOf));
     const perStatement = sets.map((list) => list.map(() => [] as number[]));
     for (let i = 0; i < runs; i++) {
       for (const [n, list] of sets.entries()) {
@@ -277,10 +284,11 @@ try {
         }
       }
     }
-    const [raw, rawBoard] = perStatement.map((times) => {
+    type RawSum = { count: number; sum: number; max: number };
+    const [raw, rawBoard, rawExact] = perStatement.map((times) => {
       const each = times.map(median);
       return { count: each.length, sum: each.reduce((a, b) => a + b, 0), max: Math.max(...each) };
-    }) as [{ count: number; sum: number; max: number }, { count: number; sum: number; max: number }];
+    }) as [RawSum, RawSum, RawSum | undefined];
     connection.closeSync();
     if (values.statements) {
       // The charts' statements, slowest first: where the engine's time goes.
@@ -303,9 +311,14 @@ try {
     console.log(`| raw DuckDB: slowest of them | ${fmt(raw.max)} | |`);
     console.log(`| raw DuckDB: the board's ${rawBoard.count} statements (grouped), sequential sum | ${fmt(rawBoard.sum)} | |`);
     console.log(`| raw DuckDB: slowest of them | ${fmt(rawBoard.max)} | |`);
+    if (rawExact) {
+      console.log(`| raw DuckDB: the charts' statements with exact distinct counts, sequential sum | ${fmt(rawExact.sum)} | |`);
+      console.log(`| raw DuckDB: slowest of them | ${fmt(rawExact.max)} | |`);
+    }
     console.log('');
     for (const [mode, t] of timings) {
       console.log(`${mode}: cold / raw sum ${(median(t.cold) / raw.sum).toFixed(2)}, warm / raw sum ${(median(t.warm) / raw.sum).toFixed(2)}`);
+      if (rawExact) console.log(`${mode}: cold / raw sum of the exact statements ${(median(t.cold) / rawExact.sum).toFixed(2)}`);
     }
     console.log(`load average after: ${load()}`);
   } finally {

@@ -44,7 +44,14 @@ export type Expr =
   /** Case-insensitive LIKE; the pattern escapes % _ and \ with a backslash. */
   | { k: 'like'; arg: Expr; pattern: Expr }
   /** Substring test: `needle` occurs in `haystack`. */
-  | { k: 'contains'; haystack: Expr; needle: Expr };
+  | { k: 'contains'; haystack: Expr; needle: Expr }
+  /**
+   * A 64-bit hash of `arg`: its low `bits` bits (the bucket), or the register, an aggregate: the
+   * least of the rest of the hashes of the non-NULL values (sketch.ts; dialect `sketch`).
+   */
+  | { k: 'sketchHash'; part: 'bucket' | 'register'; arg: Expr; bits: number }
+  /** The HyperLogLog estimate of a group's registers (each the minimum of the rest of the hashes in its bucket). */
+  | { k: 'sketchEstimate'; register: Expr; bits: number };
 
 export interface TableRef {
   k: 'table';

@@ -18,6 +18,7 @@ import { compileFilterTree, type FilterContext } from './filters.ts';
 import { cubeFrom } from './joins.ts';
 import { buildModel, fieldKey, fromZod, type CubeModel, type ModelField } from './model.ts';
 import { renderQuery, type RenderedSql } from './render.ts';
+import { sketchDistinct } from './sketch.ts';
 
 export interface CompileOptions {
   dialect: Dialect | QueryDialect;
@@ -162,7 +163,7 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
   });
 
   const grouped = !request.detail && request.dimensions.length > 0;
-  const query = select({
+  const planned = select({
     columns,
     from,
     joins,
@@ -173,6 +174,8 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
     limit: request.limit ?? null,
     offset: request.offset ? request.offset : null,
   });
+  // 近似去重计数 from a sketch where the engine needs one (sketch.ts); the statement as it is otherwise.
+  const query = sketchDistinct(planned, request.dimensions.length, dialect) ?? planned;
   const count = request.withTotal ? countQuery(query) : null;
   return { dialect, query, count, fields };
 }

@@ -30,7 +30,7 @@ import { renderQuery, type ParamValue, type RenderedSql } from './render.ts';
  * PostgreSQL). MySQL / MariaDB have no GROUPING SETS (only WITH ROLLUP); ClickHouse 18.16 has
  * neither and inlines a CTE at every reference (each branch would scan again). Their plans run
  * as separate statements. Plans that are not groupable run alone too: detail reads, HAVING,
- * OFFSET, a count query, DISTINCT, and COUNT DISTINCT measures (measured on DuckDB at 1M
+ * OFFSET, a count query, DISTINCT, and distinct counts, exact or approximate (measured on DuckDB at 1M
  * orders: a distinct aggregate in a GROUPING SETS statement made it 14 times slower than the
  * same statement without it — docs/board-speed.md).
  */
@@ -54,7 +54,7 @@ export interface PlanGroups {
   alone: number[];
 }
 
-const mentionsDistinct = (expr: Expr): boolean => JSON.stringify(expr).includes('"fn":"COUNT_DISTINCT"');
+const mentionsDistinct = (expr: Expr): boolean => /"fn":"(APPROX_)?COUNT_DISTINCT"|"k":"sketchEstimate"/.test(JSON.stringify(expr));
 
 /** Whether a plan may share a grouped statement: an aggregate read without HAVING, OFFSET, count or distinct aggregates. */
 export function isGroupable(plan: CubePlan): boolean {

@@ -25,7 +25,22 @@ export function renderExpr(expr: Expr, dialect: Dialect): RenderedSql {
 
 const PRECEDENCE: Record<string, number> = { '*': 5, '/': 5, '+': 4, '-': 4, '=': 3, '<>': 3, '<': 3, '<=': 3, '>': 3, '>=': 3 };
 const NUMBER_TEXT = /^-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
-const ATOMIC = new Set<Expr['k']>(['column', 'alias', 'value', 'typedNull', 'number', 'keyword', 'call', 'agg', 'concat', 'dateTrunc', 'timestamp', 'case']);
+const ATOMIC = new Set<Expr['k']>([
+  'column',
+  'alias',
+  'value',
+  'typedNull',
+  'number',
+  'keyword',
+  'call',
+  'agg',
+  'concat',
+  'dateTrunc',
+  'timestamp',
+  'case',
+  'sketchHash',
+  'sketchEstimate',
+]);
 
 /** The SQL text of a number; refuses anything that is not a plain finite number. */
 export function numberLiteral(value: string | number): string {
@@ -129,6 +144,7 @@ class Renderer {
       case 'agg':
         if (e.arg === null) return 'COUNT(*)';
         if (e.fn === 'COUNT_DISTINCT') return this.d.countDistinct(this.expr(e.arg));
+        if (e.fn === 'APPROX_COUNT_DISTINCT') return this.d.approxCountDistinct(this.expr(e.arg));
         return `${e.fn}(${this.expr(e.arg)})`;
       case 'concat':
         return this.d.concat(e.args.map((a) => this.operand(a)));
@@ -145,6 +161,13 @@ class Renderer {
       }
       case 'contains':
         return this.d.contains(this.expr(e.haystack), this.expr(e.needle));
+      case 'sketchHash':
+      case 'sketchEstimate': {
+        const sketch = this.d.sketch;
+        if (!sketch || !Number.isInteger(e.bits) || e.bits < 4 || e.bits > 18) throw new Error(`${e.k}: not available for ${this.d.name}`);
+        if (e.k === 'sketchEstimate') return sketch.estimate(this.expr(e.register), e.bits);
+        return e.part === 'bucket' ? sketch.bucket(this.expr(e.arg), e.bits) : sketch.register(this.expr(e.arg), e.bits);
+      }
     }
   }
 

@@ -262,6 +262,22 @@ export const REQUESTS: { name: string; request: CubeQueryRequest; ordered: boole
     },
     ordered: true,
   },
+  {
+    // DuckDB reads it from a HyperLogLog sketch in SQL (near exact at these counts), ClickHouse
+    // with uniq, PostgreSQL and MySQL count exactly: the same numbers here, and the other
+    // measures (recombined from the sketch's partials on DuckDB) exact everywhere.
+    name: '近似去重计数 beside a sum and a count, sorted by it, with a HAVING on it',
+    request: {
+      dimensions: [{ fieldId: 1 }],
+      measures: [{ fieldId: 3, aggregation: 'APPROX_COUNT_DISTINCT' }, { fieldId: 5 }, { fieldId: 7 }],
+      having: { conditions: [{ cubeColumnId: 3, aggregation: 'APPROX_COUNT_DISTINCT', conditions: [{ function: 'ge', values: [1] }] }] },
+      sort: [
+        { fieldId: 3, aggregation: 'APPROX_COUNT_DISTINCT', direction: 'DESC' },
+        { fieldId: 1, direction: 'ASC' },
+      ],
+    },
+    ordered: true,
+  },
 ];
 
 /** Audience rules for the set operations: phones ordering by app, phones ordering by web. */

@@ -72,6 +72,8 @@ export const baseDialect = {
   functions: baseFunctions,
   likeEscape: '',
   countDistinct: (arg: string) => `COUNT(DISTINCT ${arg})`,
+  // PostgreSQL and MySQL have no built-in sketch: they count exactly.
+  approxCountDistinct: (arg: string) => `COUNT(DISTINCT ${arg})`,
   concat: (args: string[]) => `(${args.join(' || ')})`,
   dateTrunc: (unit: TimeUnit, arg: string) => `DATE_TRUNC('${unit.toLowerCase()}', ${arg})`,
   timestamp: (arg: string) => `CAST(${arg} AS TIMESTAMP)`,

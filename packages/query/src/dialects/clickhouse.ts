@@ -74,6 +74,7 @@ export const clickhouse: Dialect = {
     // TRIM: not offered; 18.16 predates trimBoth.
   },
   countDistinct: (arg) => `uniqExact(${arg})`,
+  approxCountDistinct: (arg) => `uniq(${arg})`,
   concat: (args) => `concat(${args.join(', ')})`,
   dateTrunc: (unit, arg) => `toDateTime(${TRUNCATE[unit]}(${arg}))`,
   timestamp: (arg) => `toDateTime(${arg})`,

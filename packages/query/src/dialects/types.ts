@@ -44,6 +44,16 @@ export interface QueryCapabilities {
   joinFromSubquery: boolean;
 }
 
+/** A 64-bit hash split into a bucket and the rest, and the estimate over a group's registers. */
+export interface SketchHooks {
+  /** The hash's low `bits` bits: 0 … 2^bits − 1. */
+  bucket(arg: string, bits: number): string;
+  /** An aggregate: the least of the hashes shifted right by `bits` (below 2^(64 − bits)), NULL values left out. */
+  register(arg: string, bits: number): string;
+  /** An aggregate: the distinct count estimated from the group's registers (NULL registers are empty buckets). */
+  estimate(register: string, bits: number): string;
+}
+
 /** Renders one catalogue function from its rendered arguments. */
 export type FunctionRender = (args: string[]) => string;
 
@@ -61,6 +71,14 @@ export interface Dialect {
   /** Appended to LIKE for a backslash escape character ('' when backslash is the default). */
   readonly likeEscape: string;
   countDistinct(arg: string): string;
+  /**
+   * An approximate distinct count rendered as one aggregate: the engine's own where it is
+   * accurate enough (ClickHouse's uniq), else the exact count. Engines with `sketch` read it from
+   * a HyperLogLog sketch in SQL instead, where the statement's shape allows (sketch.ts).
+   */
+  approxCountDistinct(arg: string): string;
+  /** Hooks of the HyperLogLog sketch in SQL (sketch.ts); absent: no sketch. */
+  readonly sketch?: SketchHooks;
   concat(args: string[]): string;
   dateTrunc(unit: TimeUnit, arg: string): string;
   /** A 'YYYY-MM-DD HH:mm:ss' string read as a timestamp. */

@@ -34,7 +34,7 @@ export function randomGroup(r: Random, depth = 1): FilterGroup {
     conditions: Array.from({ length: int(r, 0, 3) }, () => ({
       cubeColumnId: chance(r, 0.05) ? 404 : pick(r, FIELD_IDS),
       connectType: pick(r, ['and', 'or'] as const),
-      aggregation: chance(r, 0.3) ? pick(r, ['SUM', 'COUNT', 'COUNT_DISTINCT', 'MAX', 'MIN', 'AVG'] as const) : undefined,
+      aggregation: chance(r, 0.3) ? pick(r, ['SUM', 'COUNT', 'COUNT_DISTINCT', 'APPROX_COUNT_DISTINCT', 'MAX', 'MIN', 'AVG'] as const) : undefined,
       dateType: chance(r, 0.1) ? pick(r, [...TIME_UNITS, 'DATE', 'week'] as const) : undefined,
       conditions: Array.from({ length: chance(r, 0.03) ? 0 : int(r, 1, 2) }, () => ({
         function: chance(r, 0.02) ? ('exec' as 'eq') : pick(r, FILTER_FUNCTIONS),
@@ -133,7 +133,7 @@ export function randomRequest(r: Random): CubeQueryRequest {
   const dimensions = Array.from({ length: int(r, 0, 3) }, () => ({ fieldId: pickId(), granularity: chance(r, 0.15) ? pick(r, TIME_UNITS) : undefined }));
   const measures = Array.from({ length: int(r, 0, 3) }, () => ({
     fieldId: pickId(),
-    aggregation: chance(r, 0.5) ? pick(r, ['SUM', 'AVG', 'COUNT', 'COUNT_DISTINCT', 'MAX', 'MIN'] as const) : undefined,
+    aggregation: chance(r, 0.5) ? pick(r, ['SUM', 'AVG', 'COUNT', 'COUNT_DISTINCT', 'APPROX_COUNT_DISTINCT', 'MAX', 'MIN'] as const) : undefined,
   }));
   const detail = chance(r, 0.1);
   const sortable = [...dimensions, ...measures];

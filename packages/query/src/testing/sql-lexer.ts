@@ -81,7 +81,7 @@ export function tokenizeSql(sql: string, dialect: QueryDialect): SqlToken[] {
       const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest)![0];
       tokens.push({ type: 'word', value: m.toUpperCase() });
       i += m.length;
-    } else if ('(),.;+-*/<>=!%|'.includes(c)) {
+    } else if ('(),.;+-*/<>=!%|&'.includes(c)) {
       tokens.push({ type: 'punct', value: c });
       i++;
     } else {

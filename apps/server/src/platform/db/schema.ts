@@ -285,7 +285,7 @@ export interface CubeFieldTable {
   sortNum: number;
   numberDataFormat: string;
   timeDataFormat: string;
-  aggregationType: 'SUM' | 'AVG' | 'COUNT' | 'COUNT_DISTINCT' | 'MAX' | 'MIN';
+  aggregationType: 'SUM' | 'AVG' | 'COUNT' | 'COUNT_DISTINCT' | 'APPROX_COUNT_DISTINCT' | 'MAX' | 'MIN';
   virtualAggregationStatus: number;
   isExtra: number;
 }

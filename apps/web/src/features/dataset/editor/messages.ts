@@ -79,6 +79,7 @@ export const em = {
   MIN: '最小值',
   COUNT: '计数',
   COUNT_DISTINCT: '去重计数',
+  APPROX_COUNT_DISTINCT: '近似去重计数',
   applySelected: '应用到选中字段',
   selectedCount: '已选 {count} 项',
   permTitle: '权限设置',

@@ -159,7 +159,7 @@ export const toCubeField = (f: EditorField): CubeField => ({
 export const aggregationAllowed = (f: Pick<EditorField, 'dimensionType' | 'viewDataType' | 'columnAttr' | 'virtualAggregationStatus'>): boolean =>
   f.dimensionType === 'ZHIBIAO' && f.viewDataType === 'NUMBER' && !(f.columnAttr === 'VIRTUAL' && f.virtualAggregationStatus === 1);
 
-export const AGGREGATIONS: AggregationType[] = ['SUM', 'AVG', 'MAX', 'MIN', 'COUNT', 'COUNT_DISTINCT'];
+export const AGGREGATIONS: AggregationType[] = ['SUM', 'AVG', 'MAX', 'MIN', 'COUNT', 'COUNT_DISTINCT', 'APPROX_COUNT_DISTINCT'];
 export const VIEW_TYPES: ViewDataType[] = ['STRING', 'DATETIME', 'NUMBER'];
 
 export { isSavedFieldId as isSavedId } from '@shutu/contracts';

@@ -132,6 +132,9 @@ describe('chart config panel', () => {
     expect(last().dataconfig!.rowParamList[0]).toMatchObject({ fieldId: 2, granularity: 'MONTH' });
     await choose('[data-testid="ccp-item-aggregation"]', '平均');
     expect(last().dataconfig!.indexParamList[0]).toMatchObject({ fieldId: 3, aggregation: 'AVG' });
+    // The author may accept an estimate on a large table (docs/board-speed.md "Approximate distinct count").
+    await choose('[data-testid="ccp-item-aggregation"]', '近似去重计数');
+    expect(last().dataconfig!.indexParamList[0]).toMatchObject({ fieldId: 3, aggregation: 'APPROX_COUNT_DISTINCT' });
   });
 
   it('checks the limit as typed and counts filter conditions', async () => {

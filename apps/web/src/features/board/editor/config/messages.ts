@@ -157,13 +157,14 @@ export const AGGREGATION_LABELS: Record<AggregationType, string> = {
   SUM: '求和',
   COUNT: '计数',
   COUNT_DISTINCT: '去重计数',
+  APPROX_COUNT_DISTINCT: '近似去重计数',
   AVG: '平均',
   MAX: '最大',
   MIN: '最小',
 };
 
 /** Order the aggregation select lists them in. */
-export const AGGREGATION_ORDER: readonly AggregationType[] = ['SUM', 'COUNT', 'COUNT_DISTINCT', 'AVG', 'MAX', 'MIN'];
+export const AGGREGATION_ORDER: readonly AggregationType[] = ['SUM', 'COUNT', 'COUNT_DISTINCT', 'APPROX_COUNT_DISTINCT', 'AVG', 'MAX', 'MIN'];
 
 export const TIME_UNIT_LABELS: Record<TimeUnit, string> = {
   YEAR: '年',
