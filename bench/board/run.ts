@@ -159,6 +159,16 @@ try {
   for (const chart of CHARTS.keys()) await api('POST', '/api/board/chart-data', token, { boardId, chartKey: `c${chart + 1}` });
   const perChartStatements = statements;
   statements = new Map();
+  // --approx: what the same board runs with exact distinct counts (the issue's raw sum), from a twin board.
+  let exactStatements: typeof statements | null = null;
+  if (values.approx) {
+    const exactBoardId = await api<number>('POST', '/api/board/boards', token, { ...board20(categoryId, cubeId, ids), title: '二十图表基准大屏（精确去重）' });
+    clearReadCache(ctx);
+    clearAnswerCache(ctx);
+    for (const chart of CHARTS.keys()) await api('POST', '/api/board/chart-data', token, { boardId: exactBoardId, chartKey: `c${chart + 1}` });
+    exactStatements = statements;
+    statements = new Map();
+  }
 
   const browser = await launchBrowser();
   try {
@@ -270,10 +280,9 @@ try {
     const instance = await serverWarehouseInstance(file, config);
     const connection = await instance.connect();
     // The two sets take turns within each run (load from elsewhere falls on both alike).
-    const exactOf = (st: { sql: string; params: readonly ParamValue[] }) => ({ ...st, sql: st.sql.replaceAll('approx_count_distinct(', 'COUNT(DISTINCT ') });
     const sets = [perChartStatements, boardStatements].map((set) => [...set.values()]);
     // --approx: the same statements as the board would run with exact distinct counts (the issue's raw sum).
-    if (values.approx) sets.push(sets[0]!.map(exactOf));
+    if (exactStatements) sets.push([...exactStatements.values()]);
     const perStatement = sets.map((list) => list.map(() => [] as number[]));
     for (let i = 0; i < runs; i++) {
       for (const [n, list] of sets.entries()) {
