@@ -18,6 +18,7 @@ import { compileFilterTree, type FilterContext } from './filters.ts';
 import { cubeFrom } from './joins.ts';
 import { buildModel, fieldKey, fromZod, type CubeModel, type ModelField } from './model.ts';
 import { renderQuery, type RenderedSql } from './render.ts';
+import { rollUpDays } from './day-rollup.ts';
 import { sketchDistinct } from './sketch.ts';
 
 export interface CompileOptions {
@@ -163,7 +164,7 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
   });
 
   const grouped = !request.detail && request.dimensions.length > 0;
-  const planned = select({
+  const query = select({
     columns,
     from,
     joins,
@@ -174,8 +175,6 @@ export function planCubeQuery(modelInput: CubeModel | CubeModelInput, requestInp
     limit: request.limit ?? null,
     offset: request.offset ? request.offset : null,
   });
-  // 近似去重计数 from a sketch where the engine needs one (sketch.ts); the statement as it is otherwise.
-  const query = sketchDistinct(planned, request.dimensions.length, dialect) ?? planned;
   const count = request.withTotal ? countQuery(query) : null;
   return { dialect, query, count, fields };
 }
@@ -191,6 +190,16 @@ export function countQuery(query: SelectQuery): SelectQuery {
 /** Compiles a cube request to SQL and parameters for one dialect, with permissions applied. */
 export function compileCubeQuery(model: CubeModel | CubeModelInput, request: CubeQueryRequest, options: CompileOptions): CompiledQuery {
   const plan = planCubeQuery(model, request, options);
-  const main = renderQuery(plan.query, plan.dialect);
+  const main = renderQuery(engineForm(plan), plan.dialect);
   return { ...main, fields: plan.fields, count: plan.count ? renderQuery(plan.count, plan.dialect) : null };
+}
+
+/**
+ * The statement a plan read alone runs: 近似去重计数 from a sketch where the engine needs one
+ * (sketch.ts), time axes grouped by day first where that is cheaper (day-rollup.ts), else the
+ * plan's own. Grouped board statements (grouped.ts) and set operations take the plan as it is.
+ */
+export function engineForm(plan: CubePlan): SelectQuery {
+  const dims = plan.fields.filter((f) => f.kind === 'dimension').length;
+  return sketchDistinct(plan.query, dims, plan.dialect) ?? rollUpDays(plan.query, dims, plan.dialect) ?? plan.query;
 }

@@ -23,7 +23,7 @@ const clickhouseTwin: Dialect = { ...clickhouse, capabilities: { ...clickhouse.c
 
 /** String literals the code itself writes (date units, MySQL date formats, the LIKE escape). */
 const STATIC_LITERALS = new Set(['\\', 'year', 'quarter', 'month', 'week', 'day', 'hour', '%Y-01-01', '%Y-%m-01', '%Y-%m-%d %H:00:00']);
-const GENERATED_ALIAS = /^(d|m|o|s|p)[0-9]+$|^(k|q|a|b|x|sketch|total)$/;
+const GENERATED_ALIAS = /^(d|m|o|s|p)[0-9]+$|^(k|q|a|b|x|sketch|days|total)$/;
 const VOCABULARY = new Set(
   `SELECT DISTINCT AS FROM WHERE GROUP BY HAVING ORDER ASC DESC NULLS LAST LIMIT OFFSET LEFT RIGHT INNER JOIN ALL ON AND OR
   NOT IS NULL IN BETWEEN CASE WHEN THEN ELSE END TRUE FALSE CAST TIMESTAMP VARCHAR TEXT CHAR DATETIME DOUBLE PRECISION

@@ -40,6 +40,7 @@ const ATOMIC = new Set<Expr['k']>([
   'case',
   'sketchHash',
   'sketchEstimate',
+  'dayOf',
 ]);
 
 /** The SQL text of a number; refuses anything that is not a plain finite number. */
@@ -161,6 +162,9 @@ class Renderer {
       }
       case 'contains':
         return this.d.contains(this.expr(e.haystack), this.expr(e.needle));
+      case 'dayOf':
+        if (!this.d.dayOf) throw new Error(`dayOf: not available for ${this.d.name}`);
+        return this.d.dayOf(this.expr(e.arg));
       case 'sketchHash':
       case 'sketchEstimate': {
         const sketch = this.d.sketch;

@@ -77,6 +77,11 @@ export interface Dialect {
    * a HyperLogLog sketch in SQL instead, where the statement's shape allows (sketch.ts).
    */
   approxCountDistinct(arg: string): string;
+  /**
+   * The calendar day of a date or timestamp, cheaper per row than DATE_TRUNC: time axes of a day
+   * or longer are grouped by day first (day-rollup.ts); absent: DATE_TRUNC on every row.
+   */
+  dayOf?(arg: string): string;
   /** Hooks of the HyperLogLog sketch in SQL (sketch.ts); absent: no sketch. */
   readonly sketch?: SketchHooks;
   concat(args: string[]): string;
