@@ -52,7 +52,7 @@ export type Expr =
   | { k: 'sketchHash'; part: 'bucket' | 'register'; arg: Expr; bits: number }
   /** The HyperLogLog estimate of a group's registers (each the minimum of the rest of the hashes in its bucket). */
   | { k: 'sketchEstimate'; register: Expr; bits: number }
-  /** The calendar day of a date or timestamp (day-rollup.ts; dialect `dayOf`). */
+  /** The calendar day of a date or timestamp, of its type (day-rollup.ts; dialect `dayOf`). */
   | { k: 'dayOf'; arg: Expr };
 
 export interface TableRef {

@@ -147,7 +147,7 @@ describeSqlCases([
     request: { dimensions: [{ fieldId: 5, granularity: 'YEAR' }], measures: [{ fieldId: 4 }] },
     expected: {
       duckdb: [
-        'SELECT DATE_TRUNC(\'year\', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT CAST("o"."order_time" AS DATE) AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1',
+        'SELECT DATE_TRUNC(\'year\', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT DATE_TRUNC(\'day\', "o"."order_time") AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1',
       ],
       postgres: ['SELECT DATE_TRUNC(\'year\', "o"."order_time") AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1'],
       mysql: ["SELECT CAST(DATE_FORMAT(`o`.`order_time`, '%Y-01-01') AS DATETIME) AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY 1"],
@@ -161,7 +161,7 @@ describeSqlCases([
     request: { dimensions: [{ fieldId: 5, granularity: 'QUARTER' }], measures: [{ fieldId: 4 }] },
     expected: {
       duckdb: [
-        'SELECT DATE_TRUNC(\'quarter\', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT CAST("o"."order_time" AS DATE) AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1',
+        'SELECT DATE_TRUNC(\'quarter\', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT DATE_TRUNC(\'day\', "o"."order_time") AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1',
       ],
       postgres: ['SELECT DATE_TRUNC(\'quarter\', "o"."order_time") AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1'],
       mysql: [
@@ -177,7 +177,7 @@ describeSqlCases([
     request: { dimensions: [{ fieldId: 5, granularity: 'MONTH' }], measures: [{ fieldId: 4 }] },
     expected: {
       duckdb: [
-        'SELECT DATE_TRUNC(\'month\', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT CAST("o"."order_time" AS DATE) AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1',
+        'SELECT DATE_TRUNC(\'month\', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT DATE_TRUNC(\'day\', "o"."order_time") AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1',
       ],
       postgres: ['SELECT DATE_TRUNC(\'month\', "o"."order_time") AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1'],
       mysql: ["SELECT CAST(DATE_FORMAT(`o`.`order_time`, '%Y-%m-01') AS DATETIME) AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY 1"],
@@ -191,7 +191,7 @@ describeSqlCases([
     request: { dimensions: [{ fieldId: 5, granularity: 'WEEK' }], measures: [{ fieldId: 4 }] },
     expected: {
       duckdb: [
-        'SELECT DATE_TRUNC(\'week\', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT CAST("o"."order_time" AS DATE) AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1',
+        'SELECT DATE_TRUNC(\'week\', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT DATE_TRUNC(\'day\', "o"."order_time") AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1',
       ],
       postgres: ['SELECT DATE_TRUNC(\'week\', "o"."order_time") AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1'],
       mysql: [
@@ -206,9 +206,7 @@ describeSqlCases([
     name: 'date granularity DAY',
     request: { dimensions: [{ fieldId: 5, granularity: 'DAY' }], measures: [{ fieldId: 4 }] },
     expected: {
-      duckdb: [
-        'SELECT DATE_TRUNC(\'day\', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT CAST("o"."order_time" AS DATE) AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1',
-      ],
+      duckdb: ['SELECT DATE_TRUNC(\'day\', "o"."order_time") AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1'],
       postgres: ['SELECT DATE_TRUNC(\'day\', "o"."order_time") AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1'],
       mysql: ['SELECT CAST(DATE(`o`.`order_time`) AS DATETIME) AS `d0`, SUM(`o`.`amount`) AS `m0` FROM `ods_order` AS `o` GROUP BY 1'],
       clickhouse: [

@@ -23,18 +23,20 @@ describe('time axes grouped by day first (DuckDB)', () => {
     const { sql, params } = duckdb(request, { rowFilters: [where(1, 'eq', ['浙江'])] });
     expect(sql).toBe(
       'SELECT DATE_TRUNC(\'month\', "days"."d0") AS "d0", "days"."d1" AS "d1", SUM("days"."p0") / NULLIF(SUM("days"."p1"), 0) AS "m0", ' +
-        'COALESCE(SUM("days"."p2"), 0) AS "m1", MAX("days"."p3") AS "m2" FROM (SELECT CAST("o"."order_time" AS DATE) AS "d0", "o"."province" AS "d1", ' +
+        'COALESCE(SUM("days"."p2"), 0) AS "m1", MAX("days"."p3") AS "m2" FROM (SELECT DATE_TRUNC(\'day\', "o"."order_time") AS "d0", "o"."province" AS "d1", ' +
         'SUM("o"."amount") AS "p0", COUNT("o"."amount") AS "p1", COUNT("o"."user_phone") AS "p2", MAX("o"."amount") AS "p3" FROM "ods_order" AS "o" ' +
         'WHERE "o"."province" = $1 GROUP BY 1, 2) AS "days" GROUP BY 1, 2 HAVING COALESCE(SUM("days"."p2"), 0) > $2 ORDER BY "d0" ASC NULLS LAST LIMIT 100',
     );
     expect(params).toEqual(['浙江', 5]);
   });
 
-  it('leaves hours, distinct counts, detail rows and other engines as written', () => {
+  it('leaves days, hours, distinct counts, detail rows and other engines as written', () => {
     const month = { fieldId: 5, granularity: 'MONTH' } as const;
-    expect(duckdb({ dimensions: [{ fieldId: 5, granularity: 'HOUR' }], measures: [{ fieldId: 4 }] }).sql).toBe(
-      'SELECT DATE_TRUNC(\'hour\', "o"."order_time") AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1',
-    );
+    for (const unit of ['DAY', 'HOUR'] as const) {
+      expect(duckdb({ dimensions: [{ fieldId: 5, granularity: unit }], measures: [{ fieldId: 4 }] }).sql).toBe(
+        `SELECT DATE_TRUNC('${unit.toLowerCase()}', "o"."order_time") AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1`,
+      );
+    }
     expect(duckdb({ dimensions: [month], measures: [{ fieldId: 3, aggregation: 'COUNT_DISTINCT' }] }).sql).toBe(
       'SELECT DATE_TRUNC(\'month\', "o"."order_time") AS "d0", COUNT(DISTINCT "o"."user_phone") AS "m0" FROM "ods_order" AS "o" GROUP BY 1',
     );

@@ -98,7 +98,7 @@ describeSqlCases([
     },
     expected: {
       duckdb: [
-        `SELECT DATE_TRUNC('month', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT CAST("o"."order_time" AS DATE) AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1 ORDER BY "d0" ASC NULLS LAST`,
+        `SELECT DATE_TRUNC('month', "days"."d0") AS "d0", SUM("days"."p0") AS "m0" FROM (SELECT DATE_TRUNC('day', "o"."order_time") AS "d0", SUM("o"."amount") AS "p0" FROM "ods_order" AS "o" GROUP BY 1) AS "days" GROUP BY 1 ORDER BY "d0" ASC NULLS LAST`,
       ],
       postgres: [
         `SELECT DATE_TRUNC('month', "o"."order_time") AS "d0", SUM("o"."amount") AS "m0" FROM "ods_order" AS "o" GROUP BY 1 ORDER BY "d0" ASC NULLS LAST`,

@@ -78,8 +78,9 @@ export interface Dialect {
    */
   approxCountDistinct(arg: string): string;
   /**
-   * The calendar day of a date or timestamp, cheaper per row than DATE_TRUNC: time axes of a day
-   * or longer are grouped by day first (day-rollup.ts); absent: DATE_TRUNC on every row.
+   * The calendar day of a date or timestamp, of the same type, cheaper per row than truncating to
+   * a week or longer: such time axes are grouped by day first (day-rollup.ts); absent: each row
+   * is truncated to the axis's unit.
    */
   dayOf?(arg: string): string;
   /** Hooks of the HyperLogLog sketch in SQL (sketch.ts); absent: no sketch. */
