@@ -227,7 +227,6 @@ export default defineConfig({
         // it re-exports, with their charts, in the chunk /login loads, and one schema from
         // @shutu/contracts kept all of them (issue 26, docs/web-performance.md).
         moduleSideEffects: (id) => (DECLARATIONS_ONLY.some((pattern) => pattern.test(id)) ? false : undefined),
-        manualPureFunctions: ['z'],
       },
       output: {
         // Everything the entry imports statically in one chunk: it all loads before the first
