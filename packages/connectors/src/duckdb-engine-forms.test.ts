@@ -15,15 +15,27 @@ const GENERATED = `SELECT CASE WHEN i % 100 = 0 THEN 'F' WHEN i % 100 = 1 THEN '
     ELSE '1' || lpad(CAST((i * 7919) % (12000 * (1 + i % 5)) AS VARCHAR), 10, '0') END AS phone,
   CAST(i % 1000 AS DOUBLE) / 10 AS amount
   FROM range(300000) AS t(i)`;
-const model: CubeModelInput = {
-  tables: [{ tableName: 'generated', tableAliasName: 'o' }],
-  joins: [],
-  fields: [
-    { id: 1, columnName: 'grp', columnTitle: '组', tableAliasName: 'o', viewDataType: 'STRING' },
-    { id: 2, columnName: 'phone', columnTitle: '手机号', tableAliasName: 'o', viewDataType: 'STRING' },
-    { id: 3, columnName: 'amount', columnTitle: '金额', tableAliasName: 'o', viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' },
-  ],
-};
+/** A one-table cube over a derived table: fields 1, 2, … in the order given; NUMBER fields are measures. */
+function tableModel(tableName: string, fields: [columnName: string, columnTitle: string, viewDataType: 'STRING' | 'NUMBER' | 'DATETIME'][]): CubeModelInput {
+  return {
+    tables: [{ tableName, tableAliasName: 'o' }],
+    joins: [],
+    fields: fields.map(([columnName, columnTitle, viewDataType], i) => ({
+      id: i + 1,
+      columnName,
+      columnTitle,
+      tableAliasName: 'o',
+      viewDataType,
+      ...(viewDataType === 'NUMBER' ? { dimensionType: 'ZHIBIAO' as const } : {}),
+    })),
+  };
+}
+
+const model = tableModel('generated', [
+  ['grp', '组', 'STRING'],
+  ['phone', '手机号', 'STRING'],
+  ['amount', '金额', 'NUMBER'],
+]);
 const driver = openDriver({ type: 'duckdb' });
 afterAll(() => driver.close());
 
@@ -97,16 +109,12 @@ describe('time axes grouped by day on DuckDB', () => {
     TIMESTAMPTZ '2025-01-01 00:00:00+08' + INTERVAL (i * 7919 % 400) DAY + INTERVAL (i % 1440) MINUTE AS tz,
     CASE WHEN i % 3 = 0 THEN '甲' ELSE '乙' END AS kind, CAST(i % 997 AS DOUBLE) / 10 AS amount
     FROM range(20000) AS t(i)`;
-  const timeModel: CubeModelInput = {
-    tables: [{ tableName: 'times', tableAliasName: 'o' }],
-    joins: [],
-    fields: [
-      { id: 1, columnName: 't', columnTitle: '时间', tableAliasName: 'o', viewDataType: 'DATETIME' },
-      { id: 2, columnName: 'tz', columnTitle: '带时区时间', tableAliasName: 'o', viewDataType: 'DATETIME' },
-      { id: 3, columnName: 'kind', columnTitle: '类别', tableAliasName: 'o', viewDataType: 'STRING' },
-      { id: 4, columnName: 'amount', columnTitle: '金额', tableAliasName: 'o', viewDataType: 'NUMBER', dimensionType: 'ZHIBIAO' },
-    ],
-  };
+  const timeModel = tableModel('times', [
+    ['t', '时间', 'DATETIME'],
+    ['tz', '带时区时间', 'DATETIME'],
+    ['kind', '类别', 'STRING'],
+    ['amount', '金额', 'NUMBER'],
+  ]);
   const options = { dialect: 'duckdb' as const, now: new Date(), derivedTables: new Map([['times', TIMES]]) };
 
   it('answers as the statement as written does, by week, month, quarter and year', async () => {
