@@ -200,11 +200,14 @@ describe('dataset list and dataset grants', () => {
     await toast('保存成功').waitFor();
     await screenshot(page, 'dataset-grant-tab');
 
+    // The grants of 订单主题 itself: the save also refetches those of 经营分析, which may answer first.
     await Promise.all([
-      page.waitForResponse(is('GET', `/api/dataset/auth/${groupId}/cubes`)),
+      page.waitForResponse(
+        (r) => is('GET', `/api/dataset/auth/${groupId}/cubes`)(r) && new URL(r.url()).searchParams.get('cubeWorkspaceId') === String(ids['订单主题']),
+      ),
       page.getByTestId('dset-category').filter({ hasText: '订单主题' }).click(),
     ]);
-    await item('订单明细').waitFor();
+    await page.getByTestId('grant-cube-count').filter({ hasText: '已选 1 / 共 1' }).waitFor();
     expect(await item('订单明细').getByRole('checkbox').isChecked()).toBe(true);
 
     await item('订单明细')
