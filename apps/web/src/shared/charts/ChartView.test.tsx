@@ -73,6 +73,14 @@ describe('ChartView states', () => {
     expect(onRendered).not.toHaveBeenCalled();
   });
 
+  it('loading on a board: 拼命加载中 without a spinner (twenty of them kept the compositor busy)', () => {
+    const { container, rerender } = render(<ChartView chart={makeChart('bar')} data={null} loading />);
+    expect(container.querySelector('.ant-spin')).not.toBeNull();
+    rerender(<ChartView chart={makeChart('bar')} data={null} loading quietLoading />);
+    expect(screen.getByText('拼命加载中')).toBeTruthy();
+    expect(container.querySelector('.ant-spin')).toBeNull();
+  });
+
   it('no rows: 暂无数据, and rendered', () => {
     const onRendered = vi.fn();
     render(<ChartView chart={makeChart('bar')} data={makeData(salesFields, [])} loading={false} onRendered={onRendered} />);

@@ -49,6 +49,12 @@ export interface ChartViewProps {
   height?: number;
   /** More header tools (export, full screen …), right of 结构筛选. */
   extra?: ReactNode;
+  /**
+   * 拼命加载中 without a spinner (a board's charts): twenty animated spinners kept the browser's
+   * compositor busy through the whole load, 0.3–0.5 s of a 10M board's cold load on two cores, and
+   * the server's own headless renders (thumbnails, subscriptions, PDF) pay it too (docs/board-speed.md).
+   */
+  quietLoading?: boolean;
 }
 
 /** The server's default page of a detail table. */
@@ -57,10 +63,10 @@ function Centered({ children, style }: { children: ReactNode; style?: CSSPropert
   return <div style={{ height: '100%', minHeight: 60, display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 8, ...style }}>{children}</div>;
 }
 
-function Loading() {
+function Loading({ quiet }: { quiet?: boolean }) {
   return (
     <Centered>
-      <Spin size="small" />
+      {!quiet && <Spin size="small" />}
       <Typography.Text type="secondary">{boardMessages.loading}</Typography.Text>
     </Centered>
   );
@@ -78,7 +84,7 @@ function OnMount({ onMount }: { onMount: () => void }) {
  * indicator card, text, image and the filter controls; 拼命加载中 while loading, 暂无数据 without rows.
  */
 export function ChartView(props: ChartViewProps) {
-  const { chart, data, loading, error, onFilterChange, onPage, page, onPointClick, onRendered, height, extra } = props;
+  const { chart, data, loading, error, onFilterChange, onPage, page, onPointClick, onRendered, height, extra, quietLoading } = props;
   const options = useMemo(() => readOptions(chart), [chart]);
   const [structure, setStructure] = useState<StructureFilterState>(SHOW_ALL);
 
@@ -134,7 +140,7 @@ export function ChartView(props: ChartViewProps) {
 
   let body: ReactNode;
   if (waiting) {
-    body = <Loading />;
+    body = <Loading quiet={quietLoading} />;
   } else if (failed) {
     body = (
       <Centered>
@@ -279,12 +285,12 @@ export function ChartView(props: ChartViewProps) {
       )}
       <div className="shutu-chart-body" style={{ flex: 1, minHeight: 0, overflow: usesECharts ? 'hidden' : 'auto', position: 'relative' }}>
         {lazyBody && !usesECharts ? (
-          <Suspense fallback={<Loading />}>
+          <Suspense fallback={<Loading quiet={quietLoading} />}>
             {body}
             <OnMount onMount={markRendered} />
           </Suspense>
         ) : (
-          <Suspense fallback={<Loading />}>{body}</Suspense>
+          <Suspense fallback={<Loading quiet={quietLoading} />}>{body}</Suspense>
         )}
       </div>
     </div>

@@ -123,6 +123,7 @@ export const BoardChart = memo(function BoardChart(props: BoardChartProps) {
       onRendered={onRendered ? () => onRendered(chart.key) : undefined}
       height={height}
       extra={chart.site.isSimple ? undefined : toolbar}
+      quietLoading
     />
   );
 
