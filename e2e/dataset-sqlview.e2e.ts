@@ -199,6 +199,8 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     await choose('gf-item-0-field', '大区');
     await choose('gf-item-0-source-kind', '字典');
     await choose('gf-item-0-source-dict', '大区字典');
+    // The value input opens once the dictionary is there: a tree select, its regions with their provinces.
+    await dialog.locator('.ant-tree-select[data-testid="gf-item-0-value"]:not(.ant-select-disabled)').waitFor();
     await dialog.getByTestId('gf-item-0-value').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-tree-title').getByText('华东', { exact: true }).click();
     await screenshot(page, 'dataset-sqlview-dict-filter');
@@ -238,6 +240,7 @@ describe('SQL views in the dataset editor, as an analyst', () => {
     await choose('gf-item-0-source-kind', '数据接口');
     await choose('gf-item-0-source-api', '大区列表');
     expect((await options).status()).toBe(200);
+    await dialog.locator('[data-testid="gf-item-0-value"]:not(.ant-select-disabled)').waitFor();
     await dialog.getByTestId('gf-item-0-value').click();
     await page.locator('.ant-select-dropdown:visible').getByTitle('华北', { exact: true }).click();
     await screenshot(page, 'dataset-sqlview-api-filter');

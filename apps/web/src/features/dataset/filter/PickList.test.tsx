@@ -61,8 +61,11 @@ describe('filter value pick-lists', () => {
     );
     const onTree = vi.fn();
     renderWithApp(<Harness initial={tree({ enumSource: 3, enumId: '区域' })} onTree={onTree} />);
+    // While the dictionary loads the input cannot be opened: its dropdown would vanish when the tree replaces it.
+    expect(document.querySelector('.ft-value-pick.ant-select-disabled')).toBeTruthy();
     // once the dictionary is loaded, the value input is a tree
     await waitFor(() => expect(document.querySelector('.ant-tree-select')).toBeTruthy());
+    expect(document.querySelector('.ft-value-pick.ant-select-disabled')).toBeNull();
     const input = screen.getByRole('combobox', { name: '请选择' });
     await waitFor(() => expect(calls.map((c) => c.url)).toContain(`/api/dataapi/dicts/${encodeURIComponent('区域')}`));
     fireEvent.mouseDown(input);
@@ -106,6 +109,8 @@ describe('filter value pick-lists', () => {
     ]);
     const onTree = vi.fn();
     renderWithApp(<Harness initial={tree({ enumSource: 1 })} onTree={onTree} distinct={distinct} />);
+    // The input opens once the values are there.
+    await waitFor(() => expect(document.querySelector('.ft-value-pick.ant-select-disabled')).toBeNull());
     fireEvent.mouseDown(await screen.findByRole('combobox', { name: '请选择' }));
     fireEvent.click(await screen.findByTitle('华南'));
     await waitFor(() => expect(lastValues(onTree)).toEqual(['华南']));

@@ -78,7 +78,9 @@ export function PickListValue({ item, multiple, values, disabled, testId, onChan
     <Select<string | string[]>
       className="ft-value-pick"
       data-testid={testId}
-      disabled={disabled}
+      // Closed until the list is there: a dictionary with children then becomes a tree select,
+      // and a dropdown opened meanwhile would vanish with the plain select it belonged to.
+      disabled={disabled || options.isLoading}
       loading={options.isLoading}
       placeholder={pm.pickPlaceholder}
       mode={multiple ? 'multiple' : undefined}
