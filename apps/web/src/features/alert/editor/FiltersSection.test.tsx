@@ -86,6 +86,8 @@ describe('the alert condition builder (spec 3 §3 "Filter")', () => {
     fireEvent.click(await screen.findByTitle('数据接口'));
     fireEvent.mouseDown(await screen.findByRole('combobox', { name: '选择数据接口' }));
     fireEvent.click(await screen.findByTitle('省份列表'));
+    // The value input opens once the API's options are there.
+    await waitFor(() => expect(document.querySelector('.ft-value-pick.ant-select-disabled')).toBeNull());
     fireEvent.mouseDown(await screen.findByRole('combobox', { name: '请选择' }));
     fireEvent.click(await screen.findByTitle('浙江省'));
     await waitFor(() =>
