@@ -152,23 +152,23 @@ try {
     return query(sql, params, options);
   };
 
-  // What each chart runs alone (POST chart-data, one call per chart, nothing cached): the work
-  // before issue 26, whose sequential sum is the issue's "raw sum".
-  clearReadCache(ctx);
-  clearAnswerCache(ctx);
-  for (const chart of CHARTS.keys()) await api('POST', '/api/board/chart-data', token, { boardId, chartKey: `c${chart + 1}` });
-  const perChartStatements = statements;
-  statements = new Map();
-  // --approx: what the same board runs with exact distinct counts (the issue's raw sum), from a twin board.
-  let exactStatements: typeof statements | null = null;
-  if (values.approx) {
-    const exactBoardId = await api<number>('POST', '/api/board/boards', token, { ...board20(categoryId, cubeId, ids), title: '二十图表基准大屏（精确去重）' });
+  /** The statements a board's charts run alone (POST chart-data, one call per chart, nothing cached). */
+  const statementsOfCharts = async (board: number) => {
     clearReadCache(ctx);
     clearAnswerCache(ctx);
-    for (const chart of CHARTS.keys()) await api('POST', '/api/board/chart-data', token, { boardId: exactBoardId, chartKey: `c${chart + 1}` });
-    exactStatements = statements;
+    for (const chart of CHARTS.keys()) await api('POST', '/api/board/chart-data', token, { boardId: board, chartKey: `c${chart + 1}` });
+    const captured = statements;
     statements = new Map();
-  }
+    return captured;
+  };
+  // What each chart runs alone: the work before issue 26, whose sequential sum is the issue's "raw sum".
+  const perChartStatements = await statementsOfCharts(boardId);
+  // --approx: what the same board runs with exact distinct counts (the issue's raw sum), from a twin board.
+  const exactStatements = values.approx
+    ? await statementsOfCharts(
+        await api<number>('POST', '/api/board/boards', token, { ...board20(categoryId, cubeId, ids), title: '二十图表基准大屏（精确去重）' }),
+      )
+    : null;
 
   const browser = await launchBrowser();
   try {

@@ -11,9 +11,9 @@ export type ViewDataType = (typeof VIEW_DATA_TYPES)[number];
 export const DIMENSION_TYPES = ['WEIDU', 'ZHIBIAO'] as const;
 export const COLUMN_ATTRS = ['NORMAL', 'VIRTUAL'] as const;
 /**
- * APPROX_COUNT_DISTINCT (近似去重计数): the engine's sketch where it has one (DuckDB's HyperLogLog,
- * ClickHouse's uniq), within a few percent and several times faster on large tables; engines without
- * one count exactly (docs/board-speed.md "Approximate distinct count").
+ * APPROX_COUNT_DISTINCT (近似去重计数): an estimate within a few percent, several times faster on
+ * large tables — a HyperLogLog sketch in SQL on DuckDB, uniq on ClickHouse; other engines count
+ * exactly (docs/board-speed.md "Approximate distinct count").
  */
 export const AGGREGATION_TYPES = ['SUM', 'AVG', 'COUNT', 'COUNT_DISTINCT', 'APPROX_COUNT_DISTINCT', 'MAX', 'MIN'] as const;
 export type AggregationType = (typeof AGGREGATION_TYPES)[number];

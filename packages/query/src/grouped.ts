@@ -54,7 +54,7 @@ export interface PlanGroups {
   alone: number[];
 }
 
-const mentionsDistinct = (expr: Expr): boolean => /"fn":"(APPROX_)?COUNT_DISTINCT"|"k":"sketchEstimate"/.test(JSON.stringify(expr));
+const mentionsDistinct = (expr: Expr): boolean => /"fn":"(APPROX_)?COUNT_DISTINCT"/.test(JSON.stringify(expr));
 
 /** Whether a plan may share a grouped statement: an aggregate read without HAVING, OFFSET, count or distinct aggregates. */
 export function isGroupable(plan: CubePlan): boolean {

@@ -23,9 +23,10 @@ import { splittableAggs, twoLevel } from './two-level.ts';
  * standard error is about 1.6 % (measured on 10M demo orders: 1.2–2.1 % mean, 5.7 % at most over
  * 1,178 groups); small counts (below 2.5 × 2^12 = 10,240) use linear counting and are near exact.
  * It pays where groups hold many distinct values (the demo board's three distinct counts of phones:
- * 2.6 s → 1.2 s at 10M); with hundreds of small groups it costs about what the exact count does. Where the shape does not allow it (an exact distinct count beside it, two
- * approximate counts of different columns, a DISTINCT or a non-alias ORDER BY) the statement is
- * left as it is and APPROX_COUNT_DISTINCT renders as the dialect's own (exact where it has none).
+ * 2.6 s → 1.2 s at 10M); with hundreds of small groups it costs about what the exact count does.
+ * Where the shape does not allow it (an exact distinct count beside it, two approximate counts of
+ * different columns, a DISTINCT or a non-alias ORDER BY) the statement is left as it is and
+ * APPROX_COUNT_DISTINCT renders as the dialect's own (exact where it has none).
  */
 export const SKETCH_BITS = 12;
 
@@ -45,6 +46,6 @@ export function sketchDistinct(query: SelectQuery, dimensionCount: number, diale
     dimension: (expr) => ({ inner: expr, outer: (inner) => inner }),
     innerKeys: [{ expr: bucket, alias: 'b' }],
     innerAggregates: [{ expr: register, alias: 'x' }],
-    special: (_agg, inner) => ({ k: 'sketchEstimate', register: inner('x'), bits: SKETCH_BITS }),
+    approximateDistinct: (inner) => ({ k: 'sketchEstimate', register: inner('x'), bits: SKETCH_BITS }),
   });
 }

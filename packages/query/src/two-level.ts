@@ -13,29 +13,30 @@ import { select, type Expr, type SelectQuery } from './ast.ts';
 export type Agg = Extract<Expr, { k: 'agg' }>;
 
 /** Every aggregate node of an expression (not inside a subquery). */
-export function aggsOf(expr: Expr | null, out: Agg[] = []): Agg[] {
-  if (!expr) return out;
-  if (expr.k === 'agg') out.push(expr);
-  else mapChildren(expr, (child) => (aggsOf(child, out), child));
-  return out;
+function aggsOf(expr: Expr | null): Agg[] {
+  if (!expr) return [];
+  return expr.k === 'agg' ? [expr] : childrenOf(expr).flatMap(aggsOf);
 }
 
 /** Whether an expression reads a column outside its aggregates. */
 function readsBareColumn(expr: Expr): boolean {
   if (expr.k === 'column') return true;
-  if (expr.k === 'agg') return false;
-  let found = false;
-  mapChildren(expr, (child) => ((found ||= readsBareColumn(child)), child));
-  return found;
+  return expr.k !== 'agg' && childrenOf(expr).some(readsBareColumn);
 }
 
-/** A copy of the node with each child expression replaced (a subquery of IN is its own scope: left alone). */
+const isExpr = (value: unknown): value is Expr => !!value && typeof value === 'object' && 'k' in value;
+
+/** The child expressions of a node (a subquery of IN is its own scope: not among them). */
+function childrenOf(expr: Expr): Expr[] {
+  const out: Expr[] = [];
+  const visit = (value: unknown) => (Array.isArray(value) ? value.forEach(visit) : isExpr(value) && out.push(value));
+  for (const [key, value] of Object.entries(expr)) if (key !== 'query') visit(value);
+  return out;
+}
+
+/** A copy of the node with each child expression replaced (a subquery of IN is left as it is). */
 function mapChildren(expr: Expr, map: (child: Expr) => Expr): Expr {
-  const mapValue = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(mapValue);
-    if (value && typeof value === 'object' && 'k' in value) return map(value as Expr);
-    return value;
-  };
+  const mapValue = (value: unknown): unknown => (Array.isArray(value) ? value.map(mapValue) : isExpr(value) ? map(value) : value);
   const copy: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(expr)) copy[key] = key === 'query' ? value : mapValue(value);
   return copy as Expr;
@@ -66,11 +67,11 @@ export interface TwoLevelShape {
   /** More inner grouping keys after the dimensions (the sketch's bucket), and inner aggregates (its register). */
   innerKeys?: { expr: Expr; alias: string }[];
   innerAggregates?: { expr: Expr; alias: string }[];
-  /** The outer expression of an aggregate the partials do not combine (the sketch's estimate), given the inner columns. */
-  special?(agg: Agg, inner: (alias: string) => Expr): Expr;
+  /** The outer expression of an approximate distinct count (the sketch's estimate), given the inner columns. */
+  approximateDistinct?(inner: (alias: string) => Expr): Expr;
 }
 
-/** The statement in two levels (call splittableAggs first: it must not be null, and no COUNT_DISTINCT may be left to `special`). */
+/** The statement in two levels (call splittableAggs first: it must not be null, and no COUNT_DISTINCT may be in it). */
 export function twoLevel(query: SelectQuery, dimensionCount: number, shape: TwoLevelShape): SelectQuery {
   const innerRef = (name: string): Expr => ({ k: 'column', table: shape.alias, column: name });
   const dims = query.columns.slice(0, dimensionCount).map((c, i) => ({ alias: c.alias, ...shape.dimension(c.expr, i) }));
@@ -108,10 +109,11 @@ export function twoLevel(query: SelectQuery, dimensionCount: number, shape: TwoL
         const count: Expr = { k: 'agg', fn: 'SUM', arg: partial({ k: 'agg', fn: 'COUNT', arg: agg.arg }) };
         return { k: 'arith', op: '/', left: sum, right: count };
       }
-      case 'COUNT_DISTINCT':
       case 'APPROX_COUNT_DISTINCT':
-        if (!shape.special) throw new Error('twoLevel: a distinct count is not combined from partials');
-        return shape.special(agg, innerRef);
+        if (shape.approximateDistinct) return shape.approximateDistinct(innerRef);
+        throw new Error('twoLevel: a distinct count is not combined from partials');
+      case 'COUNT_DISTINCT':
+        throw new Error('twoLevel: a distinct count is not combined from partials');
     }
   };
   const keys = dimensionCount + (shape.innerKeys?.length ?? 0);

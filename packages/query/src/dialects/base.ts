@@ -72,7 +72,7 @@ export const baseDialect = {
   functions: baseFunctions,
   likeEscape: '',
   countDistinct: (arg: string) => `COUNT(DISTINCT ${arg})`,
-  // PostgreSQL and MySQL have no built-in sketch: they count exactly.
+  // No usable sketch of the engine's own (PostgreSQL, MySQL; DuckDB's is too coarse): count exactly.
   approxCountDistinct: (arg: string) => `COUNT(DISTINCT ${arg})`,
   concat: (args: string[]) => `(${args.join(' || ')})`,
   dateTrunc: (unit: TimeUnit, arg: string) => `DATE_TRUNC('${unit.toLowerCase()}', ${arg})`,
