@@ -77,7 +77,7 @@ export async function buildServer({ force = false } = {}) {
   const { build } = await import('esbuild');
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { main: 'apps/server/src/main.ts' },
+    entryPoints: { main: 'apps/server/src/main.ts', 'duckdb-host': 'packages/connectors/src/duckdb-process/duckdb-host.ts' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -14,7 +14,7 @@
  * The raw COPY runs first on its own DuckDB instance (the server's instance is sealed: no COPY),
  * which is closed before the server starts on the same file.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -130,6 +130,21 @@ try {
     await new Promise((r) => setTimeout(r, 200));
   }
   const serverRss = () => rssOf(server!.pid!);
+  // The server's DuckDB engine process (SHUTU_DUCKDB_PROCESS, default on): its buffer pool is
+  // measured beside the server's own memory, never hidden.
+  let enginePid: number | null = null;
+  const engineRss = (): number => {
+    try {
+      if (enginePid !== null) return rssOf(enginePid);
+    } catch {
+      enginePid = null; // exited: look again
+    }
+    const line = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(server!.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .find((l) => l.includes('duckdb-host'));
+    enginePid = line ? Number(line.trim().split(/\s+/)[0]) : null;
+    return enginePid === null ? 0 : rssOf(enginePid);
+  };
   const call = async <T>(method: string, url: string, token: string | null, body?: unknown | FormData): Promise<T> => {
     const json = body !== undefined && !(body instanceof FormData);
     const res = await fetch(`${base}${url}`, {
@@ -146,7 +161,11 @@ try {
   /** Runs one task to 9: its time, rows and the process's peak RSS meanwhile. */
   const runTask = async (submit: () => Promise<number>) => {
     let peak = serverRss();
-    const sampler = setInterval(() => (peak = Math.max(peak, serverRss())), 100);
+    let enginePeak = engineRss();
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, serverRss());
+      enginePeak = Math.max(enginePeak, engineRss());
+    }, 100);
     const started = performance.now();
     const taskId = await submit();
     for (;;) {
@@ -160,7 +179,7 @@ try {
         // Where the time went: each status until the next (0 is the wait for the job to be picked up).
         const steps = task.history.slice(0, -1).map((h, i) => `${h.status}: ${fmt(Date.parse(task.history[i + 1]!.time) - Date.parse(h.time))}`);
         console.log(`  statuses ${steps.join(', ')}`);
-        return { millis: performance.now() - started, rows: task.fetchedNums ?? 0, peak };
+        return { millis: performance.now() - started, rows: task.fetchedNums ?? 0, peak, enginePeak };
       }
       if ([3, 6, 8].includes(task.taskStatus1)) throw new Error(`task ${taskId} failed: ${task.errorMsg}`);
       // Polled twice a second, as lightly as the page (once a second) would.
@@ -168,12 +187,15 @@ try {
     }
   };
   const before = serverRss();
+  const engineBefore = engineRss();
   const all = await runTask(() => call<number>('POST', '/api/orderexport/add', token, FORM));
   if (all.rows !== rawRows) throw new Error(`row counts differ: task ${all.rows}, raw ${rawRows}`);
   const task: Timing = { label: 'export task', millis: all.millis };
   console.log(
     `${task.label}: ${fmt(task.millis)}, ${all.rows.toLocaleString('en')} rows; RSS ${(before / 2 ** 20).toFixed(0)} → peak ${(all.peak / 2 ** 20).toFixed(0)} MiB`,
   );
+  if (all.enginePeak > 0)
+    console.log(`  DuckDB engine process (its buffer pool): RSS ${(engineBefore / 2 ** 20).toFixed(0)} → peak ${(all.enginePeak / 2 ** 20).toFixed(0)} MiB`);
   const r = ratio(task, raw);
   console.log(`ratio task / COPY: ${r.toFixed(2)} (goal ≤ 1.5) ${r <= 1.5 ? 'OK' : 'ABOVE GOAL'}`);
 

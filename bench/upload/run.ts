@@ -15,7 +15,7 @@
  * second raw figure reads the file into a table of a DuckDB database file (compressed, written to
  * disk: what the upload's table is) beside the in-memory one.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import http from 'node:http';
@@ -60,6 +60,15 @@ function procMemory(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number | nu
   } catch {
     return null;
   }
+}
+
+/** The DuckDB engine process of a server process (SHUTU_DUCKDB_PROCESS, default on), when it has one. */
+function enginePidOf(pid: number | 'self'): number | null {
+  const parent = pid === 'self' ? process.pid : pid;
+  const line = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' })
+    .split('\n')
+    .find((l) => l.includes('duckdb-host'));
+  return line ? Number(line.trim().split(/\s+/)[0]) : null;
 }
 
 async function json<T>(base: string, method: string, url: string, token: string | null, body?: unknown): Promise<T> {
@@ -175,6 +184,8 @@ try {
     dsId = created.id;
   }
 
+  // Opens the target (and starts the built-in warehouse's engine process, whose memory each round measures).
+  await json(base, 'POST', `/api/datasource/${dsId}/test`, token);
   const runs = Math.max(1, Number(values.runs));
   const load = () =>
     os
@@ -195,9 +206,15 @@ try {
     // The peak of each call apart: receiving the upload for the structure call, then the confirm call's load.
     let structurePeak = 0;
     const baseline = pid === null ? null : procMemory(pid, 'VmRSS');
+    // The engine's memory is measured beside the server's, never hidden.
+    const engine = pid === null ? null : enginePidOf(pid);
+    const engineBaseline = engine === null ? null : procMemory(engine, 'VmRSS');
+    let enginePeak = engineBaseline ?? 0;
     const sampler = setInterval(() => {
       const rss = pid === null ? null : procMemory(pid, 'VmRSS');
       if (rss !== null) peak = Math.max(peak, rss);
+      const engineRss = engine === null ? null : procMemory(engine, 'VmRSS');
+      if (engineRss !== null) enginePeak = Math.max(enginePeak, engineRss);
     }, 20);
 
     const t0 = performance.now();
@@ -217,6 +234,7 @@ try {
     if (loaded !== rows && !values.file) throw new Error(`loaded ${loaded} rows, expected ${rows}`);
     rounds.push({ raw, rawFile, structure: t1 - t0, confirm: t3 - t2, peak, structurePeak, baseline });
     const r = rounds.at(-1)!;
+    if (engineBaseline !== null) console.log(`  DuckDB engine process: RSS ${mib(engineBaseline)} → peak ${mib(enginePeak)} MiB`);
     console.log(
       `round ${round + 1}: confirm ${Math.round(r.confirm)} ms, raw read_csv ${Math.round(raw)} ms (into a database file ${Math.round(rawFile)} ms) → ratio ${(r.confirm / raw).toFixed(2)} (${(r.confirm / rawFile).toFixed(2)} against the file); structure ${Math.round(r.structure)} ms; RSS growth ${baseline === null ? '?' : `${mib(peak - baseline)} MiB (${mib(r.structurePeak - baseline)} by the end of the structure call)`}; load ${load()}`,
     );

@@ -143,6 +143,8 @@ export interface TestServerOptions {
    * as an operator-chosen admin123, which needs no change.
    */
   initialAdminPassword?: boolean;
+  /** Open DuckDB files in an engine process, as the bundle does (default: inside the test process). */
+  duckdbEngineProcess?: boolean;
 }
 
 /** Order rows of the demo warehouse in tests: the generator's smallest. */
@@ -158,7 +160,18 @@ export async function createTestServer(kind: StoreKind, buildOptions: BuildOptio
   await migrateToLatest(store.db);
   await seed(store.db, options.initialAdminPassword ? {} : { adminPassword: FIRST_ADMIN.password });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-data-'));
-  const config = { ...loadConfig({}), webDist: undefined, databaseUrl: undefined, secretKey: undefined, dataDir, demoScale: TEST_DEMO_SCALE };
+  // DuckDB inside the test process: a test may open the warehouse file itself beside the server
+  // (one process per file). The engine process is what the bundle, the e2e and the spawned-server
+  // tests run (SHUTU_DUCKDB_PROCESS unset); SHUTU_TEST_DUCKDB_PROCESS=1 runs the suites with it.
+  const config = {
+    ...loadConfig({}),
+    webDist: undefined,
+    databaseUrl: undefined,
+    secretKey: undefined,
+    dataDir,
+    demoScale: TEST_DEMO_SCALE,
+    duckdbEngineProcess: options.duckdbEngineProcess ?? process.env.SHUTU_TEST_DUCKDB_PROCESS === '1',
+  };
   const ctx: AppContext = { config, store, db: store.db };
   if (options.warehouse) await ensureBuiltinWarehouse(ctx);
   if (options.selfUrl) ctx.selfUrl = options.selfUrl;

@@ -27,6 +27,7 @@ export const connectorMessages = {
   loadFailed: '数据导入失败：{detail}',
   csvRefused: '文件中有引擎无法直接导入的内容，请检查文件格式',
   appendColumns: '表【{name}】的列与追加的数据不一致：{detail}',
+  engineExited: '数据仓库引擎进程已退出（{reason}），请重试',
 } as const;
 
 export type ConnectorMessageKey = keyof typeof connectorMessages;

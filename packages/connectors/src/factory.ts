@@ -1,5 +1,6 @@
 import { ClickHouseDriver } from './clickhouse.ts';
 import { DuckDBDriver } from './duckdb.ts';
+import { DuckDBProcessDriver } from './duckdb-process/driver.ts';
 import { connectorError } from './errors.ts';
 import { MySqlDriver } from './mysql.ts';
 import { PostgresDriver } from './postgres.ts';
@@ -12,7 +13,7 @@ import { DATA_SOURCE_TYPES, type DataSourceConfig, type Driver } from './types.t
 export function openDriver(config: DataSourceConfig): Driver {
   switch (config.type) {
     case 'duckdb':
-      return new DuckDBDriver(config);
+      return config.engineProcess === true ? new DuckDBProcessDriver(config) : new DuckDBDriver(config);
     case 'postgres':
       return new PostgresDriver(config);
     case 'mysql':

@@ -25,6 +25,11 @@ export interface DataSourceConfig {
   threads?: number;
   /** Embedded DuckDB: the engine may write CSV files into a private directory of this process (`copySelectToCsvFile`). */
   csvOutput?: boolean;
+  /**
+   * Embedded DuckDB: the engine runs in a process of its own (duckdb-process/), one per database
+   * file, so its buffer pool and working memory are not the server's.
+   */
+  engineProcess?: boolean;
 }
 
 /**

@@ -31,6 +31,14 @@ export interface Config {
    */
   duckdbMemoryLimit: string;
   duckdbThreads: number | undefined;
+  /**
+   * Embedded DuckDB files (the built-in warehouse, DuckDB data sources) are opened by an engine
+   * process of their own, a child of this server (SHUTU_DUCKDB_PROCESS, default on; `0` opens
+   * them inside the server): the engine's buffer pool and working memory then do not grow the
+   * web process, and a crash of the engine fails its reads instead of the server
+   * (docs/architecture.md "The DuckDB engine process").
+   */
+  duckdbEngineProcess: boolean;
   /** Largest upload accepted (UPLOAD_MAX_MB, default 200 MB); more gives 413. */
   uploadMaxBytes: number;
   /**
@@ -157,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoScale: env.SHUTU_DEMO_SCALE ? Number(env.SHUTU_DEMO_SCALE) : undefined,
     duckdbMemoryLimit: env.SHUTU_DUCKDB_MEMORY_LIMIT || '1GB',
     duckdbThreads: env.SHUTU_DUCKDB_THREADS ? Number(env.SHUTU_DUCKDB_THREADS) : undefined,
+    duckdbEngineProcess: env.SHUTU_DUCKDB_PROCESS !== '0',
     uploadMaxBytes: Number(env.UPLOAD_MAX_MB ?? 200) * 1024 * 1024,
     spreadsheetMaxBytes: Number(env.UPLOAD_SPREADSHEET_MAX_MB ?? 50) * 1024 * 1024,
     selfUrl: env.SHUTU_SELF_URL || undefined,

@@ -90,6 +90,34 @@ async function duckdb(): Promise<EngineHandle> {
   };
 }
 
+/**
+ * DuckDB run in an engine process (duckdb-process/): the file is set up by an instance of this
+ * process that is closed again before the driver's engine opens it (one process per file).
+ */
+export function duckdbInEngineProcess(): EngineHandle {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'shutu-duckdb-process-'));
+  const file = path.join(dir, 'warehouse.duckdb');
+  return {
+    type: 'duckdb',
+    config: { type: 'duckdb', path: file, engineProcess: true, csvOutput: true },
+    schema: 'main',
+    admin: async (sql) => {
+      const instance = await DuckDBInstance.create(file);
+      const c = await instance.connect();
+      try {
+        await c.run(sql);
+      } finally {
+        c.closeSync();
+        instance.closeSync();
+      }
+    },
+    typesSetup: standardTypes('main', 'c_int INTEGER, c_big BIGINT, c_dec DECIMAL(18,2), c_float DOUBLE, c_text VARCHAR, c_date DATE, c_ts TIMESTAMP'),
+    slowSql: 'SELECT sum(a.range * b.range) AS s FROM range(1000000) a, range(1000000) b',
+    seriesSql: (count) => `SELECT range + 1 AS n FROM range(${count})`,
+    cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
 async function postgres(): Promise<EngineHandle | null> {
   const base = { host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' };
   const client = new pg.Client({ ...base, connectionTimeoutMillis: 20_000 });

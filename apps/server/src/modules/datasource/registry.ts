@@ -177,10 +177,17 @@ export function connectionConfig(
   ctx: AppContext,
   row: Pick<DataSourceRow, 'type' | 'host' | 'port' | 'database' | 'username' | 'passwordEncrypted' | 'path'>,
 ): DataSourceConfig {
-  // Embedded DuckDB runs inside this process: its engine limits are the server's settings; it
-  // may write CSV files into one private directory (the order-data export, docs/order-export.md).
+  // Embedded DuckDB runs on this machine (in its engine process, or inside the server): its engine
+  // limits are the server's settings; it may write CSV files into one private directory (the
+  // order-data export, docs/order-export.md).
   if (row.type === 'duckdb') {
-    const config: DataSourceConfig = { type: 'duckdb', path: row.path ?? '', memoryLimit: ctx.config.duckdbMemoryLimit, csvOutput: true };
+    const config: DataSourceConfig = {
+      type: 'duckdb',
+      path: row.path ?? '',
+      memoryLimit: ctx.config.duckdbMemoryLimit,
+      csvOutput: true,
+      engineProcess: ctx.config.duckdbEngineProcess,
+    };
     if (ctx.config.duckdbThreads) config.threads = ctx.config.duckdbThreads;
     return config;
   }

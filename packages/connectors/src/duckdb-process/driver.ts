@@ -1,0 +1,294 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Dialect } from '@shutu/query';
+import { loadFailed } from '../bulk.ts';
+import { defaultCapabilities, dialectFor } from '../capabilities.ts';
+import { cancelledError, connectorError, ConnectorError, queryFailed } from '../errors.ts';
+import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../driver-base.ts';
+import { GuardedQueryStream, type Execution } from '../stream.ts';
+import type {
+  BulkLoadOptions,
+  BulkLoadResult,
+  ColumnInfo,
+  CsvFileSource,
+  DataSourceConfig,
+  Driver,
+  DriverInfo,
+  LoadColumn,
+  LoadRow,
+  ParamValue,
+  QueryOptions,
+  QueryStream,
+  Row,
+  RowCondition,
+  SqlInspection,
+  TableInfo,
+  TableOptions,
+  TableRef,
+} from '../types.ts';
+import { acquireEngine, errorFromWire, releaseEngine, type EngineProcess } from './engine-process.ts';
+import { LOAD_WINDOW, type FromEngine } from './protocol.ts';
+
+/** Rows per batch sent to the engine during a load. */
+const LOAD_BATCH_ROWS = 2048;
+
+/** Options without their AbortSignal (it cannot cross to the engine; `cancel` messages do its work). */
+function withoutSignal<T extends { signal?: AbortSignal }>(options: T): Omit<T, 'signal'> {
+  const { signal: _signal, ...rest } = options;
+  return rest;
+}
+
+/**
+ * Embedded DuckDB run in an engine process of its own (duckdb-host.ts): the same driver, each
+ * call forwarded. The server's memory then holds only what it asked for; the engine's buffer
+ * pool and working sets grow in the engine process (issue 20's server RSS goal,
+ * docs/architecture.md "The DuckDB engine process").
+ */
+export class DuckDBProcessDriver implements Driver {
+  readonly type = 'duckdb' as const;
+  private readonly key: string;
+  private engine: EngineProcess | null = null;
+  private closed = false;
+  private infoCache: Promise<DriverInfo> | null = null;
+  private schemaCache: Promise<string> | null = null;
+
+  constructor(private readonly config: DataSourceConfig) {
+    const file = config.path && config.path !== '' ? config.path : ':memory:';
+    this.key = file === ':memory:' ? `:memory:${randomUUID()}` : path.resolve(file);
+  }
+
+  private process(): EngineProcess {
+    if (this.closed) throw connectorError('closed', 'closed');
+    this.engine ??= acquireEngine(this.config, this.key);
+    return this.engine;
+  }
+
+  private call<T>(method: Parameters<EngineProcess['call']>[0], args: unknown[], signal?: AbortSignal): Promise<T> {
+    try {
+      return this.process().call<T>(method, args, signal);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  testConnection(): Promise<DriverInfo> {
+    return this.info();
+  }
+
+  info(): Promise<DriverInfo> {
+    this.infoCache ??= this.call<DriverInfo>('info', []).catch((error: unknown) => {
+      this.infoCache = null;
+      throw error;
+    });
+    return this.infoCache;
+  }
+
+  async dialect(): Promise<Dialect> {
+    return dialectFor(await this.info());
+  }
+
+  defaultSchema(): Promise<string> {
+    this.schemaCache ??= this.call<string>('defaultSchema', []).catch((error: unknown) => {
+      this.schemaCache = null;
+      throw error;
+    });
+    return this.schemaCache;
+  }
+
+  listTables(): Promise<TableInfo[]> {
+    return this.call('listTables', []);
+  }
+
+  listColumns(table: TableRef): Promise<ColumnInfo[]> {
+    return this.call('listColumns', [table]);
+  }
+
+  inspectSql(sql: string): Promise<SqlInspection> {
+    return this.call('inspectSql', [sql]);
+  }
+
+  query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {
+    const timeoutMs = options.timeoutMs ?? this.config.defaultTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    // The engine enforces the timeout itself; this side steps in only when the engine does not answer.
+    const capabilities = { ...defaultCapabilities('duckdb'), serverStatementTimeout: true };
+    return new GuardedQueryStream(
+      capabilities,
+      timeoutMs,
+      options.signal,
+      (execution) => this.stream(sql, params, timeoutMs, options.rawBytes === true, execution),
+      (error) => (error instanceof ConnectorError ? error : queryFailed(error)),
+    );
+  }
+
+  /** The engine's batches of one query, read with back-pressure: one `pull` per batch taken. */
+  private async *stream(
+    sql: string,
+    params: readonly ParamValue[],
+    timeoutMs: number,
+    rawBytes: boolean,
+    execution: Execution,
+  ): AsyncGenerator<Row[], void, undefined> {
+    const engine = this.process();
+    const inbox: FromEngine[] = [];
+    let wake: (() => void) | null = null;
+    const id = await engine.open(
+      (message) => {
+        inbox.push(message);
+        wake?.();
+        wake = null;
+      },
+      (id) => ({ t: 'query', id, sql, params: [...params], timeoutMs, rawBytes }),
+    );
+    let done = false;
+    execution.onCancel(() => {
+      if (!done) engine.post({ t: 'cancel', id });
+    });
+    const stopWaiting = () => {
+      wake?.();
+      wake = null;
+    };
+    execution.signal.addEventListener('abort', stopWaiting, { once: true });
+    try {
+      for (;;) {
+        execution.signal.throwIfAborted();
+        const message = inbox.shift();
+        if (!message) {
+          await new Promise<void>((resolve) => (wake = resolve));
+          continue;
+        }
+        if (message.t === 'columns') execution.setColumns(message.columns);
+        else if (message.t === 'rows') {
+          engine.post({ t: 'pull', id });
+          yield message.rows;
+        } else if (message.t === 'error') {
+          done = true;
+          throw errorFromWire(message.error);
+        } else if (message.t === 'end') {
+          done = true;
+          return;
+        }
+      }
+    } finally {
+      // Left early (a consumer's break, a cancel): the engine stops the statement.
+      execution.signal.removeEventListener('abort', stopWaiting);
+      if (!done) engine.post({ t: 'cancel', id });
+      engine.finish(id);
+    }
+  }
+
+  async bulkLoad(
+    table: string,
+    columns: readonly LoadColumn[],
+    rows: AsyncIterable<LoadRow> | Iterable<LoadRow>,
+    options: BulkLoadOptions = {},
+  ): Promise<BulkLoadResult> {
+    const engine = this.process();
+    let credit = LOAD_WINDOW;
+    let wake: (() => void) | null = null;
+    let settled: { value?: BulkLoadResult; error?: Error } | null = null;
+    let sourceFailure: ConnectorError | null = null;
+    const outcome = new Promise<BulkLoadResult>((resolve, reject) => {
+      void engine
+        .open(
+          (message) => {
+            if (message.t === 'need') credit += 1;
+            else if (message.t === 'result') settled = { value: message.value as BulkLoadResult };
+            else if (message.t === 'error') settled = { error: errorFromWire(message.error) };
+            else return;
+            if (settled) {
+              engine.finish(message.id);
+              if (settled.error) reject(settled.error);
+              else resolve(settled.value!);
+            }
+            wake?.();
+            wake = null;
+          },
+          (id) => ({ t: 'load', id, table, columns: [...columns], options: withoutSignal(options) }),
+        )
+        .then((id) => feed(id))
+        .catch(reject);
+    });
+    // The rows are read here and sent in batches, never more than LOAD_WINDOW ahead of the engine.
+    const feed = async (id: number): Promise<void> => {
+      const onAbort = () => engine.post({ t: 'cancel', id });
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      let batch: LoadRow[] = [];
+      const send = async () => {
+        while (credit === 0 && !settled) await new Promise<void>((resolve) => (wake = resolve));
+        if (settled) return;
+        credit -= 1;
+        engine.post({ t: 'chunk', id, rows: batch });
+        batch = [];
+      };
+      try {
+        for await (const row of rows) {
+          if (settled) return;
+          batch.push(row);
+          if (batch.length >= LOAD_BATCH_ROWS) await send();
+        }
+        if (batch.length > 0) await send();
+        engine.post({ t: 'chunkEnd', id });
+      } catch (error) {
+        // The rows' own failure (a bad value the server found): the engine drops the table, the
+        // caller gets this error as the in-process driver would give it.
+        sourceFailure = loadFailed(error);
+        engine.post({ t: 'cancel', id });
+      } finally {
+        options.signal?.removeEventListener('abort', onAbort);
+      }
+    };
+    try {
+      return await outcome;
+    } catch (error) {
+      if (sourceFailure) throw sourceFailure;
+      if (options.signal?.aborted && error instanceof ConnectorError && error.kind === 'cancelled') throw cancelledError();
+      throw error;
+    }
+  }
+
+  bulkLoadCsvFile(table: string, columns: readonly LoadColumn[], file: CsvFileSource, options: BulkLoadOptions = {}): Promise<BulkLoadResult> {
+    return this.call('bulkLoadCsvFile', [table, columns, file, withoutSignal(options)], options.signal);
+  }
+
+  bulkLoadSelect(
+    table: string,
+    columns: readonly LoadColumn[],
+    select: { sql: string; params: readonly ParamValue[] },
+    options: BulkLoadOptions = {},
+  ): Promise<BulkLoadResult> {
+    return this.call('bulkLoadSelect', [table, columns, select, withoutSignal(options)], options.signal);
+  }
+
+  copySelectToCsvFile(
+    select: { sql: string; params: readonly ParamValue[] },
+    options: { timeoutMs?: number; signal?: AbortSignal; header?: boolean } = {},
+  ): Promise<{ file: string; rows: number }> {
+    return this.call('copySelectToCsvFile', [select, withoutSignal(options)], options.signal);
+  }
+
+  appendRows(table: string, columns: readonly LoadColumn[], rows: readonly LoadRow[], options: TableOptions = {}): Promise<BulkLoadResult> {
+    return this.call('appendRows', [table, columns, rows, options]);
+  }
+
+  deleteRows(table: string, where: readonly RowCondition[], options: TableOptions = {}): Promise<BulkLoadResult> {
+    return this.call('deleteRows', [table, where, options]);
+  }
+
+  tableExists(table: string, options: TableOptions = {}): Promise<boolean> {
+    return this.call('tableExists', [table, options]);
+  }
+
+  renameTable(from: string, to: string, options: TableOptions = {}): Promise<void> {
+    return this.call('renameTable', [from, to, options]);
+  }
+
+  dropTable(table: string, options: TableOptions = {}): Promise<void> {
+    return this.call('dropTable', [table, options]);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.engine) await releaseEngine(this.key);
+  }
+}

@@ -1,0 +1,60 @@
+import type { ConnectorErrorKind } from '../errors.ts';
+import type { DataSourceConfig, LoadRow, ParamValue, ResultColumn, Row } from '../types.ts';
+
+/**
+ * Messages between the server and its DuckDB engine process (advanced serialization: Dates,
+ * bigints and byte arrays cross as they are). Every request carries an id; a reply names it.
+ */
+
+/** Driver methods answered with one value: their arguments cross as they are, minus any AbortSignal. */
+export const UNARY_METHODS = [
+  'info',
+  'listTables',
+  'defaultSchema',
+  'listColumns',
+  'inspectSql',
+  'bulkLoadCsvFile',
+  'bulkLoadSelect',
+  'copySelectToCsvFile',
+  'appendRows',
+  'deleteRows',
+  'tableExists',
+  'renameTable',
+  'dropTable',
+] as const;
+export type UnaryMethod = (typeof UNARY_METHODS)[number];
+
+/** Batches the engine may send ahead of the server's reading (back-pressure of a query). */
+export const QUERY_WINDOW = 4;
+/** Rows per message of a query's result. */
+export const QUERY_BATCH_ROWS = 2048;
+/** Batches of a load the server may send ahead of the engine's reading. */
+export const LOAD_WINDOW = 2;
+
+export type ToEngine =
+  | { t: 'open'; config: DataSourceConfig }
+  | { t: 'call'; id: number; method: UnaryMethod; args: unknown[]; cancellable: boolean }
+  | { t: 'query'; id: number; sql: string; params: readonly ParamValue[]; timeoutMs: number | undefined; rawBytes: boolean }
+  | { t: 'pull'; id: number }
+  | { t: 'load'; id: number; table: string; columns: unknown; options: Record<string, unknown> }
+  | { t: 'chunk'; id: number; rows: LoadRow[] }
+  | { t: 'chunkEnd'; id: number }
+  | { t: 'cancel'; id: number }
+  | { t: 'close' };
+
+export interface WireError {
+  /** A ConnectorError's kind; absent for any other error. */
+  kind?: ConnectorErrorKind;
+  message: string;
+  detail: string | null;
+}
+
+export type FromEngine =
+  | { t: 'ready' }
+  | { t: 'result'; id: number; value: unknown }
+  | { t: 'error'; id: number; error: WireError }
+  | { t: 'columns'; id: number; columns: ResultColumn[] }
+  | { t: 'rows'; id: number; rows: Row[] }
+  | { t: 'end'; id: number }
+  | { t: 'need'; id: number }
+  | { t: 'closed' };
