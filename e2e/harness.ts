@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -151,23 +151,49 @@ export async function startApp(env: Record<string, string> = {}, options: { data
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const serverExited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // The server's DuckDB engine processes (docs/architecture.md) exit a moment after it: a test that
+  // opens the data directory's warehouse file, or a restart on it, waits for them too.
+  const engines = () =>
+    spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .filter((line) => line.includes('duckdb-host'))
+      .map((line) => Number(line.trim().split(/\s+/)[0]));
+  const gone = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  let exited: Promise<void> | null = null;
+  const exitedWithEngines = () => {
+    exited ??= (async () => {
+      const pids = child.exitCode === null && child.signalCode === null ? engines() : [];
+      await serverExited;
+      for (const deadline = Date.now() + 15_000; !pids.every(gone) && Date.now() < deadline;) await new Promise((r) => setTimeout(r, 50));
+    })();
+    return exited;
+  };
   return {
     url,
     dataDir,
     output: () => output,
     async stop({ keepData = false } = {}) {
       if (child.exitCode === null && child.signalCode === null) {
+        const done = exitedWithEngines();
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+        await Promise.race([serverExited, new Promise((r) => setTimeout(r, 15_000))]);
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-        await exited;
+        await done;
       }
       if (!keepData) fs.rmSync(dataDir, { recursive: true, force: true });
     },
     async kill() {
+      const done = exitedWithEngines();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await exited;
+      await done;
     },
   };
 }

@@ -14,7 +14,7 @@
  * The raw COPY runs first on its own DuckDB instance (the server's instance is sealed: no COPY),
  * which is closed before the server starts on the same file.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -139,8 +139,8 @@ try {
     } catch {
       enginePid = null; // exited: look again
     }
-    const line = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(server!.pid)], { encoding: 'utf8' })
-      .split('\n')
+    const line = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(server!.pid)], { encoding: 'utf8' })
+      .stdout.split('\n')
       .find((l) => l.includes('duckdb-host'));
     enginePid = line ? Number(line.trim().split(/\s+/)[0]) : null;
     return enginePid === null ? 0 : rssOf(enginePid);

@@ -15,7 +15,7 @@
  * second raw figure reads the file into a table of a DuckDB database file (compressed, written to
  * disk: what the upload's table is) beside the in-memory one.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import http from 'node:http';
@@ -65,8 +65,8 @@ function procMemory(pid: number | 'self', field: 'VmRSS' | 'VmHWM'): number | nu
 /** The DuckDB engine process of a server process (SHUTU_DUCKDB_PROCESS, default on), when it has one. */
 function enginePidOf(pid: number | 'self'): number | null {
   const parent = pid === 'self' ? process.pid : pid;
-  const line = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' })
-    .split('\n')
+  const line = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' })
+    .stdout.split('\n')
     .find((l) => l.includes('duckdb-host'));
   return line ? Number(line.trim().split(/\s+/)[0]) : null;
 }

@@ -63,6 +63,25 @@ export async function ensureDemoWarehouseOn(connection: DuckDBConnection, option
   return { action: reason ? 'generated' : 'kept', reason, meta, rowCounts: await countRows(connection), millis: Math.round(performance.now() - started) };
 }
 
+/** How long a start waits for the DuckDB engine process of a killed server to let go of the file. */
+const LOCK_WAIT_MS = 15_000;
+
+/**
+ * Opens the file, waiting while another process still holds its lock: the engine process of a
+ * server that was just killed exits when its channel closes, a moment after the server.
+ */
+async function openWhenFree(path: string): Promise<DuckDBInstance> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return await DuckDBInstance.create(path);
+    } catch (error) {
+      if (!/lock/i.test(String(error)) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 /**
  * Opens `path` (creating its directory and the file if needed), ensures the demo warehouse and
  * closes the file again. Call it before another DuckDB instance opens the same file in this
@@ -71,7 +90,7 @@ export async function ensureDemoWarehouseOn(connection: DuckDBConnection, option
 export async function ensureDemoWarehouse(path: string, options: EnsureOptions = {}): Promise<EnsureResult> {
   makePlan(options); // validate before touching the disk
   if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
-  const instance = await DuckDBInstance.create(path);
+  const instance = await openWhenFree(path);
   try {
     const connection = await instance.connect();
     try {

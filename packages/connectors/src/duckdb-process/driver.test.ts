@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, expect, it, vi } from 'vitest';
 import { openDriver } from '../factory.ts';
@@ -13,7 +13,7 @@ const handle = duckdbInEngineProcess();
 
 /** Process ids of this test process's DuckDB engine processes. */
 function enginePids(): number[] {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' });
+  const out = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' }).stdout;
   return out
     .split('\n')
     .filter((line) => line.includes('duckdb-host'))
@@ -92,7 +92,7 @@ driverSuite(handle, 'DuckDB in its engine process', ({ driver, all }) => {
     const [pid] = enginePids();
     const slow = collect(driver().query(handle.slowSql));
     // The slow statement is in the engine once its process is busy; killing it fails the read.
-    await vi.waitFor(() => expect(Number(execFileSync('ps', ['-o', 'pcpu=', '-p', String(pid)], { encoding: 'utf8' }))).toBeGreaterThan(0), {
+    await vi.waitFor(() => expect(Number(spawnSync('ps', ['-o', 'pcpu=', '-p', String(pid)], { encoding: 'utf8' }).stdout)).toBeGreaterThan(0), {
       timeout: 10_000,
     });
     process.kill(pid!, 'SIGKILL');
