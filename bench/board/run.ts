@@ -292,7 +292,11 @@ try {
       console.log(await traceLoad(page, path.resolve(values.trace), async () => void (await open('reload'))));
     }
 
-    // The same statements, one after another, on a connection of the same process-wide DuckDB instance.
+    // The same statements, one after another, on DuckDB opened here with the server's settings.
+    // The server is closed first: its engine process holds the file while it runs (one process
+    // per file, docs/architecture.md "The DuckDB engine process").
+    await close();
+    close = undefined;
     const instance = await serverWarehouseInstance(file, config);
     const connection = await instance.connect();
     // The two sets take turns within each run (load from elsewhere falls on both alike).

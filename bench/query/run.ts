@@ -14,6 +14,7 @@
  * written before the server starts; the server (embedded PGlite, real HTTP on 127.0.0.1) then
  * registers it as its built-in source. Runs alternate (raw, HTTP, raw, …) after one warm-up each.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -126,13 +127,14 @@ try {
     path: file,
     memoryLimit: config.duckdbMemoryLimit,
     csvOutput: true,
+    engineProcess: config.duckdbEngineProcess,
     ...(config.duckdbThreads ? { threads: config.duckdbThreads } : {}),
   });
   const { sql, params } = compileCubeQuery(ordersModel, request, { dialect: await probe.dialect(), now: new Date() });
   await probe.close();
   console.log(`SQL (${params.length} params ${JSON.stringify(params)}):\n  ${sql}`);
 
-  // The process-wide instance the driver uses too: same buffer pool, same threads.
+  // The driver's process-wide instance, or a copy of the file when the engine process holds it.
   const instance = await serverWarehouseInstance(file, config);
   const connection = await instance.connect();
   // Like the server, the direct side ends with the rows as JS objects (not only DuckDB's chunks).
@@ -156,6 +158,18 @@ try {
   // CPU time of this process per call (server, client and DuckDB's threads): on a shared box it
   // grows less with other load than the wall time does.
   const cpu = { raw: [] as number[], http: [] as number[] };
+  // With the engine process (SHUTU_DUCKDB_PROCESS, default on) DuckDB's threads are its, not ours:
+  // its CPU (/proc stat, 10 ms ticks) is added, so both sides count the engine's work.
+  const enginePid = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .find((l) => l.includes('duckdb-host'))
+    ?.trim()
+    .split(/\s+/)[0];
+  const engineCpu = () => {
+    if (!enginePid) return 0;
+    const fields = fs.readFileSync(`/proc/${enginePid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, ticks of 10 ms
+  };
   const profiler = values['cpu-prof'] ? new Session() : undefined;
   if (profiler) {
     profiler.connect();
@@ -169,10 +183,11 @@ try {
     ] as const) {
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
+      const engineBefore = engineCpu();
       await fn();
       samples[name].push(performance.now() - started);
       const used = process.cpuUsage(cpuBefore);
-      cpu[name].push((used.user + used.system) / 1000);
+      cpu[name].push((used.user + used.system) / 1000 + engineCpu() - engineBefore);
     }
     samples.queries.push(serverMillis);
   }

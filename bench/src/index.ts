@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+
 /** Shared timing helpers for the benchmarks in this folder. */
 export interface Timing {
   label: string;
@@ -21,12 +23,25 @@ export async function medianMillis(label: string, runs: number, fn: () => Promis
 export const ratio = (through: Timing, raw: Timing): number => (raw.millis === 0 ? Infinity : through.millis / raw.millis);
 
 /**
- * The process-wide DuckDB instance of the warehouse file, opened with the server's own configuration
- * (memory_limit, threads): one process may hold a file once, with one configuration, so the raw-engine
- * side of a bench shares the driver's instance — same buffer pool, same threads.
+ * The raw engine's DuckDB instance of the warehouse file, opened with the server's own configuration
+ * (memory_limit, threads). With DuckDB inside the server (SHUTU_DUCKDB_PROCESS=0) it is the driver's
+ * process-wide instance — same buffer pool, same threads. By default the server's engine process
+ * holds the file (one process per file, docs/architecture.md "The DuckDB engine process"): the raw
+ * side then reads a copy of the file with an instance of its own, warmed by the same alternating runs.
  */
 export async function serverWarehouseInstance(file: string, config: { duckdbMemoryLimit?: string; duckdbThreads?: number | undefined }) {
   const { DUCKDB_LOCKED_DOWN, openDuckDBInstance } = await import('@shutu/connectors');
   // csvOutput as the server's registry opens its DuckDB sources (connectionConfig).
-  return openDuckDBInstance(file, { memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads, csvOutput: true }, DUCKDB_LOCKED_DOWN);
+  const open = (target: string) =>
+    openDuckDBInstance(target, { memoryLimit: config.duckdbMemoryLimit, threads: config.duckdbThreads, csvOutput: true }, DUCKDB_LOCKED_DOWN);
+  try {
+    return await open(file);
+  } catch (error) {
+    if (!/lock/i.test(String(error))) throw error;
+  }
+  const copy = `${file}.raw-${process.pid}.duckdb`;
+  fs.copyFileSync(file, copy);
+  if (fs.existsSync(`${file}.wal`)) fs.copyFileSync(`${file}.wal`, `${copy}.wal`);
+  process.once('exit', () => [copy, `${copy}.wal`].forEach((f) => fs.rmSync(f, { force: true })));
+  return open(copy);
 }
