@@ -10,6 +10,7 @@
  *   stream         the streaming skeleton: statement timeout, cancellation, error mapping
  *   bulk           new-table loading: names, value coercion, batches, private staging names
  *   duckdb / postgres / mysql / clickhouse   the drivers;  factory   openDriver(config)
+ *   duckdb-process  DuckDB in an engine process of its own (config `engineProcess`)
  */
 import type { QueryCapabilities } from '@shutu/query';
 

@@ -51,7 +51,7 @@ export interface DriverCapabilities extends QueryCapabilities {
    * exactly) or `sensitive` (exactly as written).
    */
   tableNameCase: 'insensitive' | 'foldLower' | 'sensitive';
-  /** The engine runs in this process and loads a CSV file of this machine itself (`bulkLoadCsvFile`). */
+  /** The engine runs on this machine (in this process or its engine process) and loads a CSV file of it itself (`bulkLoadCsvFile`). */
   loadsLocalCsv: boolean;
   /** The engine writes a SELECT's rows as a CSV file of this machine itself (`copySelectToCsvFile`). */
   writesCsvFile: boolean;
