@@ -52,7 +52,17 @@ async function startNode(url: string, dataDir: string): Promise<Node> {
   await migrateToLatest(store.db);
   await seed(store.db, { adminPassword: FIRST_ADMIN.password });
   const bus = await openCacheBus(store);
-  const config = { ...loadConfig({}), webDist: undefined, databaseUrl: url, secretKey: undefined, dataDir, demoScale: TEST_DEMO_SCALE };
+  // DuckDB inside this test process: the two "processes" here share one instance of the warehouse
+  // file, which engine processes of their own could not (one process per file).
+  const config = {
+    ...loadConfig({}),
+    webDist: undefined,
+    databaseUrl: url,
+    secretKey: undefined,
+    dataDir,
+    demoScale: TEST_DEMO_SCALE,
+    duckdbEngineProcess: false,
+  };
   const ctx: AppContext = { config, store, db: store.db, bus };
   await ensureBuiltinWarehouse(ctx);
   const app = await buildApp(ctx);
