@@ -159,10 +159,10 @@ export async function startApp(env: Record<string, string> = {}, options: { data
       .stdout.split('\n')
       .filter((line) => line.includes('duckdb-host'))
       .map((line) => Number(line.trim().split(/\s+/)[0]));
+  // Exited: no such process, or a zombie (its files closed) that no init has reaped yet.
   const gone = (pid: number) => {
     try {
-      process.kill(pid, 0);
-      return false;
+      return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
     } catch {
       return true;
     }
