@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildApp, type BuildOptions } from '../src/app.ts';
 import type { App, AppContext } from '../src/context.ts';
-import { loadConfig } from '../src/platform/config.ts';
+import { loadConfig, type Config } from '../src/platform/config.ts';
 import { migrateToLatest, openStore, type MetadataStore } from '../src/platform/db/store.ts';
 import { FIRST_ADMIN, seed } from '../src/platform/db/seed.ts';
 import { md5Hex } from '../src/platform/auth/password.ts';
@@ -151,6 +151,25 @@ export interface TestServerOptions {
 export const TEST_DEMO_SCALE = 1000;
 
 /**
+ * A server's config for a test: no web app, no key from the environment, the given data directory
+ * and the smallest demo warehouse. DuckDB runs inside the test process unless asked: a test may
+ * open the warehouse file itself beside the server (one process per file). The engine process is
+ * what the bundle, the e2e and the spawned-server tests run (SHUTU_DUCKDB_PROCESS unset);
+ * SHUTU_TEST_DUCKDB_PROCESS=1 runs the suites with it.
+ */
+export function testConfig(dataDir: string, overrides: { databaseUrl?: string; duckdbEngineProcess?: boolean | undefined } = {}): Config {
+  return {
+    ...loadConfig({}),
+    webDist: undefined,
+    databaseUrl: overrides.databaseUrl,
+    secretKey: undefined,
+    dataDir,
+    demoScale: TEST_DEMO_SCALE,
+    duckdbEngineProcess: overrides.duckdbEngineProcess ?? process.env.SHUTU_TEST_DUCKDB_PROCESS === '1',
+  };
+}
+
+/**
  * A migrated, seeded app on a throw-away store, driven through `app.inject`. Its data
  * directory (credentials key, warehouse) is a temp directory removed by `close()`: tests
  * never write ./data.
@@ -160,18 +179,7 @@ export async function createTestServer(kind: StoreKind, buildOptions: BuildOptio
   await migrateToLatest(store.db);
   await seed(store.db, options.initialAdminPassword ? {} : { adminPassword: FIRST_ADMIN.password });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-data-'));
-  // DuckDB inside the test process: a test may open the warehouse file itself beside the server
-  // (one process per file). The engine process is what the bundle, the e2e and the spawned-server
-  // tests run (SHUTU_DUCKDB_PROCESS unset); SHUTU_TEST_DUCKDB_PROCESS=1 runs the suites with it.
-  const config = {
-    ...loadConfig({}),
-    webDist: undefined,
-    databaseUrl: undefined,
-    secretKey: undefined,
-    dataDir,
-    demoScale: TEST_DEMO_SCALE,
-    duckdbEngineProcess: options.duckdbEngineProcess ?? process.env.SHUTU_TEST_DUCKDB_PROCESS === '1',
-  };
+  const config = testConfig(dataDir, { duckdbEngineProcess: options.duckdbEngineProcess });
   const ctx: AppContext = { config, store, db: store.db };
   if (options.warehouse) await ensureBuiltinWarehouse(ctx);
   if (options.selfUrl) ctx.selfUrl = options.selfUrl;

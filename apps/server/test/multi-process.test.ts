@@ -7,13 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { zhCN } from '@shutu/contracts';
 import { buildApp } from '../src/app.ts';
 import type { AppContext } from '../src/context.ts';
-import { loadConfig } from '../src/platform/config.ts';
 import { migrateToLatest, openStore } from '../src/platform/db/store.ts';
 import { FIRST_ADMIN, seed } from '../src/platform/db/seed.ts';
 import { md5Hex } from '../src/platform/auth/password.ts';
 import { openCacheBus } from '../src/platform/cache/open.ts';
 import { ensureBuiltinWarehouse } from '../src/modules/datasource/warehouse.ts';
-import { PG_URL, TEST_DEMO_SCALE, storeKinds, type TestServer } from './harness.ts';
+import { PG_URL, storeKinds, testConfig, type TestServer } from './harness.ts';
 import { call, createUser, uniqueAccount } from './fixtures.ts';
 import { fieldIds, ordersDataset, type Headers } from './dataset-fixtures.ts';
 
@@ -54,15 +53,7 @@ async function startNode(url: string, dataDir: string): Promise<Node> {
   const bus = await openCacheBus(store);
   // DuckDB inside this test process: the two "processes" here share one instance of the warehouse
   // file, which engine processes of their own could not (one process per file).
-  const config = {
-    ...loadConfig({}),
-    webDist: undefined,
-    databaseUrl: url,
-    secretKey: undefined,
-    dataDir,
-    demoScale: TEST_DEMO_SCALE,
-    duckdbEngineProcess: false,
-  };
+  const config = testConfig(dataDir, { databaseUrl: url, duckdbEngineProcess: false });
   const ctx: AppContext = { config, store, db: store.db, bus };
   await ensureBuiltinWarehouse(ctx);
   const app = await buildApp(ctx);

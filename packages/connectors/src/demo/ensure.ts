@@ -11,6 +11,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { openWhenUnlocked } from '../duckdb/file-lock.ts';
 import { GENERATOR_VERSION, countRows, existingTables, generateDemoWarehouse, readMeta, type DemoMeta } from './generate.ts';
 import { makePlan, seedDay, type DemoWarehouseOptions } from './plan.ts';
 import { DEMO_TABLE_NAMES, ORDER_DATA_VIEW } from './schema.ts';
@@ -63,25 +64,6 @@ export async function ensureDemoWarehouseOn(connection: DuckDBConnection, option
   return { action: reason ? 'generated' : 'kept', reason, meta, rowCounts: await countRows(connection), millis: Math.round(performance.now() - started) };
 }
 
-/** How long a start waits for the DuckDB engine process of a killed server to let go of the file. */
-const LOCK_WAIT_MS = 15_000;
-
-/**
- * Opens the file, waiting while another process still holds its lock: the engine process of a
- * server that was just killed exits when its channel closes, a moment after the server.
- */
-async function openWhenFree(path: string): Promise<DuckDBInstance> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      return await DuckDBInstance.create(path);
-    } catch (error) {
-      if (!/lock/i.test(String(error)) || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
 /**
  * Opens `path` (creating its directory and the file if needed), ensures the demo warehouse and
  * closes the file again. Call it before another DuckDB instance opens the same file in this
@@ -90,7 +72,7 @@ async function openWhenFree(path: string): Promise<DuckDBInstance> {
 export async function ensureDemoWarehouse(path: string, options: EnsureOptions = {}): Promise<EnsureResult> {
   makePlan(options); // validate before touching the disk
   if (path !== ':memory:') await mkdir(dirname(path), { recursive: true });
-  const instance = await openWhenFree(path);
+  const instance = await openWhenUnlocked(() => DuckDBInstance.create(path));
   try {
     const connection = await instance.connect();
     try {

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Dialect } from '@shutu/query';
 import { loadFailed } from '../bulk.ts';
-import { defaultCapabilities, dialectFor } from '../capabilities.ts';
+import { defaultCapabilities } from '../capabilities.ts';
 import { cancelledError, connectorError, ConnectorError, queryFailed } from '../errors.ts';
-import { DEFAULT_STATEMENT_TIMEOUT_MS } from '../driver-base.ts';
+import { DriverBase } from '../driver-base.ts';
 import { GuardedQueryStream, type Execution } from '../stream.ts';
 import type {
   BulkLoadOptions,
@@ -12,7 +11,6 @@ import type {
   ColumnInfo,
   CsvFileSource,
   DataSourceConfig,
-  Driver,
   DriverInfo,
   LoadColumn,
   LoadRow,
@@ -26,8 +24,8 @@ import type {
   TableOptions,
   TableRef,
 } from '../types.ts';
-import { acquireEngine, errorFromWire, releaseEngine, type EngineProcess } from './engine-process.ts';
-import { LOAD_WINDOW, type FromEngine } from './protocol.ts';
+import { acquireEngine, releaseEngine, type EngineProcess } from './engine-process.ts';
+import { fromWire, LOAD_WINDOW, type FromEngine } from './protocol.ts';
 
 /** Rows per batch sent to the engine during a load. */
 const LOAD_BATCH_ROWS = 2048;
@@ -44,15 +42,16 @@ function withoutSignal<T extends { signal?: AbortSignal }>(options: T): Omit<T, 
  * pool and working sets grow in the engine process (issue 20's server RSS goal,
  * docs/architecture.md "The DuckDB engine process").
  */
-export class DuckDBProcessDriver implements Driver {
+export class DuckDBProcessDriver extends DriverBase {
   readonly type = 'duckdb' as const;
+  protected readonly defaultSchemaSql = 'SELECT current_schema()';
   private readonly key: string;
   private engine: EngineProcess | null = null;
   private closed = false;
   private infoCache: Promise<DriverInfo> | null = null;
-  private schemaCache: Promise<string> | null = null;
 
   constructor(private readonly config: DataSourceConfig) {
+    super();
     const file = config.path && config.path !== '' ? config.path : ':memory:';
     this.key = file === ':memory:' ? `:memory:${randomUUID()}` : path.resolve(file);
   }
@@ -71,28 +70,12 @@ export class DuckDBProcessDriver implements Driver {
     }
   }
 
-  testConnection(): Promise<DriverInfo> {
-    return this.info();
-  }
-
   info(): Promise<DriverInfo> {
     this.infoCache ??= this.call<DriverInfo>('info', []).catch((error: unknown) => {
       this.infoCache = null;
       throw error;
     });
     return this.infoCache;
-  }
-
-  async dialect(): Promise<Dialect> {
-    return dialectFor(await this.info());
-  }
-
-  defaultSchema(): Promise<string> {
-    this.schemaCache ??= this.call<string>('defaultSchema', []).catch((error: unknown) => {
-      this.schemaCache = null;
-      throw error;
-    });
-    return this.schemaCache;
   }
 
   listTables(): Promise<TableInfo[]> {
@@ -108,7 +91,7 @@ export class DuckDBProcessDriver implements Driver {
   }
 
   query(sql: string, params: readonly ParamValue[] = [], options: QueryOptions = {}): QueryStream {
-    const timeoutMs = options.timeoutMs ?? this.config.defaultTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    const timeoutMs = this.timeoutOf(options, this.config.defaultTimeoutMs);
     // The engine enforces the timeout itself; this side steps in only when the engine does not answer.
     const capabilities = { ...defaultCapabilities('duckdb'), serverStatementTimeout: true };
     return new GuardedQueryStream(
@@ -162,7 +145,7 @@ export class DuckDBProcessDriver implements Driver {
           yield message.rows;
         } else if (message.t === 'error') {
           done = true;
-          throw errorFromWire(message.error);
+          throw fromWire(message.error);
         } else if (message.t === 'end') {
           done = true;
           return;
@@ -185,21 +168,19 @@ export class DuckDBProcessDriver implements Driver {
     const engine = this.process();
     let credit = LOAD_WINDOW;
     let wake: (() => void) | null = null;
-    let settled: { value?: BulkLoadResult; error?: Error } | null = null;
+    let done = false;
     let sourceFailure: ConnectorError | null = null;
     const outcome = new Promise<BulkLoadResult>((resolve, reject) => {
       void engine
         .open(
           (message) => {
             if (message.t === 'need') credit += 1;
-            else if (message.t === 'result') settled = { value: message.value as BulkLoadResult };
-            else if (message.t === 'error') settled = { error: errorFromWire(message.error) };
-            else return;
-            if (settled) {
+            else if (message.t === 'result' || message.t === 'error') {
+              done = true;
               engine.finish(message.id);
-              if (settled.error) reject(settled.error);
-              else resolve(settled.value!);
-            }
+              if (message.t === 'result') resolve(message.value as BulkLoadResult);
+              else reject(fromWire(message.error));
+            } else return;
             wake?.();
             wake = null;
           },
@@ -214,15 +195,15 @@ export class DuckDBProcessDriver implements Driver {
       options.signal?.addEventListener('abort', onAbort, { once: true });
       let batch: LoadRow[] = [];
       const send = async () => {
-        while (credit === 0 && !settled) await new Promise<void>((resolve) => (wake = resolve));
-        if (settled) return;
+        while (credit === 0 && !done) await new Promise<void>((resolve) => (wake = resolve));
+        if (done) return;
         credit -= 1;
         engine.post({ t: 'chunk', id, rows: batch });
         batch = [];
       };
       try {
         for await (const row of rows) {
-          if (settled) return;
+          if (done) return;
           batch.push(row);
           if (batch.length >= LOAD_BATCH_ROWS) await send();
         }

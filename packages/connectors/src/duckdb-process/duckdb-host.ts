@@ -8,12 +8,10 @@
  * exited or was killed) and ignores SIGINT / SIGTERM, which the server handles by closing it.
  */
 import { DuckDBDriver } from '../duckdb.ts';
-import { cancelledError, ConnectorError, errorText } from '../errors.ts';
+import { openWhenUnlocked } from '../duckdb/file-lock.ts';
+import { cancelledError } from '../errors.ts';
 import type { DataSourceConfig, LoadRow, QueryStream, Row } from '../types.ts';
-import { QUERY_BATCH_ROWS, QUERY_WINDOW, type FromEngine, type ToEngine, type UnaryMethod, type WireError } from './protocol.ts';
-
-/** How long a start waits for the file lock of an engine process that is still exiting. */
-const LOCK_WAIT_MS = 15_000;
+import { QUERY_BATCH_ROWS, QUERY_WINDOW, toWire, type FromEngine, type ToEngine, type UnaryMethod } from './protocol.ts';
 
 let driver: DuckDBDriver | null = null;
 let opened: Promise<void> | null = null;
@@ -32,26 +30,21 @@ function send(message: FromEngine): void {
   if (process.connected) process.send!(message);
 }
 
-function wireError(error: unknown): WireError {
-  if (error instanceof ConnectorError) return { kind: error.kind, message: error.message, detail: error.detail };
-  return { message: errorText(error), detail: null };
-}
-
-/** Opens the file, waiting while a previous engine process of it still holds its lock. */
+/**
+ * Opens the file, waiting while a previous engine process of it still holds its lock. Anything
+ * else (a missing directory, a damaged file) is answered to each call as it is.
+ */
 async function open(config: DataSourceConfig): Promise<void> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    driver = new DuckDBDriver(config);
+  driver = await openWhenUnlocked(async () => {
+    const candidate = new DuckDBDriver(config);
     try {
-      await driver.info();
-      return;
+      await candidate.info();
+      return candidate;
     } catch (error) {
-      // Anything else (a missing directory, a damaged file) is answered to each call as it is.
-      if (!/lock/i.test(errorText(error)) || Date.now() > deadline) return;
-      await driver.close().catch(() => undefined);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await candidate.close().catch(() => undefined);
+      throw error;
     }
-  }
+  }).catch(() => new DuckDBDriver(config));
 }
 
 function ready(): Promise<DuckDBDriver> {
@@ -76,7 +69,7 @@ async function call(id: number, method: UnaryMethod, args: unknown[], cancellabl
     const value = await fn.apply(engine, controller ? withSignal(args, controller.signal) : args);
     send({ t: 'result', id, value });
   } catch (error) {
-    send({ t: 'error', id, error: wireError(error) });
+    send({ t: 'error', id, error: toWire(error) });
   } finally {
     aborts.delete(id);
   }
@@ -119,7 +112,7 @@ async function query(message: Extract<ToEngine, { t: 'query' }>): Promise<void> 
     }
     send({ t: 'end', id });
   } catch (error) {
-    send({ t: 'error', id, error: wireError(error) });
+    send({ t: 'error', id, error: toWire(error) });
   } finally {
     queries.delete(id);
   }
@@ -184,7 +177,7 @@ async function load(message: Extract<ToEngine, { t: 'load' }>): Promise<void> {
     });
     send({ t: 'result', id, value });
   } catch (error) {
-    send({ t: 'error', id, error: wireError(error) });
+    send({ t: 'error', id, error: toWire(error) });
   } finally {
     loads.delete(id);
     aborts.delete(id);

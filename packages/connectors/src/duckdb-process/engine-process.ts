@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { connectorError, ConnectorError } from '../errors.ts';
+import { connectorError } from '../errors.ts';
 import type { DataSourceConfig } from '../types.ts';
-import type { FromEngine, ToEngine, UnaryMethod, WireError } from './protocol.ts';
+import { fromWire, toWire, type FromEngine, type ToEngine, type UnaryMethod } from './protocol.ts';
 
 /** How long a closing engine may take to finish its work before it is killed. */
 const CLOSE_GRACE_MS = 10_000;
@@ -21,11 +21,6 @@ function hostEntry(): { file: string; execArgv: string[] } {
 
 /** Receives the engine's messages about one request. */
 export type ReplyHandler = (message: FromEngine) => void;
-
-export function errorFromWire(error: WireError): Error {
-  if (error.kind) return new ConnectorError(error.kind, error.message, error.detail);
-  return new Error(error.message);
-}
 
 /**
  * One engine process of one database file (duckdb-host.ts), started on first use and again after
@@ -71,16 +66,13 @@ export class EngineProcess {
         if (first && !this.closing) again.push([id, first]);
         else {
           this.handlers.delete(id);
-          handler({ t: 'error', id, error: { kind: error.kind, message: error.message, detail: null } });
+          handler({ t: 'error', id, error: toWire(error) });
         }
       }
       if (again.length > 0)
         void this.started().then(
           () => again.forEach(([id, first]) => this.deliver(id, first)),
-          () =>
-            again.forEach(([id]) =>
-              this.handlers.get(id)?.({ t: 'error', id, error: { kind: 'closed', message: connectorError('closed', 'closed').message, detail: null } }),
-            ),
+          (closed: unknown) => again.forEach(([id]) => this.handlers.get(id)?.({ t: 'error', id, error: toWire(closed) })),
         );
     };
     child.once('exit', (code, signal) => gone(signal ?? `退出码 ${code}`));
@@ -157,7 +149,7 @@ export class EngineProcess {
         this.finish(message.id);
         signal?.removeEventListener('abort', onAbort);
         if (message.t === 'result') resolve(message.value as T);
-        else reject(errorFromWire(message.error));
+        else reject(fromWire(message.error));
       };
       this.open(handler, (id) => ({ t: 'call', id, method, args, cancellable: signal !== undefined }))
         .then((id) => {

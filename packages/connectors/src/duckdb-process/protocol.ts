@@ -1,4 +1,4 @@
-import type { ConnectorErrorKind } from '../errors.ts';
+import { ConnectorError, errorText, type ConnectorErrorKind } from '../errors.ts';
 import type { DataSourceConfig, LoadRow, ParamValue, ResultColumn, Row } from '../types.ts';
 
 /**
@@ -10,7 +10,6 @@ import type { DataSourceConfig, LoadRow, ParamValue, ResultColumn, Row } from '.
 export const UNARY_METHODS = [
   'info',
   'listTables',
-  'defaultSchema',
   'listColumns',
   'inspectSql',
   'bulkLoadCsvFile',
@@ -47,6 +46,17 @@ export interface WireError {
   kind?: ConnectorErrorKind;
   message: string;
   detail: string | null;
+}
+
+/** An error as it crosses: a ConnectorError keeps its kind, message and detail; any other its text. */
+export function toWire(error: unknown): WireError {
+  if (error instanceof ConnectorError) return { kind: error.kind, message: error.message, detail: error.detail };
+  return { message: errorText(error), detail: null };
+}
+
+export function fromWire(error: WireError): Error {
+  if (error.kind) return new ConnectorError(error.kind, error.message, error.detail);
+  return new Error(error.message);
 }
 
 export type FromEngine =
