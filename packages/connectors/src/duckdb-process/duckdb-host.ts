@@ -195,10 +195,14 @@ function cancel(id: number): void {
   }
 }
 
+/** Set once `close` has shut the driver down: the disconnect that follows is an orderly exit. */
+let closedInOrder = false;
+
 async function close(): Promise<void> {
   await opened?.catch(() => undefined);
   await driver?.close().catch(() => undefined);
   send({ t: 'closed' });
+  closedInOrder = true;
   process.disconnect();
 }
 
@@ -238,7 +242,11 @@ process.on('message', (message: ToEngine) => {
   }
 });
 
-// The server is gone (exited, killed): so is its engine, releasing the file for the next start.
-process.on('disconnect', () => process.exit(0));
+// The server is gone (exited, killed): so is its engine, at once, releasing the file for the next
+// start. Killed as the server was, not exited: an exit runs DuckDB's shutdown, which checkpoints
+// the WAL into the file first (seconds after a large load) while a restart waits for the lock.
+// After `close` the exit is orderly; the private CSV directory of a killed engine is swept at the
+// next start (sweepDeadCsvOutputDirs).
+process.on('disconnect', () => (closedInOrder ? process.exit(0) : process.kill(process.pid, 'SIGKILL')));
 process.on('SIGINT', () => undefined);
 process.on('SIGTERM', () => undefined);
