@@ -159,13 +159,24 @@ export async function startApp(env: Record<string, string> = {}, options: { data
       .stdout.split('\n')
       .filter((line) => line.includes('duckdb-host'))
       .map((line) => Number(line.trim().split(/\s+/)[0]));
-  // Exited: no such process, or a zombie (its files closed) that no init has reaped yet.
-  const gone = (pid: number) => {
+  // Exited: no such process, or a zombie that no init has reaped yet whose every thread is gone. A
+  // killed process's main thread turns zombie first; its files (the DuckDB lock) close only when the
+  // last of its threads has exited, and an exited thread leaves /proc/<pid>/task.
+  const threadExited = (pid: number, tid: string) => {
     try {
-      return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('Z');
+      return /^[ZX]/.test(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!);
     } catch {
       return true;
     }
+  };
+  const gone = (pid: number) => {
+    let threads: string[];
+    try {
+      threads = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return true;
+    }
+    return threads.every((tid) => threadExited(pid, tid));
   };
   let exited: Promise<void> | null = null;
   const exitedWithEngines = () => {
