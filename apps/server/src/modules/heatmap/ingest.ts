@@ -46,6 +46,8 @@ interface IngestState {
   writer: TrackWriter<TrackRow>;
   guard: SiteGuard;
   sites: Map<string, { site: SiteInfo | null; at: number }>;
+  /** Counted up by forgetSites: a lookup that read the store before a change does not cache what it read. */
+  sitesGeneration: number;
   countsTimer: NodeJS.Timeout | null;
   moveTimer: NodeJS.Timeout | null;
 }
@@ -67,6 +69,7 @@ function stateOf(ctx: AppContext): IngestState {
       writer: new TrackWriter<TrackRow>(write, { maxRows: 5000, maxDelayMs: 1000 }),
       guard: new SiteGuard(ctx.db),
       sites: new Map(),
+      sitesGeneration: 0,
       countsTimer: null,
       moveTimer: null,
     };
@@ -100,7 +103,9 @@ export async function flushSiteCounts(ctx: AppContext): Promise<void> {
 
 /** Forgets the cached sites: after an administrator changed one here. */
 export function forgetSites(ctx: AppContext): void {
-  stateOf(ctx).sites.clear();
+  const state = stateOf(ctx);
+  state.sitesGeneration += 1;
+  state.sites.clear();
 }
 
 /** Starts the counters' timer; the returned close writes every acknowledged event and the counters. */
@@ -155,13 +160,18 @@ export function checkEvents(events: readonly unknown[]): { valid: TrackEvent[]; 
 }
 
 async function siteOf(ctx: AppContext, writeKey: string, now: number): Promise<SiteInfo | null> {
-  const { sites } = stateOf(ctx);
+  const state = stateOf(ctx);
+  const { sites } = state;
   const cached = sites.get(writeKey);
   if (cached && now - cached.at < SITE_CACHE_MS) return cached.site;
+  const generation = state.sitesGeneration;
   const row = await findSiteByKey(ctx.db, writeKey);
+  const site = row ? { id: row.id, project: row.project, enabled: row.enabled, rateLimit: row.rateLimit } : null;
+  // A site changed while this read ran (a batch racing 停用): what was read is not kept, or the
+  // change would wait for the cache's expiry (seen in CI: a batch accepted after 停用 had answered).
+  if (state.sitesGeneration !== generation) return site;
   // Unknown keys are remembered too (bounded): a site sending a wrong key must not cost a query per batch.
   if (sites.size > 1000) sites.clear();
-  const site = row ? { id: row.id, project: row.project, enabled: row.enabled, rateLimit: row.rateLimit } : null;
   sites.set(writeKey, { site, at: now });
   return site;
 }

@@ -179,6 +179,24 @@ describe.each(kinds)('sites and write keys on %s', (kind) => {
     expect((await call(w.server, 'DELETE', `/api/heatmap/sites/${site.id}`, { headers: w.admin })).body.msg).toBe('网站不存在');
   });
 
+  it('refuses the first batch after 停用 has answered, even when batches raced the change', async () => {
+    const created = await call(w.server, 'POST', '/api/heatmap/sites', { headers: w.admin, payload: { siteName: '停用竞争', rateLimit: 1000 } });
+    const site = created.body.data as { id: number; writeKey: string };
+    // Each round: batches in flight while the site is switched off; the next batch must be refused,
+    // not accepted from what a racing batch read before the change (CI saw one accepted).
+    for (let round = 0; round < 20; round++) {
+      const enabled = await call(w.server, 'PUT', `/api/heatmap/sites/${site.id}`, { headers: w.admin, payload: { enabled: true } });
+      expect(enabled.status).toBe(200);
+      const racing = [send({ writeKey: site.writeKey, events: [click('race')] }), send({ writeKey: site.writeKey, events: [click('race')] })];
+      const off = await call(w.server, 'PUT', `/api/heatmap/sites/${site.id}`, { headers: w.admin, payload: { enabled: false } });
+      expect(off.body.data.enabled).toBe(false);
+      await Promise.all(racing);
+      const after = await send({ writeKey: site.writeKey, events: [click('race')] });
+      expect([round, after.statusCode]).toEqual([round, 403]);
+    }
+    expect((await call(w.server, 'DELETE', `/api/heatmap/sites/${site.id}`, { headers: w.admin })).status).toBe(200);
+  });
+
   it("deletes each site's clicks older than its retention days", async () => {
     const created = await call(w.server, 'POST', '/api/heatmap/sites', { headers: w.admin, payload: { siteName: '保留测试', retentionDays: 30 } });
     const id = created.body.data.id as number;
