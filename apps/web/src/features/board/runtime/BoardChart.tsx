@@ -1,13 +1,14 @@
-import { lazy, memo, Suspense, useState, type CSSProperties, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from 'antd';
 import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined } from '@ant-design/icons';
-import { EXPORTABLE_CHART_TYPES, type Chart, type ChartLinkValue } from '@shutu/contracts';
+import { EXPORTABLE_CHART_TYPES, type Chart, type ChartDataResult, type ChartLinkValue } from '@shutu/contracts';
 import { boardChartRequest, chartDataMode, DEFAULT_DETAIL_SIZE } from '@shutu/contracts/board-linkage';
 // The renderer's own files, not the charts' index: the index re-exports ECharts and the tables, which load on demand.
 import { ChartView } from '../../../shared/charts/ChartView.tsx';
 import type { FilterValue } from '../../../shared/charts/FilterControls.tsx';
 import type { CubeCell } from '../../../shared/charts/format.ts';
+import { useRevealed } from '../../../shared/charts/reveal.ts';
 import { useChartData } from '../../../shared/charts/useChartData.ts';
 import type { ClickedField } from '@shutu/contracts/board-linkage';
 import { previewMessages as pm } from './messages.ts';
@@ -39,6 +40,9 @@ export interface BoardChartProps {
   waiting?: boolean;
 }
 
+/** A chart before its first answer is drawn. */
+const NOTHING_SHOWN: { data: ChartDataResult | null; error: string | null } = { data: null, error: null };
+
 /** The JSON viewer of one saved chart (a new tab). */
 export function chartJsonPath(boardId: number, chartKey: string): string {
   return `/newbi/json/${boardId}/${encodeURIComponent(chartKey)}`;
@@ -59,18 +63,22 @@ export const BoardChart = memo(function BoardChart(props: BoardChartProps) {
   const linksKey = JSON.stringify(links);
   // The detail page resets to 1 when the links change (a new filter, a new result).
   const [paging, setPaging] = useState<{ linksKey: string; current: number; size: number } | null>(null);
-  const page = {
-    current: paging && paging.linksKey === linksKey ? paging.current : 1,
-    size: paging?.size ?? chart.dataconfig?.pageSize ?? DEFAULT_DETAIL_SIZE,
-  };
+  const current = paging && paging.linksKey === linksKey ? paging.current : 1;
+  const size = paging?.size ?? chart.dataconfig?.pageSize ?? DEFAULT_DETAIL_SIZE;
+  const page = useMemo(() => ({ current, size }), [current, size]);
   const answer = useChartData(boardChartRequest(boardId, chart, links, page), {
     enabled: !waiting,
     staleTime: boardChartStaleTime,
     refetchOnMount: boardChartRefetchOnMount,
   });
-  const { data, error } = answer;
-  // Waiting for the board's batch is loading too (not an empty chart).
-  const loading = answer.loading || (!!waiting && !data);
+  // A new answer is drawn in a transition of its own, one chart at a time (reveal.ts, issue 26).
+  const frameRef = useRef<HTMLDivElement>(null);
+  const result = useMemo(() => ({ data: answer.data, error: answer.error }), [answer.data, answer.error]);
+  const shown = useRevealed(result, NOTHING_SHOWN, frameRef);
+  const { data, error } = shown;
+  const drawing = shown !== result;
+  // Waiting for the board's batch is loading too (not an empty chart), and so is an answer not yet drawn.
+  const loading = answer.loading || drawing || (!!waiting && !data);
   const [full, setFull] = useState(false);
 
   // No empty floating box when nothing applies (e.g. a text chart that may not go full screen).
@@ -82,54 +90,75 @@ export const BoardChart = memo(function BoardChart(props: BoardChartProps) {
       {pm.export}
     </Button>
   );
-  const toolbar: ReactNode = hasTools ? (
-    <span className="board-chart-tools" onClick={(e) => e.stopPropagation()}>
-      {allowFull && (
-        <Button size="small" type="text" icon={full ? <CloseOutlined /> : <FullscreenOutlined />} onClick={() => setFull((f) => !f)} data-testid="chart-full">
-          {full ? pm.close : pm.fullscreen}
-        </Button>
-      )}
-      {EXPORTABLE_CHART_TYPES.includes(chart.name) && (
-        <Suspense fallback={exportButton(() => setExportClicked(true))}>
-          <ExportRecordPopover boardId={boardId} chartKey={chart.key} chartTitle={chart.title} links={links} defaultOpen={exportClicked}>
-            {exportButton()}
-          </ExportRecordPopover>
-        </Suspense>
-      )}
-      {mode && (
-        <Button
-          size="small"
-          type="text"
-          icon={<FileTextOutlined />}
-          data-testid="chart-json"
-          onClick={() => window.open(chartJsonPath(boardId, chart.key), '_blank', 'noopener')}
-        >
-          {pm.viewData}
-        </Button>
-      )}
-    </span>
-  ) : null;
+  // The header's tools and the chart's view are kept while nothing they show changes, so that a
+  // render of this chart for another reason (its answer arriving before it is drawn, the board's
+  // batch state) does not draw its table or ECharts again.
+  const toolbar: ReactNode = useMemo(
+    () =>
+      hasTools ? (
+        <span className="board-chart-tools" onClick={(e) => e.stopPropagation()}>
+          {allowFull && (
+            <Button
+              size="small"
+              type="text"
+              icon={full ? <CloseOutlined /> : <FullscreenOutlined />}
+              onClick={() => setFull((f) => !f)}
+              data-testid="chart-full"
+            >
+              {full ? pm.close : pm.fullscreen}
+            </Button>
+          )}
+          {EXPORTABLE_CHART_TYPES.includes(chart.name) && (
+            <Suspense fallback={exportButton(() => setExportClicked(true))}>
+              <ExportRecordPopover boardId={boardId} chartKey={chart.key} chartTitle={chart.title} links={links} defaultOpen={exportClicked}>
+                {exportButton()}
+              </ExportRecordPopover>
+            </Suspense>
+          )}
+          {mode && (
+            <Button
+              size="small"
+              type="text"
+              icon={<FileTextOutlined />}
+              data-testid="chart-json"
+              onClick={() => window.open(chartJsonPath(boardId, chart.key), '_blank', 'noopener')}
+            >
+              {pm.viewData}
+            </Button>
+          )}
+        </span>
+      ) : null,
+    [hasTools, allowFull, full, boardId, chart, links, exportClicked, mode],
+  );
 
-  const view = (
-    <ChartView
-      chart={chart}
-      data={data}
-      loading={loading}
-      error={error}
-      page={page}
-      onPage={(current, size) => setPaging({ linksKey, current, size })}
-      onFilterChange={onFilterChange ? (values) => onFilterChange(chart, values) : undefined}
-      onPointClick={onPointClick ? (values, fields) => onPointClick(chart, values, fields) : undefined}
-      onRendered={onRendered ? () => onRendered(chart.key) : undefined}
-      height={height}
-      extra={chart.site.isSimple ? undefined : toolbar}
-      quietLoading
-    />
+  const onPage = useCallback((current: number, size: number) => setPaging({ linksKey, current, size }), [linksKey]);
+  const filterChanged = useCallback((values: FilterValue[]) => onFilterChange?.(chart, values), [onFilterChange, chart]);
+  const pointClicked = useCallback((values: CubeCell[], fields: ClickedField[]) => onPointClick?.(chart, values, fields), [onPointClick, chart]);
+  const rendered = useCallback(() => onRendered?.(chart.key), [onRendered, chart.key]);
+  const view = useMemo(
+    () => (
+      <ChartView
+        chart={chart}
+        data={data}
+        loading={loading}
+        error={error}
+        page={page}
+        onPage={onPage}
+        onFilterChange={onFilterChange ? filterChanged : undefined}
+        onPointClick={onPointClick ? pointClicked : undefined}
+        onRendered={onRendered ? rendered : undefined}
+        height={height}
+        extra={chart.site.isSimple ? undefined : toolbar}
+        quietLoading
+      />
+    ),
+    [chart, data, loading, error, page, onPage, onFilterChange, filterChanged, onPointClick, pointClicked, onRendered, rendered, height, toolbar],
   );
 
   const frameStyle: CSSProperties = { background: chart.site.bgColor || chart.site.bgBackgroundSrc ? undefined : defaultBackground };
   const frame = (className: string, style?: CSSProperties) => (
     <div
+      ref={frameRef}
       className={className}
       style={{ ...frameStyle, ...style }}
       data-testid="board-chart"
