@@ -1,5 +1,5 @@
 import { expect, it, vi } from 'vitest';
-import { queueFirstDraw, queueReveal } from './draw-queue.ts';
+import { queueFirstDraw } from './draw-queue.ts';
 
 /** An element at `top` (px from the viewport's top), `size` px square. */
 function at(top: number, size = 100): Element {
@@ -33,42 +33,4 @@ it('a chart that throws is logged and does not stop the ones after it', async ()
   await expect.poll(() => drawn).toEqual(['next']);
   expect(logged).toHaveBeenCalledWith(new Error('broken chart'));
   logged.mockRestore();
-});
-
-it('a reveal holds the queue until it is done: the next chart waits for the first one to commit', async () => {
-  const ran: string[] = [];
-  let finishFirst: (() => void) | null = null;
-  queueReveal(at(0), (done) => {
-    ran.push('first');
-    finishFirst = done;
-  });
-  queueReveal(at(100), (done) => {
-    ran.push('second');
-    done();
-  });
-  await expect.poll(() => ran).toEqual(['first']);
-  // Tasks go by (a first draw runs meanwhile), and the second still waits for the first's commit.
-  const drawn: string[] = [];
-  queueFirstDraw(at(0), () => drawn.push('drawn'));
-  await expect.poll(() => drawn).toEqual(['drawn']);
-  expect(ran).toEqual(['first']);
-  finishFirst!();
-  await expect.poll(() => ran).toEqual(['first', 'second']);
-});
-
-it('a reveal that never reports its commit lets the next one go after a second', async () => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  try {
-    const ran: string[] = [];
-    queueReveal(at(0), () => ran.push('stuck'));
-    queueReveal(at(100), () => ran.push('next'));
-    await vi.waitFor(() => expect(ran).toEqual(['stuck']));
-    vi.advanceTimersByTime(999);
-    await Promise.resolve();
-    expect(ran).toEqual(['stuck']);
-    vi.advanceTimersByTime(1);
-    await vi.waitFor(() => expect(ran).toEqual(['stuck', 'next']));
-  } finally {
-    vi.useRealTimers();
-  }
 });

@@ -1,14 +1,13 @@
-import { lazy, memo, Suspense, useCallback, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useDeferredValue, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Button } from 'antd';
 import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined } from '@ant-design/icons';
-import { EXPORTABLE_CHART_TYPES, type Chart, type ChartDataResult, type ChartLinkValue } from '@shutu/contracts';
+import { EXPORTABLE_CHART_TYPES, type Chart, type ChartLinkValue } from '@shutu/contracts';
 import { boardChartRequest, chartDataMode, DEFAULT_DETAIL_SIZE } from '@shutu/contracts/board-linkage';
 // The renderer's own files, not the charts' index: the index re-exports ECharts and the tables, which load on demand.
 import { ChartView } from '../../../shared/charts/ChartView.tsx';
 import type { FilterValue } from '../../../shared/charts/FilterControls.tsx';
 import type { CubeCell } from '../../../shared/charts/format.ts';
-import { useRevealed } from '../../../shared/charts/reveal.ts';
 import { useChartData } from '../../../shared/charts/useChartData.ts';
 import type { ClickedField } from '@shutu/contracts/board-linkage';
 import { previewMessages as pm } from './messages.ts';
@@ -40,9 +39,6 @@ export interface BoardChartProps {
   waiting?: boolean;
 }
 
-/** A chart before its first answer is drawn. */
-const NOTHING_SHOWN: { data: ChartDataResult | null; error: string | null } = { data: null, error: null };
-
 /** The JSON viewer of one saved chart (a new tab). */
 export function chartJsonPath(boardId: number, chartKey: string): string {
   return `/newbi/json/${boardId}/${encodeURIComponent(chartKey)}`;
@@ -71,12 +67,15 @@ export const BoardChart = memo(function BoardChart(props: BoardChartProps) {
     staleTime: boardChartStaleTime,
     refetchOnMount: boardChartRefetchOnMount,
   });
-  // A new answer is drawn in a transition of its own, one chart at a time (reveal.ts, issue 26).
-  const frameRef = useRef<HTMLDivElement>(null);
-  const result = useMemo(() => ({ data: answer.data, error: answer.error }), [answer.data, answer.error]);
-  const shown = useRevealed(result, NOTHING_SHOWN, frameRef);
-  const { data, error } = shown;
-  const drawing = shown !== result;
+  // A new answer is drawn in a deferred render (a transition): React renders it in slices of a few
+  // milliseconds and lets the browser paint and take input between them. Twenty answers arriving
+  // together had been drawn in one synchronous render (react-query's store updates are
+  // synchronous), the share link's longest tasks on a phone (issue 26, Lighthouse's blocking time).
+  // One transition per chart, one after another, cut the longest task further but made the 200k
+  // board 0.1–0.15 s slower to be ready on a desktop (docs/web-performance.md, session 18).
+  const data = useDeferredValue(answer.data, null);
+  const error = useDeferredValue(answer.error, null);
+  const drawing = data !== answer.data || error !== answer.error;
   // Waiting for the board's batch is loading too (not an empty chart), and so is an answer not yet drawn.
   const loading = answer.loading || drawing || (!!waiting && !data);
   const [full, setFull] = useState(false);
@@ -158,7 +157,6 @@ export const BoardChart = memo(function BoardChart(props: BoardChartProps) {
   const frameStyle: CSSProperties = { background: chart.site.bgColor || chart.site.bgBackgroundSrc ? undefined : defaultBackground };
   const frame = (className: string, style?: CSSProperties) => (
     <div
-      ref={frameRef}
       className={className}
       style={{ ...frameStyle, ...style }}
       data-testid="board-chart"
