@@ -15,6 +15,9 @@ export function warehouseFile(config: Pick<Config, 'dataDir'>): string {
   return path.join(path.resolve(config.dataDir), BUILTIN_WAREHOUSE_FILE);
 }
 
+/** os.hostname(), read once (nodeName). */
+let hostName: string | undefined;
+
 /**
  * The name of this machine in owners: SHUTU_NODE_ID when set (containers get a new hostname on
  * every start, while their data volume stays), else the hostname.
@@ -25,7 +28,6 @@ function nodeName(): string {
   hostName ??= os.hostname();
   return process.env.SHUTU_NODE_ID || hostName;
 }
-let hostName: string | undefined;
 
 /** host:file of this process's embedded warehouse. */
 export function localOwnerOf(config: Pick<Config, 'dataDir'>): string {

@@ -1,7 +1,5 @@
-import { lazy, memo, Suspense, useCallback, useDeferredValue, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import { memo, useCallback, useDeferredValue, useMemo, useState, type CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
-import { Button } from 'antd';
-import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined } from '@ant-design/icons';
 import { EXPORTABLE_CHART_TYPES, type Chart, type ChartLinkValue } from '@shutu/contracts';
 import { boardChartRequest, chartDataMode, DEFAULT_DETAIL_SIZE } from '@shutu/contracts/board-linkage';
 // The renderer's own files, not the charts' index: the index re-exports ECharts and the tables, which load on demand.
@@ -10,11 +8,10 @@ import type { FilterValue } from '../../../shared/charts/FilterControls.tsx';
 import type { CubeCell } from '../../../shared/charts/format.ts';
 import { useChartData } from '../../../shared/charts/useChartData.ts';
 import type { ClickedField } from '@shutu/contracts/board-linkage';
-import { previewMessages as pm } from './messages.ts';
+import { BoardChartTools } from './BoardChartTools.tsx';
 import { boardChartRefetchOnMount, boardChartStaleTime } from './useBoardBatch.ts';
 
-/** 导出's popover (its forms and the export records): loaded with the first chart that offers it. */
-const ExportRecordPopover = lazy(() => import('../../export/ExportRecordPopover.tsx').then((m) => ({ default: m.ExportRecordPopover })));
+export { chartJsonPath } from './BoardChartTools.tsx';
 
 export interface BoardChartProps {
   boardId: number;
@@ -37,11 +34,6 @@ export interface BoardChartProps {
   height?: number;
   /** The board's first batch (useBoardBatch) is bringing this chart's data: do not ask for it meanwhile. */
   waiting?: boolean;
-}
-
-/** The JSON viewer of one saved chart (a new tab). */
-export function chartJsonPath(boardId: number, chartKey: string): string {
-  return `/newbi/json/${boardId}/${encodeURIComponent(chartKey)}`;
 }
 
 /**
@@ -82,58 +74,26 @@ export const BoardChart = memo(function BoardChart(props: BoardChartProps) {
 
   // No empty floating box when nothing applies (e.g. a text chart that may not go full screen).
   const hasTools = tools && (allowFull || EXPORTABLE_CHART_TYPES.includes(chart.name) || !!mode);
-  // A click on 导出 before the popover's code has arrived is kept: the popover opens once it loads.
-  const [exportClicked, setExportClicked] = useState(false);
-  const exportButton = (onClick?: () => void) => (
-    <Button size="small" type="text" icon={<DownloadOutlined />} data-testid="chart-export" onClick={onClick}>
-      {pm.export}
-    </Button>
-  );
+  const toggleFull = useCallback(() => setFull((f) => !f), []);
   // The header's tools and the chart's view are kept while nothing they show changes, so that a
   // render of this chart for another reason (its answer arriving before it is drawn, the board's
   // batch state) does not draw its table or ECharts again.
-  const toolbar: ReactNode = useMemo(
+  const toolbar = useMemo(
     () =>
       hasTools ? (
-        <span className="board-chart-tools" onClick={(e) => e.stopPropagation()}>
-          {allowFull && (
-            <Button
-              size="small"
-              type="text"
-              icon={full ? <CloseOutlined /> : <FullscreenOutlined />}
-              onClick={() => setFull((f) => !f)}
-              data-testid="chart-full"
-            >
-              {full ? pm.close : pm.fullscreen}
-            </Button>
-          )}
-          {EXPORTABLE_CHART_TYPES.includes(chart.name) && (
-            <Suspense fallback={exportButton(() => setExportClicked(true))}>
-              <ExportRecordPopover boardId={boardId} chartKey={chart.key} chartTitle={chart.title} links={links} defaultOpen={exportClicked}>
-                {exportButton()}
-              </ExportRecordPopover>
-            </Suspense>
-          )}
-          {mode && (
-            <Button
-              size="small"
-              type="text"
-              icon={<FileTextOutlined />}
-              data-testid="chart-json"
-              onClick={() => window.open(chartJsonPath(boardId, chart.key), '_blank', 'noopener')}
-            >
-              {pm.viewData}
-            </Button>
-          )}
-        </span>
+        <BoardChartTools boardId={boardId} chart={chart} links={links} allowFull={allowFull} full={full} onToggleFull={toggleFull} viewData={!!mode} />
       ) : null,
-    [hasTools, allowFull, full, boardId, chart, links, exportClicked, mode],
+    [hasTools, boardId, chart, links, allowFull, full, toggleFull, mode],
   );
 
   const onPage = useCallback((current: number, size: number) => setPaging({ linksKey, current, size }), [linksKey]);
-  const filterChanged = useCallback((values: FilterValue[]) => onFilterChange?.(chart, values), [onFilterChange, chart]);
-  const pointClicked = useCallback((values: CubeCell[], fields: ClickedField[]) => onPointClick?.(chart, values, fields), [onPointClick, chart]);
-  const rendered = useCallback(() => onRendered?.(chart.key), [onRendered, chart.key]);
+  // The board's handlers bound to this chart; absent when the board gives none.
+  const filterChanged = useMemo(() => onFilterChange && ((values: FilterValue[]) => onFilterChange(chart, values)), [onFilterChange, chart]);
+  const pointClicked = useMemo(
+    () => onPointClick && ((values: CubeCell[], fields: ClickedField[]) => onPointClick(chart, values, fields)),
+    [onPointClick, chart],
+  );
+  const rendered = useMemo(() => onRendered && (() => onRendered(chart.key)), [onRendered, chart.key]);
   const view = useMemo(
     () => (
       <ChartView
@@ -143,15 +103,15 @@ export const BoardChart = memo(function BoardChart(props: BoardChartProps) {
         error={error}
         page={page}
         onPage={onPage}
-        onFilterChange={onFilterChange ? filterChanged : undefined}
-        onPointClick={onPointClick ? pointClicked : undefined}
-        onRendered={onRendered ? rendered : undefined}
+        onFilterChange={filterChanged}
+        onPointClick={pointClicked}
+        onRendered={rendered}
         height={height}
         extra={chart.site.isSimple ? undefined : toolbar}
         quietLoading
       />
     ),
-    [chart, data, loading, error, page, onPage, onFilterChange, filterChanged, onPointClick, pointClicked, onRendered, rendered, height, toolbar],
+    [chart, data, loading, error, page, onPage, filterChanged, pointClicked, rendered, height, toolbar],
   );
 
   const frameStyle: CSSProperties = { background: chart.site.bgColor || chart.site.bgBackgroundSrc ? undefined : defaultBackground };
