@@ -12,7 +12,7 @@ import { md5Hex } from '../src/platform/auth/password.ts';
 import { ensureBuiltinWarehouse } from '../src/modules/datasource/warehouse.ts';
 import { moduleJobs } from '../src/modules/jobs.ts';
 import { Jobs } from '../src/platform/jobs/boss.ts';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 
 export type StoreKind = 'pglite' | 'postgres';
 
@@ -145,6 +145,8 @@ export interface TestServerOptions {
   initialAdminPassword?: boolean;
   /** Open DuckDB files in an engine process, as the bundle does (default: inside the test process). */
   duckdbEngineProcess?: boolean;
+  /** The jobs' logger (default silent): a test may keep their warnings to explain a wait that timed out. */
+  jobLog?: Logger;
 }
 
 /** Order rows of the demo warehouse in tests: the generator's smallest. */
@@ -184,7 +186,10 @@ export async function createTestServer(kind: StoreKind, buildOptions: BuildOptio
   if (options.warehouse) await ensureBuiltinWarehouse(ctx);
   if (options.selfUrl) ctx.selfUrl = options.selfUrl;
   const jobs = options.jobs
-    ? await Jobs.start(store, pino({ level: 'silent' }), moduleJobs(ctx, pino({ level: 'silent' })), { work: true, pollingIntervalSeconds: 0.5 })
+    ? await Jobs.start(store, options.jobLog ?? pino({ level: 'silent' }), moduleJobs(ctx, options.jobLog ?? pino({ level: 'silent' })), {
+        work: true,
+        pollingIntervalSeconds: 0.5,
+      })
     : undefined;
   ctx.jobs = jobs;
   const app = await buildApp(ctx, buildOptions);

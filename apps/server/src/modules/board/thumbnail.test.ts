@@ -19,6 +19,9 @@ import { boardThumbnailJob, thumbnailDir } from './thumbnail.ts';
  */
 const kinds = await storeKinds();
 const silent = pino({ level: 'silent' });
+/** What the jobs warned about (a render that failed): named when a wait times out. */
+const warnings: string[] = [];
+const jobLog = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line.trim()) });
 // The test server's configuration (no environment): Chromium at its default path.
 const runnable = isRendererAvailable(loadConfig({}).chromiumPath) || process.env.CI === 'true';
 type Headers = Record<string, string>;
@@ -29,7 +32,7 @@ async function eventually<T>(check: () => Promise<T | undefined>, what: string, 
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${warnings.length ? `; the jobs warned: ${warnings.join('\n')}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -71,7 +74,7 @@ describe.skipIf(!runnable).each(cases)('board thumbnails on $kind, files $files'
 
   beforeAll(async () => {
     pages = await startTestPages();
-    server = await createTestServer(kind, {}, { jobs: true, selfUrl: pages.url });
+    server = await createTestServer(kind, {}, { jobs: true, selfUrl: pages.url, jobLog });
     if (files === 's3') {
       s3 = await startTestS3Server();
       server.ctx.config.files = s3.config;
@@ -116,7 +119,7 @@ describe.skipIf(!runnable).each(cases)('board thumbnails on $kind, files $files'
     await eventually(async () => (stored(first) ? undefined : true), 'the previous thumbnail file to go');
     const gone = await call(server, 'GET', first);
     expect([gone.status, gone.body.msg]).toEqual([404, '缩略图不存在']);
-  });
+  }, 180_000);
 
   it('renders quick boards in a desktop window and gives a copy its own image, keeping the original', async () => {
     const id = await save(board('快速看板', { content: { type: 'quick', layout: [{ i: 't1', x: 0, y: 0, w: 8, h: 4 }] } }));
@@ -131,7 +134,7 @@ describe.skipIf(!runnable).each(cases)('board thumbnails on $kind, files $files'
     // The original still shows its own file.
     expect(await backgroundOf(id)).toBe(original);
     expect(stored(original)).toBe(true);
-  });
+  }, 180_000);
 
   it('does not render again for a save that an earlier render already showed', async () => {
     const id = await save(board('合并渲染'));

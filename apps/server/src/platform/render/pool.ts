@@ -28,6 +28,8 @@ export const DEFAULT_RENDER_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_PAGES = 2;
 /** An idle browser holds a few hundred MB; it is closed after this long without a page and relaunched on demand. */
 export const DEFAULT_IDLE_CLOSE_MS = 5 * 60_000;
+/** How long Chromium may take to start before a render fails (a loaded CI box starts it in seconds). */
+const LAUNCH_TIMEOUT_MS = 30_000;
 
 export type RenderFailure = 'unavailable' | 'timeout' | 'refused' | 'failed';
 
@@ -218,7 +220,8 @@ export class RenderPool {
     let browser: Browser;
     try {
       const { chromium } = await playwright();
-      browser = await chromium.launch({ executablePath: this.options.executablePath, headless: true, args: CHROMIUM_ARGS });
+      // A launch that hangs fails the render after LAUNCH_TIMEOUT_MS (Playwright's own default is 3 minutes).
+      browser = await chromium.launch({ executablePath: this.options.executablePath, headless: true, args: CHROMIUM_ARGS, timeout: LAUNCH_TIMEOUT_MS });
     } catch (error) {
       throw new RenderError('unavailable', renderMessages.launchFailed, { cause: error });
     }
