@@ -16,6 +16,9 @@
 //    read alone) and on /m/app/{id} the app, the dashboard its menu opens and its first data. Each answer is taken at most once; one nobody takes costs a
 //    request and nothing else.
 //
+// 4. The route's first word in the shell index.html paints (#boot-status): a share link says
+//    正在打开分享… at once instead of after the app's script (seconds on a slow phone).
+//
 // Plain ES2017, no imports: it is not bundled. Its paths are checked against @shutu/contracts'
 // API by apps/web/src/boot/early.test.ts.
 (function () {
@@ -99,6 +102,13 @@
 
   fetchFirstAnswers();
   preloadRoute();
+  showStatus();
+
+  /** 4. The same words as the page's own loading state (features/share/messages.ts opening; early.test.ts keeps them equal). */
+  function showStatus() {
+    var status = document.getElementById('boot-status');
+    if (status && /^\/share\//.test(path)) status.textContent = '正在打开分享…';
+  }
 
   /** 3. The API answers, the one that leads to more (the phone app's) first. */
   function fetchFirstAnswers() {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { API, apiPath } from '@shutu/contracts';
 import { http, takeEarlyBatch } from '../shared/api.ts';
 import { mockFetch, ok } from '../test/fetch-mock.ts';
+import { sm } from '../features/share/messages.ts';
 
 /** Runs index.html's first script (plain JavaScript outside the bundle) as the page would. */
 function runEarlyScript(at: string) {
@@ -132,5 +133,18 @@ describe('the first script (src/boot/early.js)', () => {
     localStorage.setItem('shutu.token', 'new');
     await http.get(API.auth.info);
     expect(calls.filter((c) => c.url === API.auth.info).map((c) => c.headers.Authorization)).toEqual(['Bearer old', 'Bearer new']);
+  });
+
+  it("writes a share link's 正在打开分享… into the first paint's shell, and nothing on other pages", () => {
+    mockFetch(() => ok({}));
+    const status = document.createElement('div');
+    status.id = 'boot-status';
+    document.body.appendChild(status);
+    runEarlyScript('/login');
+    expect(status.textContent).toBe('');
+    runEarlyScript('/share/AbC123');
+    // The words the share page's own loading state shows next (a change of one is a change of both).
+    expect(status.textContent).toBe(sm.opening);
+    status.remove();
   });
 });
