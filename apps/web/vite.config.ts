@@ -156,8 +156,9 @@ function viewerChunkOf(id: string, ctx: ChunkingContext): string | null {
   closures ??= { phone: viewerClosure(ctx, PHONE_PAGES), share: viewerClosure(ctx, SHARE_PAGES), shell: viewerClosure(ctx, SHELL, NOT_FOLLOWED) };
   const { phone, share, shell } = closures;
   // Our modules of the shell and the route table that no viewer page imports: needed by every
-  // page but /login all the same, so one file rather than a few small ones.
-  if (!phone.has(id) && !share.has(id)) return shell.has(id) && !id.includes('/node_modules/') ? 'shell-common' : null;
+  // page but /login all the same, so one file rather than a few small ones; not the viewers'
+  // file, which would take with them what they import (the contracts' schemas, built when loaded).
+  if (!phone.has(id) && !share.has(id)) return shell.has(id) && !id.includes('/node_modules/') ? 'shell-app' : null;
   if (/[\\/]node_modules[\\/](echarts|zrender)[\\/]/.test(id) || id.endsWith('/shared/charts/EChart.tsx')) return 'echarts';
   if (!id.includes('/node_modules/')) return shell.has(id) ? 'shell-common' : phone.has(id) ? 'viewer' : 'share';
   return phone.has(id) || shell.has(id) ? 'viewer-libs' : 'share-libs';
@@ -242,6 +243,7 @@ export default defineConfig({
             { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'viewer-libs' ? 'viewer-libs' : null), priority: 2.1 },
             { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'share-libs' ? 'share-libs' : null), priority: 2.05 },
             { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'shell-common' ? 'shell-common' : null), priority: 2.02 },
+            { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'shell-app' ? 'shell-app' : null), priority: 2.01 },
             { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'viewer' ? 'viewer' : null), priority: 2 },
             { name: (id, ctx) => (viewerChunkOf(id, ctx) === 'share' ? 'share' : null), priority: 1.95 },
             { name: chartPartsChunkOf, priority: 1.9 },

@@ -51,10 +51,5 @@ export const chartDataBatchItemSchema = z.object({
 export type ChartDataBatchItem = z.infer<typeof chartDataBatchItemSchema>;
 export const chartDataBatchResultSchema = z.array(chartDataBatchItemSchema);
 
-/**
- * The streamed form (request header `Accept: application/x-ndjson`): one line per chart, in
- * the order the answers are ready, each an item with its index in the request's `charts`.
- */
-export const CHART_DATA_BATCH_STREAM_TYPE = 'application/x-ndjson';
 export const chartDataBatchLineSchema = chartDataBatchItemSchema.extend({ index: z.number().int().min(0) });
 export type ChartDataBatchLine = z.infer<typeof chartDataBatchLineSchema>;

@@ -1,9 +1,11 @@
 /**
- * Zod-free constants of the schema files that the web app's first script needs (issue 26, the
- * light /login page): the API paths `api.ts` gathers and the default system name. A schema file
- * builds its zod schemas when loaded, so importing one constant from it loaded zod and every
- * schema of the file; these files re-export the constants from here, so both ways of importing
- * them keep working.
+ * Zod-free constants of the schema files that the web app's light pages need (issue 26: /login,
+ * the share link, the phone viewer): the API paths `api.ts` gathers, the default system name, the
+ * page-size cap and a dataset's default formats. A schema file builds its zod schemas when
+ * loaded, so importing one constant from it loaded zod and every schema of the file; these files
+ * re-export the constants from here, so both ways of importing them keep working. Larger sets
+ * have a file of their own beside their schema file (board-, share-, ppt-, app-constants.ts,
+ * time-zone.ts; docs/web-performance.md "Schema-free contracts").
  */
 
 export const DEFAULT_SYSTEM_NAME = '数图';
@@ -171,4 +173,15 @@ export const AUDIENCE_PATHS = {
   export: `${AUDIENCE_BASE}/export`,
   /** POST multipart (uploadGroup): file, name, userGroupStatus, startAnalyseDate, endAnalyseDate. */
   import: `${AUDIENCE_BASE}/import`,
+} as const;
+
+/** The largest page the server hands out; the spec's "large list fetches" ask for 10000. */
+export const MAX_PAGE_SIZE = 10000;
+
+/** A dataset's defaults (spec 2 §9): formats, aggregation, join (dataset.ts re-exports them). */
+export const DATASET_DEFAULTS = {
+  numberDataFormat: 'AUTO',
+  timeDataFormat: 'yyyy_MM_ddhh$mm$ss',
+  aggregationType: 'SUM',
+  joinType: 'LEFT_JOIN',
 } as const;

@@ -25,6 +25,7 @@ import {
   type ViewDataType,
 } from './cube.ts';
 import { PARAM_KEY_MAX_LENGTH, PARAM_KEY_PATTERN, globalParamValuesSchema, orBase64Payload } from './query.ts';
+import { DATASET_DEFAULTS } from './constants.ts';
 
 /**
  * Datasets (cubes) as saved: categories, the dataset with its tables, joins, fields and
@@ -103,12 +104,7 @@ export const datasetMessages = {
 // ---------------------------------------------------------------------------------------
 // Constants (spec 2 §9)
 
-export const DATASET_DEFAULTS = {
-  numberDataFormat: 'AUTO',
-  timeDataFormat: 'yyyy_MM_ddhh$mm$ss',
-  aggregationType: 'SUM',
-  joinType: 'LEFT_JOIN',
-} as const;
+export { DATASET_DEFAULTS } from './constants.ts';
 
 /** LOGIC when the dataset joins tables, otherwise PHYSICS. */
 export const TABLE_TYPES = ['LOGIC', 'PHYSICS'] as const;

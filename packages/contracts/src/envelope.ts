@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PAGE_SIZE } from './constants.ts';
 
 /** Every response body: `{ code, success, msg, data }`. `code` mirrors the HTTP status. */
 export interface ApiEnvelope<T> {
@@ -15,8 +16,7 @@ export interface Page<T> {
   size: number;
 }
 
-/** The largest page the server hands out; the spec's "large list fetches" ask for 10000. */
-export const MAX_PAGE_SIZE = 10000;
+export { MAX_PAGE_SIZE } from './constants.ts';
 
 export const pageQuerySchema = z.object({
   current: z.coerce.number().int().min(1).default(1),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './envelope.ts';
-import { chartLinkValueSchema, type ChartType } from './board.ts';
+import { chartLinkValueSchema } from './board.ts';
 import { globalParamValuesSchema } from './query.ts';
 
 /**
@@ -37,11 +37,6 @@ export const EXPORT_STATUSES = ['waiting', 'running', 'done', 'failed'] as const
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 export const EXPORT_STATUS_LABELS: Record<ExportStatus, string> = { waiting: '等待中', running: '导出中', done: '已完成', failed: '失败' };
 
-/**
- * Charts with an 导出 action: every chart that shows data (tables and pivots as on screen; bar,
- * line, pie and indicator charts as the table of their dimensions and measures).
- */
-export const EXPORTABLE_CHART_TYPES: readonly ChartType[] = ['table', 'detail', 'pivot', 'bar', 'line', 'pie', 'card'];
 /** Export records of a chart shown in its popover (spec 1 §7, §9: size 5). */
 export const EXPORT_RECORD_PAGE_SIZE = 5;
 /** Tasks per page on the 任务管理 page. */

@@ -28,6 +28,7 @@ export * from './subscription.ts';
 export * from './share.ts';
 export * from './home.ts';
 export * from './time-zone.ts';
+export * from './time-zone-settings.ts';
 export * from './pivot-layout.ts';
 export * from './dataapi.ts';
 export * from './heatmap.ts';

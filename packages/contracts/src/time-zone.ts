@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 /**
  * 系统时区 (系统设置 → 时区; docs/decisions.md "Time zone"): the wall clock subscriptions are
  * scheduled in, relative date filters count in, and every time a user reads is shown in. One
@@ -33,24 +31,6 @@ export function canonicalTimeZone(name: string): string | undefined {
   const known = [...COMMON_TIME_ZONES.map((z) => z.zone), ...Intl.supportedValuesOf('timeZone')];
   return known.find((zone) => zone.toLowerCase() === lower) ?? text;
 }
-
-export const timeZoneSettingsSchema = z.object({
-  timeZone: z
-    .string(timeZoneRequired)
-    .trim()
-    .min(1, timeZoneRequired)
-    .max(64, timeZoneInvalid('…'))
-    .transform((value, ctx) => {
-      const zone = canonicalTimeZone(value);
-      if (zone === undefined) {
-        ctx.addIssue({ code: 'custom', message: timeZoneInvalid(value) });
-        return z.NEVER;
-      }
-      return zone;
-    }),
-});
-export type TimeZoneSettingsInput = z.input<typeof timeZoneSettingsSchema>;
-export type TimeZoneSettings = z.output<typeof timeZoneSettingsSchema>;
 
 /** Zones most installations pick, in the order the selector offers them (the rest follow, by name). */
 export const COMMON_TIME_ZONES: readonly { zone: string; name: string }[] = [

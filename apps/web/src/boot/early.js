@@ -1,4 +1,4 @@
-/* global location, document, localStorage */
+/* global location, document, localStorage, requestAnimationFrame */
 // The first script of every page: a classic `defer` script in <head>, a few hundred bytes, that
 // runs as soon as it arrives (long before the app's own script, which is 100 times larger) and
 // starts what the page will ask for anyway (issue 24: /m/app/{id} on 4G; issue 26: the light page):
@@ -35,7 +35,7 @@
   // Without a session only /login and the link pages open (router.tsx TokenGate): nothing else to preload.
   var opens = token !== null || /^\/(login|share\/|openview\/|fullpowerpoint\/)/.test(path);
 
-  /** 2. The route's chunks (after the API calls: on HTTP/1.1 those small answers would queue behind them). */
+  /** 2. The route's chunks (after the API calls: on HTTP/1.1 those small answers would queue behind them; after the first paint, below). */
   function preloadRoute() {
     try {
       var table = document.getElementById('shutu-routes');
@@ -101,8 +101,14 @@
   }
 
   fetchFirstAnswers();
-  preloadRoute();
   showStatus();
+  // The chunks after the first paint: hundreds of kB asked for before it would compete with the
+  // page's own stylesheet on a slow link, and the shell with its status is what shows first.
+  if (typeof requestAnimationFrame === 'function')
+    requestAnimationFrame(function () {
+      setTimeout(preloadRoute, 0);
+    });
+  else preloadRoute();
 
   /** 4. The same words as the page's own loading state (features/share/messages.ts opening; early.test.ts keeps them equal). */
   function showStatus() {

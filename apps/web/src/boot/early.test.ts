@@ -14,9 +14,13 @@ function runEarlyScript(at: string) {
 
 const menu = (menuId: number, visualId: number | null, children: unknown[] = []) => ({ menuId, visualId, children });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** A frame, then a task: when early.js adds the route's preloads. */
+const afterFirstPaint = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 describe('the first script (src/boot/early.js)', () => {
-  afterEach(() => {
+  afterEach(async () => {
+    // A run's preloads wait for a frame: let them happen now, not in the next test.
+    await afterFirstPaint();
     localStorage.clear();
     delete (globalThis as { __shutuEarly?: unknown }).__shutuEarly;
     vi.unstubAllGlobals();
@@ -100,7 +104,7 @@ describe('the first script (src/boot/early.js)', () => {
     }
   });
 
-  it("preloads the route's chunks from the build's table, and nothing for a signed-out visitor who goes to /login", () => {
+  it("preloads the route's chunks from the build's table after the first paint, and nothing for a signed-out visitor who goes to /login", async () => {
     const table = document.createElement('script');
     table.type = 'application/json';
     table.id = 'shutu-routes';
@@ -112,9 +116,13 @@ describe('the first script (src/boot/early.js)', () => {
     const preloads = () => [...document.head.querySelectorAll('link')].map((l) => `${l.rel} ${l.getAttribute('href')}`);
     mockFetch(() => ok({}));
     runEarlyScript('/m/app/7');
+    await afterFirstPaint();
     expect(preloads()).toEqual([]);
     localStorage.setItem('shutu.token', 'tok');
     runEarlyScript('/m/app/7');
+    // Not before the first frame: the shell paints first.
+    expect(preloads()).toEqual([]);
+    await afterFirstPaint();
     expect(preloads()).toEqual([
       'modulepreload /assets/shell-1.js',
       'modulepreload /assets/viewer-libs-1.js',

@@ -1,4 +1,4 @@
-import { DEFAULT_TIME_ZONE, canonicalTimeZone, describeTimeZone, formatInZone, timeZoneLabel } from '@shutu/contracts';
+import { DEFAULT_TIME_ZONE, canonicalTimeZone, describeTimeZone, formatInZone, timeZoneLabel } from '@shutu/contracts/time-zone';
 
 /**
  * Every instant a user reads is shown on the installation's clock (系统设置 → 时区; docs/decisions.md

@@ -1,5 +1,5 @@
 import type { App, AppDetail, AppFrame, AppGrantable, AppMenu, AppSave, FrameSettings, MenuSave, MenuTreeSave } from '@shutu/contracts';
-import { API, apiPath } from '@shutu/contracts';
+import { API, apiPath } from '@shutu/contracts/api';
 import { http, request } from '../../shared/api.ts';
 
 export const appKeys = {

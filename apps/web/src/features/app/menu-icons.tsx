@@ -15,7 +15,7 @@ import {
   TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { DEFAULT_MENU_ICON } from '@shutu/contracts';
+import { DEFAULT_MENU_ICON } from '@shutu/contracts/app-constants';
 
 /**
  * Menu icons: the spec stores Element UI names (default el-icon-data-analysis, spec 1 §9); the

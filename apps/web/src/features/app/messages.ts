@@ -1,4 +1,4 @@
-import { appMessages } from '@shutu/contracts';
+import { appMessages } from '@shutu/contracts/app-constants';
 
 /** The words of the app list, editor and grant tab (the spec's messages come from the contracts). */
 export const am = {

@@ -1,4 +1,4 @@
-import { WATERMARK_STYLE } from '@shutu/contracts';
+import { WATERMARK_STYLE } from '@shutu/contracts/ppt-constants';
 
 /** One tile of the pattern (CSS px), smaller than the slideshow's: a phone is narrow. */
 const TILE = { width: 240, height: 200 } as const;

@@ -1,5 +1,5 @@
 import type { AppMenu, Board } from '@shutu/contracts';
-import { QUICK_GRID } from '@shutu/contracts';
+import { QUICK_GRID } from '@shutu/contracts/board-constants';
 
 /** Pure helpers of the phone viewer (tested in reflow.test.ts). */
 

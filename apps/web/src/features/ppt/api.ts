@@ -1,5 +1,6 @@
 import type { BoardAuth, BoardAuthSave, Page, Ppt, PptCategory, PptDetail, PptSave } from '@shutu/contracts';
-import { API, apiPath, MAX_PAGE_SIZE } from '@shutu/contracts';
+import { API, apiPath } from '@shutu/contracts/api';
+import { MAX_PAGE_SIZE } from '@shutu/contracts/constants';
 import { http, request } from '../../shared/api.ts';
 
 /** The list's query: which list (0 slideshows, 1 favourites, 2 archives), page, category (-1: all), name contains. */

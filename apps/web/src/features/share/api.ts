@@ -1,5 +1,6 @@
 import type { Page, ShareAuthSave, ShareLink, ShareLinkCreate, ShareLinkUpdate, ShareOpenResult } from '@shutu/contracts';
-import { API, apiPath, MAX_PAGE_SIZE } from '@shutu/contracts';
+import { API, apiPath } from '@shutu/contracts/api';
+import { MAX_PAGE_SIZE } from '@shutu/contracts/constants';
 import { http, request } from '../../shared/api.ts';
 import { formatDateTime as formatInstant } from '../../shared/time.ts';
 

@@ -1,4 +1,4 @@
-import { SHARE_DATA_TYPE_LABELS, SHARE_LINK_TYPE_LABELS, shareMessages } from '@shutu/contracts';
+import { SHARE_DATA_TYPE_LABELS, SHARE_LINK_TYPE_LABELS, shareMessages } from '@shutu/contracts/share-constants';
 
 /** Labels of the share dialog, 我的分享, the share page and the 第三方链接 tab (zh-CN); server messages come from the contract. */
 export const sm = {

@@ -1,7 +1,7 @@
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Empty, Spin, Typography } from 'antd';
 import type { Chart, ChartDataResult } from '@shutu/contracts';
-import { boardMessages, QUICK_GRID } from '@shutu/contracts';
+import { boardMessages, QUICK_GRID } from '@shutu/contracts/board-constants';
 import { buildEChartOption } from './echarts-options.ts';
 import type { FilterValue } from './FilterControls.tsx';
 import type { CubeCell } from './format.ts';

@@ -2,7 +2,7 @@ import type { ComposeOption } from 'echarts/core';
 import type { BarSeriesOption, LineSeriesOption, PieSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
 import type { Chart, ChartDataResult } from '@shutu/contracts';
-import { BAR_MAX_WIDTH } from '@shutu/contracts';
+import { BAR_MAX_WIDTH } from '@shutu/contracts/board-constants';
 import type { CubeCell } from './format.ts';
 import { formatMeasure, formatNumber, toNumber } from './format.ts';
 import type { ChartDisplayOptions, ResultField } from './model.ts';

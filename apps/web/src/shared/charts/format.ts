@@ -1,5 +1,6 @@
 import type { ChartDataResult, TimeUnit } from '@shutu/contracts';
-import { DATASET_DEFAULTS, dimensionText } from '@shutu/contracts';
+import { DATASET_DEFAULTS } from '@shutu/contracts/constants';
+import { dimensionText } from '@shutu/contracts/pivot-layout';
 
 /**
  * Number formatting of chart values by a field's numberDataFormat (spec 2 §3 field

@@ -116,7 +116,7 @@ export function tupleLabel(values: readonly CubeCell[], fields?: readonly Pick<R
 }
 
 /** Tuples of dimension values: the same helpers the shared pivot layout uses. */
-export { distinctTuples, tupleKey, tupleOf } from '@shutu/contracts';
+export { distinctTuples, tupleKey, tupleOf } from '@shutu/contracts/pivot-layout';
 
 /** Keeps a URL only when it is http(s), protocol-relative, root-relative or a data: image. */
 export function safeUrl(url: string | null | undefined): string | null {

@@ -1,6 +1,7 @@
 import type { TablePaginationConfig } from 'antd';
 import type { Chart, ChartDataResult, PivotHeader, PivotLeaf, TimeUnit } from '@shutu/contracts';
-import { DETAIL_PAGE_SIZES, PIVOT_TOTAL_COLUMN_KEY, PIVOT_TOTAL_ROW_KEY, pivotLayout } from '@shutu/contracts';
+import { DETAIL_PAGE_SIZES } from '@shutu/contracts/board-constants';
+import { PIVOT_TOTAL_COLUMN_KEY, PIVOT_TOTAL_ROW_KEY, pivotLayout } from '@shutu/contracts/pivot-layout';
 import type { CubeCell } from './format.ts';
 import { formatDimension, formatMeasure, formatTemporal, isDateOnlyColumn, toNumber } from './format.ts';
 import { chartMessages } from './messages.ts';

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { Board, BoardState } from '@shutu/contracts';
-import { API, apiPath } from '@shutu/contracts';
+import { API, apiPath } from '@shutu/contracts/api';
 import { ApiError, http } from '../../../shared/api.ts';
 import { useBoardStateAttribute } from '../runtime/board-state.ts';
 

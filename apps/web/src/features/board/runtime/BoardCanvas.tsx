@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { Board, Chart } from '@shutu/contracts';
-import { previewScale, QUICK_GRID } from '@shutu/contracts';
+import { previewScale, QUICK_GRID } from '@shutu/contracts/board-constants';
 import { ChartScaleContext } from '../../../shared/charts/chart-scale.ts';
 import { safeUrl } from '../../../shared/charts/model.ts';
 import { chartBox, QUICK_GAP, quickGridArea } from './layout.ts';

@@ -1,6 +1,7 @@
 import { memo, useCallback, useDeferredValue, useMemo, useState, type CSSProperties } from 'react';
 import { createPortal } from 'react-dom';
-import { EXPORTABLE_CHART_TYPES, type Chart, type ChartLinkValue } from '@shutu/contracts';
+import { EXPORTABLE_CHART_TYPES } from '@shutu/contracts/board-constants';
+import type { Chart, ChartLinkValue } from '@shutu/contracts';
 import { boardChartRequest, chartDataMode, DEFAULT_DETAIL_SIZE } from '@shutu/contracts/board-linkage';
 // The renderer's own files, not the charts' index: the index re-exports ECharts and the tables, which load on demand.
 import { ChartView } from '../../../shared/charts/ChartView.tsx';

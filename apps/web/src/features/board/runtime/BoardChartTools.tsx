@@ -1,7 +1,8 @@
 import { lazy, Suspense, useState } from 'react';
 import { Button } from 'antd';
 import { CloseOutlined, DownloadOutlined, FullscreenOutlined, FileTextOutlined } from '@ant-design/icons';
-import { EXPORTABLE_CHART_TYPES, type Chart, type ChartLinkValue } from '@shutu/contracts';
+import { EXPORTABLE_CHART_TYPES } from '@shutu/contracts/board-constants';
+import type { Chart, ChartLinkValue } from '@shutu/contracts';
 import { previewMessages as pm } from './messages.ts';
 
 /** 导出's popover (its forms and the export records): loaded with the first chart that offers it. */

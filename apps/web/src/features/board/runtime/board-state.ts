@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { BOARD_STATE_ATTRIBUTE, type BoardState } from '@shutu/contracts';
+import { BOARD_STATE_ATTRIBUTE } from '@shutu/contracts/board-constants';
+import type { BoardState } from '@shutu/contracts';
 
 /**
  * The render state the server's headless browser waits for (contracts BOARD_STATE_ATTRIBUTE):

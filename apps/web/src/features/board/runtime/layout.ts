@@ -1,5 +1,5 @@
 import type { Board, Chart } from '@shutu/contracts';
-import { QUICK_GRID } from '@shutu/contracts';
+import { QUICK_GRID } from '@shutu/contracts/board-constants';
 import { drawnCharts } from '@shutu/contracts/board-linkage';
 
 export { drawnCharts };

@@ -1,4 +1,4 @@
-import { boardMessages } from '@shutu/contracts';
+import { boardMessages } from '@shutu/contracts/board-constants';
 
 /** Texts of the board preview pages and the read-only board (zh-CN); the server's own come from boardMessages. */
 export const previewMessages = {

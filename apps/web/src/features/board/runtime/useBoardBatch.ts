@@ -1,13 +1,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
-import {
-  CHART_DATA_BATCH_STREAM_TYPE,
-  type ChartDataBatchChartInput,
-  type ChartDataBatchLine,
-  type ChartDataBatchRequest,
-  type ChartDataBody,
-  type ChartDataResult,
-} from '@shutu/contracts';
+import { CHART_DATA_BATCH_STREAM_TYPE } from '@shutu/contracts/board-constants';
+import type { ChartDataBatchChartInput, ChartDataBatchLine, ChartDataBatchRequest, ChartDataBody, ChartDataResult } from '@shutu/contracts';
 import { batchChartOf, chartBodyOf, type BoardChartRequest } from '@shutu/contracts/board-linkage';
 import { API, authToken, takeEarlyBatch } from '../../../shared/api.ts';
 import { chartDataBody, chartDataKeys, fetchChartData } from '../../../shared/charts/useChartData.ts';

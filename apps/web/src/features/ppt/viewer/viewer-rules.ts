@@ -1,4 +1,5 @@
-import { pptMessages, type PptVisual } from '@shutu/contracts';
+import { pptMessages } from '@shutu/contracts/ppt-constants';
+import type { PptVisual } from '@shutu/contracts';
 
 /**
  * The slideshow viewer's rules (spec 1 §2.10, §4), pure: what the address says (path rules
