@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { BOARD_KINDS, BOARD_TYPES } from './board.ts';
+import { homeMessages } from './home-constants.ts';
+
+export * from './home-constants.ts';
 
 /**
  * 首页 (issue 16; docs/home.md): one call returns the signed-in user's sections — recently
@@ -7,14 +10,6 @@ import { BOARD_KINDS, BOARD_TYPES } from './board.ts';
  * on an install where they have made nothing yet a guided path through the demo content.
  */
 
-export const homeMessages = {
-  visitKindInvalid: '访问类型只能是大屏（board）或幻灯片（ppt）',
-  favourited: '已收藏',
-  unfavourited: '已取消收藏',
-} as const;
-
-/** The page's own path (the spec names none). */
-export const HOME_PATH = '/home';
 /** Items shown per section, newest first. */
 export const HOME_SECTION_SIZE = 12;
 /** Visits kept per user (older ones are dropped when a new one is recorded). */

@@ -1,25 +1,20 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './envelope.ts';
+import { marketMessages } from './market-constants.ts';
+
+export * from './market-constants.ts';
 
 /**
  * Marketing task statistics (spec 3 §2 "Marketing task statistics panel", §3 "Marketing task",
  * §4, §7 "Marketing task statistics", §9; issue 20; docs/order-export.md "Marketing task statistics").
  */
 
-export const MARKET_TASK_TYPES = { 1: '激活', 2: '营销漏斗', 3: '领取' } as const;
 /** Months of the retention table (spec 3 §9). */
 export const MARKET_RETENTION_MONTHS = 24;
 /** Height of the daily tracking table (spec 3 §9). */
 export const MARKET_TABLE_HEIGHT = 280;
 export const MARKET_BAR_MAX_WIDTH = 30;
 export const MARKET_ZOOM_POINTS = 10;
-
-export const marketMessages = {
-  taskNotFound: '营销任务不存在',
-  dayFormat: '日期格式应为yyyyMMdd',
-  monthFormat: '月份格式应为yyyyMM',
-  rangeReversed: '开始日期不能晚于结束日期',
-} as const;
 
 export const marketTaskSchema = z.object({
   taskId: z.string(),

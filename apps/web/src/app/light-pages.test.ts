@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The share link and the phone viewer build no zod schema (issue 26, docs/web-performance.md
+ * The share link, the phone viewer and the app shell build no zod schema (issue 26, docs/web-performance.md
  * "Schema-free contracts"): zod builds every schema of a contracts file when the file is loaded,
  * ≈ 75 ms on a phone before the board could draw. So the static imports of those pages (and of
  * the chart parts they load) take values from the contracts' zod-free files only
@@ -13,6 +13,9 @@ const SRC = path.resolve(import.meta.dirname, '..');
 const CONTRACTS = path.resolve(SRC, '../../../packages/contracts/src');
 const LIGHT_PAGES = [
   'main.tsx',
+  // The antd shell and the route table with its page list: every page but /login loads them.
+  'app/shell.tsx',
+  'app/routes.tsx',
   'features/share-open/ShareOpenPage.tsx',
   'features/mobile/MobileAppPage.tsx',
   'features/mobile/MobileHomePage.tsx',
@@ -30,6 +33,17 @@ function valueImports(source: string): { spec: string; names: string }[] {
   }
   for (const m of source.matchAll(/^import\s+'([^']+)'/gm)) found.push({ spec: m[1]!, names: '' });
   return found;
+}
+
+const FEATURE_INDEX = /[\\/]features[\\/][^\\/]+[\\/]index\.ts$/;
+
+/** The value names of an import clause (`{ a, b as c, type T }` → a, b). */
+function importedNames(clause: string): string[] {
+  return (/\{([^}]*)\}/.exec(clause)?.[1] ?? '')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n && !n.startsWith('type '))
+    .map((n) => n.split(/\s+as\s+/)[0]!);
 }
 
 function resolveFile(from: string, spec: string): string | null {
@@ -54,6 +68,19 @@ function buildsSchemas(file: string, seen = new Set<string>()): boolean {
 function schemaImports(): { files: number; problems: string[] } {
   const seen = new Set<string>();
   const problems: string[] = [];
+  // A feature's index.ts only re-exports: the build keeps the names imported (vite.config.ts DECLARATIONS_ONLY).
+  const visitIndex = (index: string, wanted: string[]) => {
+    for (const m of readFileSync(index, 'utf8').matchAll(/^export\s+\{([^}]*)\}\s+from\s+'([^']+)'/gm)) {
+      const exported = m[1]!.split(',').map((n) =>
+        n
+          .trim()
+          .split(/\s+as\s+/)
+          .pop()!,
+      );
+      const next = resolveFile(index, m[2]!);
+      if (next && exported.some((n) => wanted.includes(n))) visit(next);
+    }
+  };
   const visit = (file: string) => {
     if (seen.has(file)) return;
     seen.add(file);
@@ -61,7 +88,8 @@ function schemaImports(): { files: number; problems: string[] } {
       const where = path.relative(SRC, file);
       if (spec.startsWith('.')) {
         const next = resolveFile(file, spec);
-        if (next) visit(next);
+        if (next && FEATURE_INDEX.test(next)) visitIndex(next, importedNames(names));
+        else if (next) visit(next);
       } else if (spec === '@shutu/contracts') {
         // `import { type A, type B }` loads nothing either.
         const values = names

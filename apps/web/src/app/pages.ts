@@ -4,7 +4,7 @@ import { t } from '../shared/messages.ts';
 import { bt } from '../features/board/messages.ts';
 import { hm } from '../features/home/messages.ts';
 import { am } from '../features/dataapi/messages.ts';
-import { HOME_PATH } from '@shutu/contracts';
+import { HOME_PATH } from '@shutu/contracts/home-constants';
 import { hmt, smt } from '../features/heatmap/messages.ts';
 import { am as appLabels } from '../features/app/messages.ts';
 import { APP_EDIT_PATH, APP_LIST_PATH } from '../features/app/paths.ts';
@@ -15,7 +15,7 @@ import { cm as cdpLabels } from '../features/cdp/messages.ts';
 import { workflowLabels } from '../features/workflow/index.ts';
 import { AUDIENCE_EDIT_PATH, AUDIENCE_LIST_PATH, audienceLabels } from '../features/audience/index.ts';
 import { PROFILE_COMPARE_PATH, TAG_AUDIENCE_PATH, TAG_DETAIL_PATH, TAG_LIBRARY_PATH, tagLabels } from '../features/tag/index.ts';
-import { LEAVE_HANDLE_PATH, LEAVE_START_PATH, WORK_START_PATH } from '@shutu/contracts';
+import { LEAVE_HANDLE_PATH, LEAVE_START_PATH, WORK_START_PATH } from '@shutu/contracts/workflow-constants';
 
 export type PageKey =
   | 'home'

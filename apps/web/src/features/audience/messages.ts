@@ -1,4 +1,4 @@
-import { audienceMessages } from '@shutu/contracts';
+import { audienceMessages } from '@shutu/contracts/audience-constants';
 
 /** The audience pages' words (zh-CN); validation messages come from the contracts (spec 3 §5, §8). */
 export const aum = {

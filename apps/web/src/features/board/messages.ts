@@ -1,4 +1,5 @@
-import { BOARD_KIND_LABELS, boardMessages, type BoardKind } from '@shutu/contracts';
+import { BOARD_KIND_LABELS, boardMessages } from '@shutu/contracts/board-constants';
+import type { BoardKind } from '@shutu/contracts';
 
 /** The server's board messages (validation, confirmations, success): the contract. */
 export const bm = boardMessages;

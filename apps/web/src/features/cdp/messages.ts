@@ -1,4 +1,4 @@
-import { cdpMessages } from '@shutu/contracts';
+import { cdpMessages } from '@shutu/contracts/cdp-constants';
 
 /** Labels of the connected-platform pages (zh-CN). */
 export const cm = {

@@ -1,4 +1,4 @@
-import { dataApiMessages } from '@shutu/contracts';
+import { dataApiMessages } from '@shutu/contracts/dataapi-constants';
 
 /** The data-API pages' words (spec 2 §2 "Data-API editor", §4, §5; docs/dataapi.md). */
 export const am = {

@@ -1,4 +1,4 @@
-import { heatmapMessages } from '@shutu/contracts';
+import { heatmapMessages } from '@shutu/contracts/heatmap-constants';
 
 /** What the click heat-map page says (spec 1 §2.8, §5). */
 export const hmt = {

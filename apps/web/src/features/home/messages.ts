@@ -1,4 +1,6 @@
-import { BOARD_KIND_LABELS, homeMessages, type HomeItem } from '@shutu/contracts';
+import { BOARD_KIND_LABELS } from '@shutu/contracts/board-constants';
+import { homeMessages } from '@shutu/contracts/home-constants';
+import type { HomeItem } from '@shutu/contracts';
 
 /** The server's home messages (已收藏 / 已取消收藏): the contract. */
 export const hmServer = homeMessages;

@@ -1,4 +1,4 @@
-import { MARKET_TASK_TYPES, marketMessages } from '@shutu/contracts';
+import { MARKET_TASK_TYPES, marketMessages } from '@shutu/contracts/market-constants';
 
 /** Labels of the marketing task statistics pages (zh-CN). */
 export const mk = {

@@ -1,4 +1,4 @@
-import { ORDER_EXPORT_STATUS_LABELS, ORDER_EXPORT_USER_SCOPES, ORDER_EXPORT_USER_TYPES, orderExportMessages } from '@shutu/contracts';
+import { ORDER_EXPORT_STATUS_LABELS, ORDER_EXPORT_USER_SCOPES, ORDER_EXPORT_USER_TYPES, orderExportMessages } from '@shutu/contracts/orderexport-constants';
 
 /** Labels of the order-data export page (zh-CN); server messages come from the contract. */
 export const om = {

@@ -1,4 +1,5 @@
-import { DEFAULT_SYSTEM_NAME, type SystemConfig, type SystemConfigResponse } from '@shutu/contracts';
+import { DEFAULT_SYSTEM_NAME } from '@shutu/contracts/constants';
+import type { SystemConfig, SystemConfigResponse } from '@shutu/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { API, http } from '../../shared/api.ts';
 import { setDisplayTimeZone } from '../../shared/time.ts';

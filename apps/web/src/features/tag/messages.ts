@@ -1,5 +1,5 @@
+import { AUDIENCE_REQUEST_FREQ_LABELS } from '@shutu/contracts/audience-constants';
 import {
-  AUDIENCE_REQUEST_FREQ_LABELS,
   CONDITION_FUNC_LABELS,
   PROFILE_LABELS,
   TAG_DEVELOP_TYPES,
@@ -8,7 +8,7 @@ import {
   TAG_ONLINE,
   TAG_TYPES,
   tagMessages,
-} from '@shutu/contracts';
+} from '@shutu/contracts/tag-constants';
 
 /** Labels of the tag pages, the tag-driven audience editor and the profile comparison (zh-CN). */
 export const tg = {

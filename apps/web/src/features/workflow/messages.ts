@@ -1,4 +1,4 @@
-import { workflowMessages } from '@shutu/contracts';
+import { workflowMessages } from '@shutu/contracts/workflow-constants';
 
 /** The workflow screens' labels (zh-CN); validation and server messages come from the contracts' workflowMessages. */
 export const wk = {
