@@ -182,6 +182,21 @@ async function measure(pageUrl: string, reportName: string): Promise<PageResult>
   }
 }
 
+/**
+ * A run again when Lighthouse itself failed to record it (NO_NAVSTART, NO_FCP: its trace missed
+ * the navigation), at most twice; a page that fails every time still fails the bench.
+ */
+async function measureWithRetry(pageUrl: string, reportName: string): Promise<PageResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(pageUrl, reportName);
+    } catch (error) {
+      if (attempt >= 3 || !/\((NO_NAVSTART|NO_FCP|NO_LCP)\)/.test(String(error))) throw error;
+      console.log(`${reportName}: ${String(error)}; measured again`);
+    }
+  }
+}
+
 const kB = (bytes: number) => `${(bytes / 1000).toFixed(0)} kB`;
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -197,7 +212,7 @@ try {
     if (onlyPage !== null && key !== onlyPage) continue;
     const route = await routeOf();
     const results: PageResult[] = [];
-    for (let i = 0; i < runs; i++) results.push(await measure(`${server.url}${route}`, `${key}-${i + 1}`));
+    for (let i = 0; i < runs; i++) results.push(await measureWithRetry(`${server.url}${route}`, `${key}-${i + 1}`));
     const sorted = [...results].sort((a, b) => a.score - b.score);
     const median = sorted[Math.floor(sorted.length / 2)]!;
     summary[name] = { median, scores: results.map((r) => r.score) };
