@@ -6,9 +6,15 @@ type MessageInstance = ReturnType<typeof App.useApp>['message'];
 
 let messageApi: MessageInstance | null = null;
 
+/** Identical messages this close together (several queries failing on one 401, two saves answering at once) show once. */
+const SAME_MOMENT_MS = 1000;
+const lastShown = new Map<string, number>();
+
 /** Set by <NotifierBridge/> inside antd's <App>, so code outside components can toast. */
 export function setMessageApi(api: MessageInstance | null): void {
   messageApi = api;
+  // A new App has shown nothing yet.
+  lastShown.clear();
 }
 
 export function errorText(error: unknown): string {
@@ -17,10 +23,26 @@ export function errorText(error: unknown): string {
   return msg.serverError;
 }
 
+/**
+ * Shows a message unless the same one was shown a moment ago. Each message has a key of its own:
+ * with one key per text, a message shown again while the last one of that text was fading out
+ * (3 s later, its leave animation) stayed hidden — antd's motion list took the fading one back
+ * and then finished removing it (perm.e2e.ts saw 保存成功 never appear).
+ */
+function show(kind: 'success' | 'error' | 'warning', content: string): void {
+  const now = Date.now();
+  const id = `${kind}:${content}`;
+  const last = lastShown.get(id);
+  for (const [key, at] of lastShown) if (Math.abs(now - at) >= SAME_MOMENT_MS) lastShown.delete(key);
+  lastShown.set(id, now);
+  // (A clock set back shows the message: a moment is measured forwards.)
+  if (last !== undefined && now >= last && now - last < SAME_MOMENT_MS) return;
+  messageApi?.[kind]({ content, key: `${id}:${now}` });
+}
+
 /** Shows a failure once: identical messages arriving together (several queries on one 401) collapse. */
 export function notifyError(error: unknown): void {
-  const content = errorText(error);
-  messageApi?.error({ content, key: `err:${content}` });
+  show('error', errorText(error));
 }
 
 /** The last success message and when: /login, drawn without antd, shows it after a sign-out (修改密码成功, 已退出登录). */
@@ -29,7 +51,7 @@ const RECENT_MS = 3000;
 
 export function notifySuccess(content: string): void {
   recentSuccess = { content, at: Date.now() };
-  messageApi?.success({ content, key: `ok:${content}` });
+  show('success', content);
 }
 
 /** A success message shown in the last seconds (taken once), for a page outside antd's App to show again. */
@@ -40,5 +62,5 @@ export function takeRecentSuccess(): string | null {
 }
 
 export function notifyWarning(content: string): void {
-  messageApi?.warning({ content, key: `warn:${content}` });
+  show('warning', content);
 }
