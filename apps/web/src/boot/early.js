@@ -16,7 +16,7 @@
 //    read alone) and on /m/app/{id} the app, the dashboard its menu opens and its first data. Each answer is taken at most once; one nobody takes costs a
 //    request and nothing else.
 //
-// 4. The route's first word in the shell index.html paints (#boot-status): a share link says
+// 4. The route's first words in the shell index.html paints (#boot-shell): a share link says
 //    正在打开分享… at once instead of after the app's script (seconds on a slow phone).
 //
 // Plain ES2017, no imports: it is not bundled. Its paths are checked against @shutu/contracts'
@@ -26,6 +26,8 @@
   globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig || {}, { jitless: true });
 
   var path = location.pathname;
+  /** The status line's look (app/styles.css .boot-status is the same for Splash.tsx). */
+  var STATUS_STYLE = 'position:absolute;left:0;right:0;top:calc(50% + 30px);text-align:center;font:400 18px sans-serif;color:#4a5670';
   var token = null;
   try {
     token = localStorage.getItem('shutu.token');
@@ -110,10 +112,19 @@
     });
   else preloadRoute();
 
-  /** 4. The same words as the page's own loading state (features/share/messages.ts opening; early.test.ts keeps them equal). */
+  /**
+   * 4. Under the logo, out of the row's flow (the logo stays where app/Splash.tsx draws it), the
+   * words the share page's own loading state shows next (features/share/messages.ts opening;
+   * early.test.ts keeps them equal). Splash.tsx draws the same line while the app loads.
+   */
   function showStatus() {
-    var status = document.getElementById('boot-status');
-    if (status && /^\/share\//.test(path)) status.textContent = '正在打开分享…';
+    var shell = document.getElementById('boot-shell');
+    if (!shell || !/^\/share\//.test(path)) return;
+    var status = document.createElement('div');
+    status.className = 'boot-status';
+    status.style.cssText = STATUS_STYLE;
+    status.textContent = '正在打开分享…';
+    shell.appendChild(status);
   }
 
   /** 3. The API answers, the one that leads to more (the phone app's) first. */

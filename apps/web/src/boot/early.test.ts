@@ -143,16 +143,18 @@ describe('the first script (src/boot/early.js)', () => {
     expect(calls.filter((c) => c.url === API.auth.info).map((c) => c.headers.Authorization)).toEqual(['Bearer old', 'Bearer new']);
   });
 
-  it("writes a share link's 正在打开分享… into the first paint's shell, and nothing on other pages", () => {
+  it("writes a share link's 正在打开分享… under the first paint's logo, and nothing on other pages", () => {
     mockFetch(() => ok({}));
-    const status = document.createElement('div');
-    status.id = 'boot-status';
-    document.body.appendChild(status);
+    const shell = document.createElement('div');
+    shell.id = 'boot-shell';
+    document.body.appendChild(shell);
     runEarlyScript('/login');
-    expect(status.textContent).toBe('');
+    expect(shell.textContent).toBe('');
     runEarlyScript('/share/AbC123');
-    // The words the share page's own loading state shows next (a change of one is a change of both).
-    expect(status.textContent).toBe(sm.opening);
-    status.remove();
+    // The words the share page's own loading state shows next (a change of one is a change of both),
+    // out of the logo's row so that the logo does not move when the app draws its splash.
+    expect(shell.textContent).toBe(sm.opening);
+    expect((shell.firstElementChild as HTMLElement).style.position).toBe('absolute');
+    shell.remove();
   });
 });
