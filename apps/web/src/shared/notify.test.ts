@@ -35,6 +35,16 @@ describe('toasts (shared/notify.ts)', () => {
     expect(shown[1]!.key).not.toBe(shown[0]!.key);
   });
 
+  it('a burst of identical calls, each within a second of the last, still shows one a second after the first shown', () => {
+    const { shown } = recorder();
+    for (let i = 0; i < 5; i++) {
+      notifySuccess('保存成功');
+      vi.advanceTimersByTime(400);
+    }
+    // At 0 ms shown; 400 and 800 ms left out; 1,200 ms shown again; 1,600 ms left out.
+    expect(shown).toHaveLength(2);
+  });
+
   it('keeps different words, kinds and failures apart; identical failures at once collapse', () => {
     const { shown } = recorder();
     notifySuccess('保存成功');

@@ -33,10 +33,12 @@ function show(kind: 'success' | 'error' | 'warning', content: string): void {
   const now = Date.now();
   const id = `${kind}:${content}`;
   const last = lastShown.get(id);
-  for (const [key, at] of lastShown) if (Math.abs(now - at) >= SAME_MOMENT_MS) lastShown.delete(key);
-  lastShown.set(id, now);
+  // Measured from the message shown, not from the last one left out: a burst of identical calls
+  // (a menu saved after each of several quick edits) shows one now and one again a second on.
   // (A clock set back shows the message: a moment is measured forwards.)
   if (last !== undefined && now >= last && now - last < SAME_MOMENT_MS) return;
+  for (const [key, at] of lastShown) if (Math.abs(now - at) >= SAME_MOMENT_MS) lastShown.delete(key);
+  lastShown.set(id, now);
   messageApi?.[kind]({ content, key: `${id}:${now}` });
 }
 
