@@ -1,9 +1,11 @@
+import { StrictMode } from 'react';
 import { afterEach, expect, it, vi } from 'vitest';
 import { cleanup, configure, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp } from 'antd';
 import type { ChartDataBatchRequest, ChartDataRequest } from '@shutu/contracts';
 import { fail, mockFetch, ok } from '../../../test/fetch-mock.ts';
+import { chartDataBody, chartDataKeys } from '../../../shared/charts/useChartData.ts';
 import { BoardView } from './BoardView.tsx';
 import { chartAt, link, makeBoard, salesData } from './test-fixtures.ts';
 
@@ -110,6 +112,87 @@ it('asks for the drawn charts in one streamed batch, draws each as its line arri
   });
   // Answered charts do not ask again; the failed one asks by itself and shows its own failure.
   expect(calls.map((c) => (c.body as ChartDataRequest).chartKey)).toEqual(['failing']);
+});
+
+it('asks once when the render that started the call is thrown away and done again (StrictMode renders twice)', async () => {
+  const calls = mockFetch(() => undefined);
+  const batches = streamBatch(
+    (request) => request.charts!.map(({ chartKey }, index) => ({ index, chartKey, data: salesData([['浙江', 1]]), error: null })),
+    Promise.resolve(),
+    0,
+  );
+  const onReady = vi.fn();
+  mount(
+    <StrictMode>
+      <BoardView
+        board={makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 }), chartAt('pie', 'pie', '占比', { x: 500, y: 0 })])}
+        batch="grouped"
+        onReady={onReady}
+      />
+    </StrictMode>,
+  );
+  await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
+  expect(batches).toHaveLength(1);
+  expect(calls.filter((c) => c.url === '/api/board/chart-data')).toEqual([]);
+});
+
+it('keeps the call while the board is on the page (StrictMode mounts it twice) and ends it when the board leaves', async () => {
+  mockFetch(() => undefined);
+  const original = globalThis.fetch;
+  const signals: AbortSignal[] = [];
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
+    if (String(input) !== '/api/board/chart-data/batch') return original(input, init);
+    signals.push(init!.signal!);
+    return new Promise<Response>(() => undefined); // the engine is still reading
+  });
+  const view = mount(
+    <StrictMode>
+      <BoardView board={makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 })])} batch="grouped" />
+    </StrictMode>,
+  );
+  await waitFor(() => expect(signals).toHaveLength(1));
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  expect(signals[0]!.aborted).toBe(false);
+  view.unmount();
+  await waitFor(() => expect(signals[0]!.aborted).toBe(true));
+});
+
+it('does not ask again when the batch answers a chart whose query held an earlier, different answer', async () => {
+  const calls = mockFetch(() => undefined);
+  streamBatch(
+    (request) =>
+      request.charts!.map(({ chartKey }, index) => ({
+        index,
+        chartKey,
+        data: salesData([
+          ['浙江', 1],
+          ['江苏', 2],
+        ]),
+        error: null,
+      })),
+    Promise.resolve(),
+    0,
+  );
+  const board = makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 })]);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  // An answer of an earlier visit: the cache merges the new one into it (structural sharing), a new object.
+  client.setQueryData(
+    chartDataKeys.request(chartDataBody({ boardId: board.id, chartKey: 'bar', mode: 'aggregate' })),
+    salesData([
+      ['浙江', 1],
+      ['江苏', 9],
+    ]),
+  );
+  const onReady = vi.fn();
+  render(
+    <QueryClientProvider client={client}>
+      <AntApp>
+        <BoardView board={board} batch="grouped" onReady={onReady} />
+      </AntApp>
+    </QueryClientProvider>,
+  );
+  await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
+  expect(calls.filter((c) => c.url === '/api/board/chart-data')).toEqual([]);
 });
 
 it('falls back to one request per chart when the batch fails', async () => {

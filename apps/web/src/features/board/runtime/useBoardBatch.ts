@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import { CHART_DATA_BATCH_STREAM_TYPE } from '@shutu/contracts/board-constants';
 import type { ChartDataBatchChartInput, ChartDataBatchLine, ChartDataBatchRequest, ChartDataBody, ChartDataResult } from '@shutu/contracts';
@@ -81,6 +81,10 @@ async function readBatch(
 interface BatchRun {
   answered: Set<string>;
   done: boolean;
+  /** When the call ended (Date.now()), for a render that comes to it later. */
+  endedAt: number | null;
+  /** The mounted boards reading it: the call ends when the last one leaves. */
+  readers: number;
   abort: AbortController;
   /** Counts every change, for useSyncExternalStore. */
   version: number;
@@ -101,7 +105,15 @@ interface FirstRequests {
  */
 function startBatch(client: QueryClient, boardId: number, first: FirstRequests, mode: BoardBatchMode, codeReady: () => Promise<unknown>): BatchRun {
   const { bodies, charts } = first;
-  const run: BatchRun = { answered: new Set(), done: false, abort: new AbortController(), version: 0, listeners: new Set() };
+  const run: BatchRun = {
+    answered: new Set(),
+    done: false,
+    endedAt: null,
+    readers: 0,
+    abort: new AbortController(),
+    version: 0,
+    listeners: new Set(),
+  };
   const byRequest = new Map(bodies.map((body) => [JSON.stringify(body), body]));
   const changed = () => {
     run.version += 1;
@@ -113,8 +125,12 @@ function startBatch(client: QueryClient, boardId: number, first: FirstRequests, 
     const body = line.request ? byRequest.get(JSON.stringify(chartDataBody(chartBodyOf(boardId, line.request)))) : bodies[line.index];
     if (!body) return;
     if (line.data) {
-      batchAnswers.add(line.data);
-      client.setQueryData(chartDataKeys.request(body), line.data);
+      const key = chartDataKeys.request(body);
+      client.setQueryData(key, line.data);
+      // Structural sharing keeps an earlier answer, or a mix of it and this one: what is marked
+      // fresh is what the cache holds (a new object went unmarked, and every chart asked again).
+      const stored = client.getQueryData<ChartDataResult>(key);
+      if (stored) batchAnswers.add(stored);
     }
     run.answered.add(body.chartKey!);
   };
@@ -144,6 +160,7 @@ function startBatch(client: QueryClient, boardId: number, first: FirstRequests, 
     .then(() => code)
     // Whatever was not answered asks by itself (not when the page left: nobody asks then).
     .finally(() => {
+      run.endedAt = Date.now();
       if (run.abort.signal.aborted) return;
       run.done = true;
       changed();
@@ -172,19 +189,81 @@ export function boardChartRefetchOnMount(query: Query<ChartDataResult, Error, Ch
  */
 function prefetchFirstAnswers(client: QueryClient, bodies: readonly ChartDataBody[]): void {
   for (const body of bodies) {
-    void client.prefetchQuery({
-      queryKey: chartDataKeys.request(body),
-      queryFn: () =>
-        fetchChartData(body).then((data) => {
-          prefetchedAnswers.add(data);
-          return data;
-        }),
-      meta: { silent: true },
-    });
+    const queryKey = chartDataKeys.request(body);
+    void client
+      .prefetchQuery({
+        queryKey,
+        queryFn: () =>
+          fetchChartData(body).then((data) => {
+            prefetchedAnswers.add(data);
+            return data;
+          }),
+        meta: { silent: true },
+      })
+      .then(() => {
+        // As with the batch: structural sharing may have kept or mixed an earlier answer.
+        const stored = client.getQueryData<ChartDataResult>(queryKey);
+        if (stored) prefetchedAnswers.add(stored);
+      });
   }
 }
 
 const noSubscription = () => () => undefined;
+
+/**
+ * Calls started by a render that has not been committed, by query client and request. A render
+ * of the board can be thrown away and started again (a transition that suspended on the charts'
+ * code: the share link on a slow phone); the render that commits takes the call the first one
+ * started instead of asking the server for the whole board a second time.
+ */
+const unclaimedRuns = new WeakMap<QueryClient, Map<string, BatchRun>>();
+
+function unclaimedOf(client: QueryClient): Map<string, BatchRun> {
+  let runs = unclaimedRuns.get(client);
+  if (!runs) unclaimedRuns.set(client, (runs = new Map()));
+  return runs;
+}
+
+/** A call a render may take over: not cancelled, and not ended longer ago than its answers stay fresh. */
+function reusable(run: BatchRun | undefined): run is BatchRun {
+  return !!run && !run.abort.signal.aborted && (run.endedAt === null || Date.now() - run.endedAt < BATCH_FRESH_MS);
+}
+
+/**
+ * A mounted board reads the call: it is no longer one for a later render to take. Returns what
+ * the board calls when it leaves; the call ends when the last board reading it has left.
+ */
+function claimRun(client: QueryClient, { key, run }: { key: string; run: BatchRun }): () => void {
+  const runs = unclaimedOf(client);
+  if (runs.get(key) === run) runs.delete(key);
+  run.readers += 1;
+  return () => {
+    run.readers -= 1;
+    // Not at once: StrictMode (development) unmounts and mounts again in the same commit, and
+    // the call started while rendering must go on.
+    queueMicrotask(() => {
+      if (run.readers === 0) run.abort.abort();
+    });
+  };
+}
+
+/** The call for these first requests: the one an earlier, uncommitted render started, or a new one. */
+function batchFor(
+  client: QueryClient,
+  boardId: number,
+  first: FirstRequests,
+  mode: BoardBatchMode,
+  codeReady: () => Promise<unknown>,
+): { key: string; run: BatchRun } {
+  const key = `${boardId}|${mode}|${JSON.stringify(first.charts)}`;
+  const runs = unclaimedOf(client);
+  const earlier = runs.get(key);
+  if (reusable(earlier)) return { key, run: earlier };
+  for (const [k, r] of runs) if (!reusable(r)) runs.delete(k);
+  const run = startBatch(client, boardId, first, mode, codeReady);
+  runs.set(key, run);
+  return { key, run };
+}
 
 /**
  * The board's first data, asked for while the board renders its first time (not after every chart
@@ -204,10 +283,11 @@ export function useBoardBatch(
     const asked = requests();
     return { bodies: asked.map(chartDataBody), charts: asked.map(batchChartOf) };
   });
-  const [run] = useState<BatchRun | null>(() => {
+  const [started] = useState<{ key: string; run: BatchRun } | null>(() => {
     if (!batch) prefetchFirstAnswers(client, first.bodies);
-    return batch && first.bodies.length > 0 ? startBatch(client, boardId, first, batch, codeReady) : null;
+    return batch && first.bodies.length > 0 ? batchFor(client, boardId, first, batch, codeReady) : null;
   });
+  const run = started?.run ?? null;
   useSyncExternalStore(
     run
       ? (listener: () => void) => {
@@ -217,18 +297,7 @@ export function useBoardBatch(
       : noSubscription,
     () => run?.version ?? 0,
   );
-  // The call ends when the board leaves the page. Not at once: StrictMode (development) unmounts
-  // and mounts again in the same commit, and the call started while rendering must go on.
-  const leaving = useRef(false);
-  useEffect(() => {
-    if (!run) return;
-    leaving.current = false;
-    return () => {
-      leaving.current = true;
-      queueMicrotask(() => {
-        if (leaving.current) run.abort.abort();
-      });
-    };
-  }, [run]);
+  // The call ends when the board leaves the page (claimRun).
+  useEffect(() => (started ? claimRun(client, started) : undefined), [client, started]);
   return (chartKey) => !!run && !run.done && !run.answered.has(chartKey);
 }
