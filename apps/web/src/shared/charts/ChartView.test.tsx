@@ -363,21 +363,6 @@ describe('filter controls', () => {
     expect(onFilterChange).toHaveBeenCalledWith(['华东', '华北']);
   });
 
-  it('until its control mounts (a task after the board), a filter shows its default values where the control will be', async () => {
-    const data = makeData([dim('d0', '区域', 1)], [{ d0: '华东' }, { d0: '华北' }]);
-    render(
-      <>
-        <ChartView chart={makeChart('filterSelect', { ext: { filterList: [], defaultValue: ['华东', '华北'] } })} data={data} loading={false} />
-        <ChartView chart={makeChart('filterDate', { ext: { filterList: [], defaultValue: ['2024-01-01', '2024-01-31'] } })} data={null} loading={false} />
-      </>,
-    );
-    expect(screen.getByText('华东、华北').getAttribute('aria-busy')).toBe('true');
-    expect(screen.getByText('2024-01-01 → 2024-01-31').getAttribute('aria-busy')).toBe('true');
-    await screen.findByRole('combobox');
-    await waitFor(() => expect(screen.queryByText('2024-01-01 → 2024-01-31')).toBeNull());
-    expect(screen.queryByText('华东、华北')).toBeNull();
-  });
-
   it('date range: the default value', async () => {
     const { container } = render(
       <ChartView chart={makeChart('filterDate', { ext: { filterList: [], defaultValue: ['2024-01-01', '2024-01-31'] } })} data={null} loading={false} />,

@@ -12,7 +12,6 @@ import {
   LazyFilterSelect as FilterSelect,
   LazyStructureFilter as StructureFilter,
 } from './lazy-parts.tsx';
-import { InOwnTask, PendingControl } from './InOwnTask.tsx';
 import { chartMessages } from './messages.ts';
 import { readOptions, safeUrl, splitFields, type ResultField } from './model.ts';
 import {
@@ -71,19 +70,6 @@ function Loading({ quiet }: { quiet?: boolean }) {
       <Typography.Text type="secondary">{boardMessages.loading}</Typography.Text>
     </Centered>
   );
-}
-
-/** A filter's default values as its control will show them (the date range's ends), or its placeholder. */
-function pendingFilterText(chart: Chart, data: ChartDataResult | null): { text: string; placeholder: boolean } {
-  const values = chart.ext.defaultValue ?? [];
-  if (chart.name === 'filterDate') {
-    return values.length >= 2
-      ? { text: `${values[0]} → ${values[1]}`, placeholder: false }
-      : { text: `${chartMessages.filterDateStart} → ${chartMessages.filterDateEnd}`, placeholder: true };
-  }
-  if (values.length === 0) return { text: chartMessages.filterSelectPlaceholder, placeholder: true };
-  const options = filterOptions(data);
-  return { text: values.map((v) => options.find((o) => o.value === v)?.label ?? String(v)).join('、'), placeholder: false };
 }
 
 /** Runs `onMount` once its Suspense boundary shows the loaded part (not while the fallback is shown). */
@@ -248,8 +234,6 @@ export function ChartView(props: ChartViewProps) {
     body = <DataTable columns={model.columns} rows={model.rows} onRowClick={rowClick(dims)} />;
   }
 
-  // What holds a filter's place until its control mounts (InOwnTask); a table's box stays empty.
-  const pendingFallback = isFilter ? <PendingControl {...pendingFilterText(chart, data)} /> : null;
   const site = chart.site;
   const bgImage = safeUrl(site.bgBackgroundSrc);
   const showStructure = !!pivot && options.structureFilter;
@@ -302,10 +286,8 @@ export function ChartView(props: ChartViewProps) {
       <div className="shutu-chart-body" style={{ flex: 1, minHeight: 0, overflow: usesECharts ? 'hidden' : 'auto', position: 'relative' }}>
         {lazyBody && !usesECharts ? (
           <Suspense fallback={<Loading quiet={quietLoading} />}>
-            <InOwnTask fallback={pendingFallback}>
-              {body}
-              <OnMount onMount={markRendered} />
-            </InOwnTask>
+            {body}
+            <OnMount onMount={markRendered} />
           </Suspense>
         ) : (
           <Suspense fallback={<Loading quiet={quietLoading} />}>{body}</Suspense>
