@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * The share link, the phone viewer and the app shell build no zod schema (issue 26, docs/web-performance.md
+ * The share link, the board preview, the phone viewer and the app shell build no zod schema (issue 26, docs/web-performance.md
  * "Schema-free contracts"): zod builds every schema of a contracts file when the file is loaded,
  * ≈ 75 ms on a phone before the board could draw. So the static imports of those pages (and of
  * the chart parts they load) take values from the contracts' zod-free files only
@@ -19,6 +19,8 @@ const LIGHT_PAGES = [
   'features/share-open/ShareOpenPage.tsx',
   'features/mobile/MobileAppPage.tsx',
   'features/mobile/MobileHomePage.tsx',
+  // The board preview (bench/board's page): its share and subscription dialogs load when opened.
+  'features/board/preview/BoardPreviewPage.tsx',
   'shared/charts/EChart.tsx',
   'shared/charts/TableViews.tsx',
   'shared/charts/FilterSelect.tsx',

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { API, type HomeItemKind } from '@shutu/contracts';
+import { API } from '@shutu/contracts/api';
+import type { HomeItemKind } from '@shutu/contracts';
 import { request } from './api.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { Button, Space, Tooltip } from 'antd';
 import { CloseOutlined, FullscreenExitOutlined, FullscreenOutlined, NotificationOutlined, ShareAltOutlined } from '@ant-design/icons';
@@ -7,12 +7,15 @@ import { AnchorNav } from '../runtime/AnchorNav.tsx';
 import { BoardView, type BoardControls } from '../runtime/BoardView.tsx';
 import { ClearLinkageButton, DialogChartButtons } from '../runtime/ControlButtons.tsx';
 import { previewMessages as pm } from '../runtime/messages.ts';
-import { ShareDialog } from '../../share/ShareDialog.tsx';
 import { sm } from '../../share/messages.ts';
 import { BoardStatePanel } from './BoardStatePanel.tsx';
 import { useBoardView } from './useBoardView.ts';
-import { SubscriptionDialog } from '../../subscription/SubscriptionDialog.tsx';
 import { useRecordVisit } from '../../../shared/visits.ts';
+
+// The dialogs' code (their forms and the contracts' schemas they validate with) loads when one is
+// first opened, not with the board: evaluating it was part of every preview's load (issue 26).
+const ShareDialog = lazy(() => import('../../share/ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })));
+const SubscriptionDialog = lazy(() => import('../../subscription/SubscriptionDialog.tsx').then((m) => ({ default: m.SubscriptionDialog })));
 
 /** Document full screen, followed through fullscreenchange (Esc leaves it too). */
 function useDocumentFullscreen() {
@@ -34,6 +37,8 @@ function TopBar({ board, controls }: { board: Board; controls: BoardControls }) 
   const { full, toggle } = useDocumentFullscreen();
   const [sharing, setSharing] = useState(false);
   const [subscribing, setSubscribing] = useState(false);
+  // Mounted from the first opening on (closing animates; the form keeps what was typed).
+  const [opened, setOpened] = useState({ share: false, subscribe: false });
   const close = () => {
     // Opened by the editor in a new tab: close it; opened from the list in this tab: back to the list.
     if (window.opener) window.close();
@@ -50,10 +55,24 @@ function TopBar({ board, controls }: { board: Board; controls: BoardControls }) 
         <DialogChartButtons controls={controls} />
         <AnchorNav controls={controls} content={board.content} />
         <ClearLinkageButton controls={controls} />
-        <Button icon={<ShareAltOutlined />} data-testid="board-share" onClick={() => setSharing(true)}>
+        <Button
+          icon={<ShareAltOutlined />}
+          data-testid="board-share"
+          onClick={() => {
+            setOpened((o) => ({ ...o, share: true }));
+            setSharing(true);
+          }}
+        >
           {sm.share}
         </Button>
-        <Button icon={<NotificationOutlined />} data-testid="board-subscribe" onClick={() => setSubscribing(true)}>
+        <Button
+          icon={<NotificationOutlined />}
+          data-testid="board-subscribe"
+          onClick={() => {
+            setOpened((o) => ({ ...o, subscribe: true }));
+            setSubscribing(true);
+          }}
+        >
           {pm.subscribe}
         </Button>
         <Button icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} data-testid="board-fullscreen" onClick={toggle}>
@@ -63,8 +82,12 @@ function TopBar({ board, controls }: { board: Board; controls: BoardControls }) 
           {pm.close}
         </Button>
       </Space>
-      <ShareDialog open={sharing} dataType={board.kind} dataId={board.id} title={board.title} onClose={() => setSharing(false)} />
-      <SubscriptionDialog open={subscribing} dataType={board.kind} dataId={board.id} subTitle={board.title} onClose={() => setSubscribing(false)} />
+      <Suspense fallback={null}>
+        {opened.share && <ShareDialog open={sharing} dataType={board.kind} dataId={board.id} title={board.title} onClose={() => setSharing(false)} />}
+        {opened.subscribe && (
+          <SubscriptionDialog open={subscribing} dataType={board.kind} dataId={board.id} subTitle={board.title} onClose={() => setSubscribing(false)} />
+        )}
+      </Suspense>
     </div>
   );
 }
