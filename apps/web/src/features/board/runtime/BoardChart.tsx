@@ -76,15 +76,27 @@ export const BoardChart = memo(function BoardChart(props: BoardChartProps) {
   // No empty floating box when nothing applies (e.g. a text chart that may not go full screen).
   const hasTools = tools && (allowFull || EXPORTABLE_CHART_TYPES.includes(chart.name) || !!mode);
   const toggleFull = useCallback(() => setFull((f) => !f), []);
+  // The tools' heavier parts (导出's popover) mount once the pointer or the focus comes to the chart.
+  const [toolsWanted, setToolsWanted] = useState(false);
+  const wantTools = useCallback(() => setToolsWanted(true), []);
   // The header's tools and the chart's view are kept while nothing they show changes, so that a
   // render of this chart for another reason (its answer arriving before it is drawn, the board's
   // batch state) does not draw its table or ECharts again.
   const toolbar = useMemo(
     () =>
       hasTools ? (
-        <BoardChartTools boardId={boardId} chart={chart} links={links} allowFull={allowFull} full={full} onToggleFull={toggleFull} viewData={!!mode} />
+        <BoardChartTools
+          boardId={boardId}
+          chart={chart}
+          links={links}
+          allowFull={allowFull}
+          full={full}
+          onToggleFull={toggleFull}
+          viewData={!!mode}
+          toolsWanted={toolsWanted}
+        />
       ) : null,
-    [hasTools, boardId, chart, links, allowFull, full, toggleFull, mode],
+    [hasTools, boardId, chart, links, allowFull, full, toggleFull, mode, toolsWanted],
   );
 
   const onPage = useCallback((current: number, size: number) => setPaging({ linksKey, current, size }), [linksKey]);
@@ -127,6 +139,8 @@ export const BoardChart = memo(function BoardChart(props: BoardChartProps) {
       data-row-count={data ? data.dataList.length : undefined}
       data-link-count={links.length}
       data-loading={loading ? 'true' : undefined}
+      onPointerEnter={toolsWanted ? undefined : wantTools}
+      onFocus={toolsWanted ? undefined : wantTools}
     >
       {view}
       {chart.site.isSimple && toolbar && <div className="board-chart-tools-floating">{toolbar}</div>}
