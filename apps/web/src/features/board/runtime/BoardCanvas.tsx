@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
+import { startTransition, useLayoutEffect, useRef, useState, type CSSProperties, type ReactNode, type RefObject } from 'react';
 import type { Board, Chart } from '@shutu/contracts';
 import { previewScale, QUICK_GRID } from '@shutu/contracts/board-constants';
 import { ChartScaleContext } from '../../../shared/charts/chart-scale.ts';
@@ -24,13 +24,15 @@ function backgroundImage(url: string | null | undefined): CSSProperties {
   return safe ? { backgroundImage: `url(${JSON.stringify(safe)})`, backgroundSize: '100% 100%', backgroundRepeat: 'no-repeat' } : {};
 }
 
-/** The viewport's content width (without its scrollbar), followed on resize. */
-function useContentWidth(ref: RefObject<HTMLDivElement | null>): number {
-  const [width, setWidth] = useState(0);
+/** The viewport's content width (without its scrollbar), followed on resize; null until first measured. */
+function useContentWidth(ref: RefObject<HTMLDivElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const measure = () => setWidth(el.clientWidth);
+    // In a transition: the charts render in slices between which a phone still answers (the
+    // first measure is what brings them), not all at once inside the commit that measured.
+    const measure = () => startTransition(() => setWidth(el.clientWidth));
     measure();
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
     observer?.observe(el);
@@ -53,14 +55,19 @@ function useContentWidth(ref: RefObject<HTMLDivElement | null>): number {
 export function ScreenCanvas({ board, charts, renderChart, viewportId, anchorId }: CanvasProps) {
   const viewportRef = useRef<HTMLDivElement | null>(null);
   const { width, height, bgColor, bgImg } = board.content;
-  const scale = previewScale(useContentWidth(viewportRef), width);
+  const contentWidth = useContentWidth(viewportRef);
+  const scale = previewScale(contentWidth ?? 0, width);
+  // The charts come once the viewport has been measured: drawn at scale 1 first, the whole board
+  // was rendered twice in one task, and laid out once in between at the wrong size (the share
+  // link's longest task on a phone, issue 26). The empty stage is cheap to lay out.
+  const measured = contentWidth !== null;
   const stageStyle: CSSProperties = { width, height, transform: `scale(${scale})`, transformOrigin: '0 0', position: 'absolute', left: 0, top: 0 };
   const place = (chart: Chart): CSSProperties => {
     const box = chartBox(board, chart);
     return { position: 'absolute', left: box.x, top: box.y, width: box.w, height: box.h, zIndex: chart.site.zIndex };
   };
-  const fixed = charts.filter((c) => c.site.isFilexd);
-  const scrolling = charts.filter((c) => !c.site.isFilexd);
+  const fixed = measured ? charts.filter((c) => c.site.isFilexd) : [];
+  const scrolling = measured ? charts.filter((c) => !c.site.isFilexd) : [];
   return (
     <div className="board-screen" style={{ backgroundColor: bgColor || undefined }}>
       <div ref={viewportRef} id={viewportId} className="board-viewport" data-testid="board-viewport">
