@@ -130,8 +130,10 @@ describe('a subscription due across a crash', () => {
     expect(smtp.mails).toHaveLength(1);
     expect(mailHeader(smtp.mails[0]!.data, 'Subject')).toBe('销售日报');
     expect(smtp.mails[0]!.to).toEqual(['boss@example.com']);
-    // Whichever picked the claim up (this start's tick, or a retry the killed server had queued), one delivery.
-    expect(app.output().match(/"msg":"subscription sent"/g)).toHaveLength(1);
+    // Whichever picked the claim up (this start's tick, or a retry the killed server had queued), one
+    // delivery. The line is logged after the row is written (and reaches us through the pipe): waited for.
+    const sentLines = await eventually(() => running.output().match(/"msg":"subscription sent"/g) ?? undefined, 'the send to be logged');
+    expect(sentLines).toHaveLength(1);
     await app.stop({ keepData: true });
 
     // Fourth life: its start tick runs and finds nothing to send.
