@@ -17,6 +17,9 @@ import { useRecordVisit } from '../../../shared/visits.ts';
 const ShareDialog = lazy(() => import('../../share/ShareDialog.tsx').then((m) => ({ default: m.ShareDialog })));
 const SubscriptionDialog = lazy(() => import('../../subscription/SubscriptionDialog.tsx').then((m) => ({ default: m.SubscriptionDialog })));
 
+/** The top bar's dialogs, loaded on first use. */
+type TopBarDialog = 'share' | 'subscribe';
+
 /** Document full screen, followed through fullscreenchange (Esc leaves it too). */
 function useDocumentFullscreen() {
   const [full, setFull] = useState(() => typeof document !== 'undefined' && !!document.fullscreenElement);
@@ -35,10 +38,14 @@ function useDocumentFullscreen() {
 function TopBar({ board, controls }: { board: Board; controls: BoardControls }) {
   const navigate = useNavigate();
   const { full, toggle } = useDocumentFullscreen();
-  const [sharing, setSharing] = useState(false);
-  const [subscribing, setSubscribing] = useState(false);
-  // Mounted from the first opening on (closing animates; the form keeps what was typed).
-  const [opened, setOpened] = useState({ share: false, subscribe: false });
+  const [dialog, setDialog] = useState<TopBarDialog | null>(null);
+  // Each dialog is mounted from its first opening on (closing animates; the form keeps what was typed).
+  const [mounted, setMounted] = useState<ReadonlySet<TopBarDialog>>(() => new Set());
+  const openDialog = (which: TopBarDialog) => {
+    setMounted((m) => new Set(m).add(which));
+    setDialog(which);
+  };
+  const closeDialog = () => setDialog(null);
   const close = () => {
     // Opened by the editor in a new tab: close it; opened from the list in this tab: back to the list.
     if (window.opener) window.close();
@@ -55,24 +62,10 @@ function TopBar({ board, controls }: { board: Board; controls: BoardControls }) 
         <DialogChartButtons controls={controls} />
         <AnchorNav controls={controls} content={board.content} />
         <ClearLinkageButton controls={controls} />
-        <Button
-          icon={<ShareAltOutlined />}
-          data-testid="board-share"
-          onClick={() => {
-            setOpened((o) => ({ ...o, share: true }));
-            setSharing(true);
-          }}
-        >
+        <Button icon={<ShareAltOutlined />} data-testid="board-share" onClick={() => openDialog('share')}>
           {sm.share}
         </Button>
-        <Button
-          icon={<NotificationOutlined />}
-          data-testid="board-subscribe"
-          onClick={() => {
-            setOpened((o) => ({ ...o, subscribe: true }));
-            setSubscribing(true);
-          }}
-        >
+        <Button icon={<NotificationOutlined />} data-testid="board-subscribe" onClick={() => openDialog('subscribe')}>
           {pm.subscribe}
         </Button>
         <Button icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} data-testid="board-fullscreen" onClick={toggle}>
@@ -83,9 +76,9 @@ function TopBar({ board, controls }: { board: Board; controls: BoardControls }) 
         </Button>
       </Space>
       <Suspense fallback={null}>
-        {opened.share && <ShareDialog open={sharing} dataType={board.kind} dataId={board.id} title={board.title} onClose={() => setSharing(false)} />}
-        {opened.subscribe && (
-          <SubscriptionDialog open={subscribing} dataType={board.kind} dataId={board.id} subTitle={board.title} onClose={() => setSubscribing(false)} />
+        {mounted.has('share') && <ShareDialog open={dialog === 'share'} dataType={board.kind} dataId={board.id} title={board.title} onClose={closeDialog} />}
+        {mounted.has('subscribe') && (
+          <SubscriptionDialog open={dialog === 'subscribe'} dataType={board.kind} dataId={board.id} subTitle={board.title} onClose={closeDialog} />
         )}
       </Suspense>
     </div>
