@@ -103,7 +103,13 @@ export class Jobs {
     await boss.start();
     for (const def of definitions) {
       await boss.createQueue(def.name, def.policy ? { name: def.name, policy: def.policy } : undefined);
-      if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: 'UTC' });
+      // pg-boss makes a due time's job once across processes by a 60 s bucket of its "send it"
+      // job, taken from the database's clock, while it decides a time is due by this process's
+      // clock corrected by an estimate of the skew: a check a few ms before the minute, judged
+      // after it, and the next check 30 s later both sent the minute's job (a fresh-clone CI run
+      // saw two of each per-minute tick). The job itself is bucketed by the minute it is created
+      // in too, so the second copy of a minute is dropped by pg-boss's singleton index.
+      if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: 'UTC', singletonSeconds: 60 });
     }
     const jobs = new Jobs(boss, store, log, definitions, options);
     if (options.work) await jobs.work();

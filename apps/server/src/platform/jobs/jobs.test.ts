@@ -66,6 +66,29 @@ describe.each(kinds)('jobs on %s', (kind) => {
       await store.close();
     }
   });
+  it("keeps one job of a schedule's due time when pg-boss sends it twice within the minute", async () => {
+    const store = await data.open();
+    try {
+      await migrateToLatest(store.db);
+      const name = 'test-cron-once';
+      // Due once a year: pg-boss's own clock monitor sends nothing during the test.
+      const jobs = await Jobs.start(store, log, [{ name, cron: '0 0 1 1 *', handle: async () => undefined }], { work: false });
+      try {
+        const { rows } = await sql<{ options: Record<string, unknown> }>`select options from pgboss.schedule where name = ${name}`.execute(store.db);
+        const options = rows[0]!.options;
+        // What pg-boss's "send it" worker inserts for a due time, once per copy of it: two copies
+        // happen when one check judged the minute due by the skew-corrected local clock a few ms early.
+        for (let copy = 0; copy < 2; copy++) await jobs.boss.insert([{ name, data: {}, ...options }]);
+        const { rows: made } = await sql<{ n: string }>`select count(*) as n from pgboss.job where name = ${name}`.execute(store.db);
+        expect(Number(made[0]!.n)).toBe(1);
+      } finally {
+        await jobs.stop();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it('runs a start job once the process starts working, not before', async () => {
     const runs: string[] = [];
     const store = await data.open();
