@@ -125,11 +125,10 @@ function startBatch(client: QueryClient, boardId: number, first: FirstRequests, 
     const body = line.request ? byRequest.get(JSON.stringify(chartDataBody(chartBodyOf(boardId, line.request)))) : bodies[line.index];
     if (!body) return;
     if (line.data) {
-      const key = chartDataKeys.request(body);
-      client.setQueryData(key, line.data);
       // Structural sharing keeps an earlier answer, or a mix of it and this one: what is marked
-      // fresh is what the cache holds (a new object went unmarked, and every chart asked again).
-      const stored = client.getQueryData<ChartDataResult>(key);
+      // fresh is what the cache holds, as setQueryData returns it (a new object went unmarked,
+      // and every chart asked again).
+      const stored = client.setQueryData<ChartDataResult>(chartDataKeys.request(body), line.data);
       if (stored) batchAnswers.add(stored);
     }
     run.answered.add(body.chartKey!);
