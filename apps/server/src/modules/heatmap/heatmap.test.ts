@@ -121,7 +121,9 @@ describe.each(kinds)('heat map on %s', (kind) => {
     expect(data.points).toEqual(rows.map((r) => normalisePoint(Number(r.attr1), Number(r.attr2), Number(r.attr3))));
     expect(data.points.every((p: { x: number }) => p.x >= 0 && p.x <= 1)).toBe(true);
     const pages = await w.direct(
-      `SELECT page_title, url, count(*) AS n FROM click_events WHERE distinct_id = '${busy.distinctId}' GROUP BY ALL ORDER BY n DESC, page_title`,
+      // The same date range as the call: the user's other pages may have clicks after busy.day.
+      `SELECT page_title, url, count(*) AS n FROM click_events WHERE distinct_id = '${busy.distinctId}' AND event = 'clickScreen'
+        AND event_time >= TIMESTAMP '${from} 00:00:00' AND event_time < TIMESTAMP '${nextDay(busy.day)} 00:00:00' GROUP BY ALL ORDER BY n DESC, page_title`,
     );
     expect(data.pages).toEqual(pages.map((r) => ({ title: r.page_title, url: r.url, count: Number(r.n) })));
     expect(data.topAreas[0].count).toBeGreaterThan(1);
