@@ -51,7 +51,7 @@ describe.each(kinds)('heat map on %s', (kind) => {
   beforeAll(async () => {
     w = await datasetWorld(kind);
     const [row] = await w.direct(`SELECT phone, distinct_id, page_title, CAST(CAST(max(event_time) AS DATE) AS VARCHAR) AS day, count(*) AS n
-      FROM click_events GROUP BY ALL ORDER BY n DESC, phone LIMIT 1`);
+      FROM click_events GROUP BY ALL ORDER BY n DESC, phone, page_title LIMIT 1`);
     busy = { phone: String(row!.phone), distinctId: String(row!.distinct_id), title: String(row!.page_title), day: String(row!.day) };
   }, 120_000);
   afterAll(() => w?.close());
