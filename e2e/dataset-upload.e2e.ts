@@ -52,6 +52,10 @@ describe('upload a file from the dataset list', () => {
       page.getByTestId('file-upload-ok').click(),
     ]);
     expect(created.status()).toBe(200);
+    // The file went once: the confirm names what the structure call kept.
+    const confirmBody = created.request().postData() ?? '';
+    expect(confirmBody).toMatch(/name="fileToken"\r\n\r\n[0-9a-f]{32}\r\n/);
+    expect(confirmBody).not.toContain('南京路店');
     await page.waitForURL((u) => u.pathname === '/newbi/dataset/edit');
     const url = new URL(page.url());
     expect(url.searchParams.get('sourceid')).toBe(String(warehouseId));

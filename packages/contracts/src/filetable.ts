@@ -60,11 +60,18 @@ export const fileStructureSchema = z.object({
   previewRows: z.array(z.record(z.string(), filePreviewValueSchema)),
   /** How many data rows the column types were detected from. */
   sampledRows: z.number(),
+  /**
+   * Names the received file in the confirm call (its `fileToken` field) instead of sending it
+   * again; valid for an hour, for this user, until a table is created from it.
+   */
+  fileToken: z.string(),
 });
 export type FileStructure = z.infer<typeof fileStructureSchema>;
 
 /** The text fields of the confirm call (multipart, next to `file`). */
 export interface FileTableForm {
+  /** The structure call's fileToken, when the form has no file part. */
+  fileToken?: string | undefined;
   tableName?: string | undefined;
   tableComment?: string | undefined;
   dsId?: string | number | undefined;

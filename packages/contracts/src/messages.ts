@@ -93,6 +93,7 @@ export const zhCN = {
   // file tables (spec 2 §5 "File table"; our own wording where the spec has none)
   fileFormatInvalid: '请检查文件格式',
   fileRequired: '请选择要上传的文件',
+  fileUploadExpired: '上传的文件已失效，请重新选择文件',
   fileEmpty: '文件内容为空',
   fileHeaderOnly: '文件只有表头，没有数据行',
   fileTooLarge: '文件大小不能超过 {size}',

@@ -65,7 +65,7 @@ async function splitSample(file: TableFile, n: number): Promise<{ sample: DataRo
   return { sample, complete: complete && count <= n, all };
 }
 
-export async function detectStructure(ctx: AppContext, upload: Upload): Promise<FileStructure> {
+export async function detectStructure(ctx: AppContext, upload: Upload): Promise<Omit<FileStructure, 'fileToken'>> {
   const { file } = upload;
   // A workbook is parsed only as far as the sample reaches (header, blank rows: some slack).
   const table = await openTableFile(file, { spreadsheetMaxBytes: ctx.config.spreadsheetMaxBytes, sheetRows: SAMPLE_ROWS + 100 });

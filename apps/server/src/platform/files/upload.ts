@@ -102,6 +102,12 @@ export const uploadDir = (dataDir: string) => path.join(dataDir, 'uploads');
 
 /** Temp files older than this are left from a crash (a request removes its own): swept away whoever wrote them. */
 const STALE_UPLOAD_MS = 24 * 3_600_000;
+
+/** How long a structure call's file is kept for its confirm call (kept-upload.ts). */
+export const KEPT_UPLOAD_MS = 3_600_000;
+
+/** A file kept for a later call (kept-upload.ts names them so). */
+export const isKeptUploadName = (name: string) => name.includes('-kept-');
 const lastSweep = new Map<string, number>();
 
 /** The owner key a temp file's name starts with; null for other names (files from before owners were named). */
@@ -126,7 +132,12 @@ export async function sweepUploads(dataDir: string, self: Owner, options: { excl
     const stat = await fs.promises.stat(file).catch(() => null);
     if (!stat?.isFile()) continue;
     const owner = uploadOwnerKey(name);
-    const orphan = (options.exclusive === true && owner !== self.key) || ownerGoneHere(owner, self) || now - stat.mtimeMs > STALE_UPLOAD_MS;
+    const age = now - stat.mtimeMs;
+    const orphan =
+      (options.exclusive === true && owner !== self.key) ||
+      ownerGoneHere(owner, self) ||
+      age > STALE_UPLOAD_MS ||
+      (isKeptUploadName(name) && age > KEPT_UPLOAD_MS);
     if (!orphan) continue;
     await fs.promises.rm(file, { force: true });
     removed++;
@@ -144,11 +155,28 @@ async function sweepNow(dataDir: string, self: Owner): Promise<void> {
 
 const tooLarge = (maxBytes: number) => new AppError(413, formatMessage(zhCN.fileTooLarge, { size: formatFileSize(maxBytes) }));
 
+/** A multipart form whose file part may be missing (a form that names a kept file instead). */
+export interface UploadForm {
+  file: UploadedFile | null;
+  fields: Record<string, string>;
+  dispose(): Promise<void>;
+}
+
 /**
  * Reads a multipart request: its one file part (the form calls it `file`) goes to a temp file,
  * text fields are collected. Everything written is removed again on failure.
  */
 export async function receiveUpload(request: FastifyRequest, options: UploadOptions): Promise<Upload> {
+  const form = await receiveForm(request, options);
+  if (!form.file) {
+    await form.dispose();
+    throw badRequest(zhCN.fileRequired);
+  }
+  return { ...form, file: form.file };
+}
+
+/** `receiveUpload` that also accepts a form without a file part. */
+export async function receiveForm(request: FastifyRequest, options: UploadOptions): Promise<UploadForm> {
   if (!request.isMultipart()) throw badRequest(zhCN.fileRequired);
   const dir = uploadDir(options.dataDir);
   await fs.promises.mkdir(dir, { recursive: true });
@@ -186,9 +214,5 @@ export async function receiveUpload(request: FastifyRequest, options: UploadOpti
     if ((error as { code?: string }).code === 'FST_FILES_LIMIT') throw badRequest(zhCN.fileRequired);
     throw error;
   }
-  if (!file) {
-    await dispose();
-    throw badRequest(zhCN.fileRequired);
-  }
-  return { file, fields, dispose };
+  return { file: file ?? null, fields, dispose };
 }

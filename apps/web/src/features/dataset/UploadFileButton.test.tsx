@@ -21,6 +21,7 @@ const structure: FileStructure = {
   ],
   previewRows: [{ col_1: '上海店', col_2: 12 }],
   sampledRows: 1,
+  fileToken: 'fedcba9876543210fedcba9876543210',
 };
 
 function serve(sources: UsableDataSource[]) {

@@ -20,6 +20,7 @@ const structure: FileStructure = {
     { order_no: 'A002', amount: 30 },
   ],
   sampledRows: 2,
+  fileToken: '0123456789abcdef0123456789abcdef',
 };
 
 interface Sent {
@@ -121,7 +122,7 @@ describe('FileUploadDrawer', () => {
     expect(calls.filter((c) => c.url === '/api/filetable/tables')).toHaveLength(0);
   });
 
-  it('sends file, names, data source and the edited columns, then closes', async () => {
+  it('names the kept file, sends names, data source and the edited columns, then closes', async () => {
     const calls = stubFetch((c) => {
       if (c.url === '/api/filetable/structure') return ok(structure);
       if (c.url === '/api/filetable/tables') return ok({ id: 1 }, '上传成功');
@@ -138,7 +139,9 @@ describe('FileUploadDrawer', () => {
     await waitFor(() => expect(onClose).toHaveBeenCalled());
     const sent = calls.find((c) => c.url === '/api/filetable/tables')!;
     expect(sent.method).toBe('POST');
-    expect((sent.form!.get('file') as File).name).toBe('销售明细.xlsx');
+    // The file went once, with the structure call; the confirm names it.
+    expect(sent.form!.get('file')).toBeNull();
+    expect(sent.form!.get('fileToken')).toBe(structure.fileToken);
     expect(sent.form!.get('tableName')).toBe('sales_2026');
     expect(sent.form!.get('tableComment')).toBe('销售明细');
     expect(sent.form!.get('dsId')).toBe('3');
@@ -153,6 +156,28 @@ describe('FileUploadDrawer', () => {
     // closing resets the form and clears the file
     expect(value('file-table-name')).toBe('');
     expect(screen.queryByTestId('file-col-name-0')).toBeNull();
+  });
+
+  it('sends the file again when the server no longer has it (410), once', async () => {
+    const calls = stubFetch((c) => {
+      if (c.url === '/api/filetable/structure') return ok(structure);
+      if (c.url === '/api/filetable/tables') return c.form!.get('file') ? ok({ id: 1 }, '上传成功') : fail(410, '上传的文件已失效，请重新选择文件');
+      return undefined;
+    });
+    const { onClose, onUploaded } = open();
+    pick('销售明细.xlsx');
+    await waitFor(() => expect(value('file-col-name-0')).toBe('order_no'));
+    fireEvent.change(screen.getByTestId('file-table-name'), { target: { value: 'sales_2026' } });
+    fireEvent.click(screen.getByTestId('file-upload-ok'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    const confirms = calls.filter((c) => c.url === '/api/filetable/tables');
+    expect(confirms.map((c) => [c.form!.get('fileToken'), (c.form!.get('file') as File | null)?.name ?? null])).toEqual([
+      [structure.fileToken, null],
+      [null, '销售明细.xlsx'],
+    ]);
+    expect(confirms[1]!.form!.get('tableName')).toBe('sales_2026');
+    expect(onUploaded).toHaveBeenCalledWith('sales_2026');
+    expect(screen.queryByText('上传的文件已失效，请重新选择文件')).toBeNull();
   });
 
   it('shows the server message when the upload fails, or 服务器错误 without one', async () => {

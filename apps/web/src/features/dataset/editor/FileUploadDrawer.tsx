@@ -132,15 +132,23 @@ export function FileUploadDrawer({ open, datasourceId, onClose, onUploaded }: Pr
       return;
     }
     const { tableName, tableComment, dsId } = checked.value;
-    const body = new FormData();
-    body.append('file', file, file.name);
-    body.append('tableName', tableName);
-    body.append('tableComment', tableComment);
-    body.append('dsId', String(dsId));
-    body.append('tableColumnList', JSON.stringify(columns));
+    // The server kept the file it read the structure of: it is named, not sent again, unless it is gone (410).
+    const confirmForm = (withFile: boolean) => {
+      const body = new FormData();
+      if (withFile) body.append('file', file, file.name);
+      else body.append('fileToken', structure.fileToken);
+      body.append('tableName', tableName);
+      body.append('tableComment', tableComment);
+      body.append('dsId', String(dsId));
+      body.append('tableColumnList', JSON.stringify(columns));
+      return body;
+    };
     setSubmitting(true);
     try {
-      await upload<FileTable>(API.fileTable.tables, body);
+      await upload<FileTable>(API.fileTable.tables, confirmForm(false)).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 410) return upload<FileTable>(API.fileTable.tables, confirmForm(true));
+        throw error;
+      });
       notifySuccess(sm.uploaded);
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: editorKeys.files(datasourceId) }),
