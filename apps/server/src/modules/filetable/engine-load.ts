@@ -82,7 +82,7 @@ export async function engineLoad(
   if (!(await driver.info()).capabilities.loadsLocalCsv) return null;
   // The header must be exactly the first line (no blank lines before it, no line break inside).
   if (table.headerRow !== 1 || table.header.some((h) => /[\r\n]/.test(h))) return null;
-  if (await hasLoneCr(file.path)) return null;
+  if (file.loneCr ?? (await hasLoneCr(file.path))) return null;
   const copy = file.utf8 ? null : await utf8Copy(file);
   try {
     const source: CsvFileSource = { path: copy?.path ?? file.path, delimiter: table.delimiter, skipLines: 1, fields: target.fields };

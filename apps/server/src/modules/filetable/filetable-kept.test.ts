@@ -75,6 +75,18 @@ describe.each(kinds)('a file table made of the file its structure call received,
     expect([again.status, again.body.msg]).toEqual([410, '上传的文件已失效，请重新选择文件']);
   });
 
+  it('loads a file of old Mac line ends (a lone CR, seen while it arrived) through the row path, every row', async () => {
+    const read = await structure({ name: '旧系统.csv', content: CSV.replaceAll('\n', '\r') });
+    expect(read.status, read.raw.body).toBe(200);
+    const tableName = uniqueTable();
+    const made = await confirm({ tableName, fileToken: read.body.data.fileToken });
+    expect(made.status, made.raw.body).toBe(200);
+    expect(await rowsOf(tableName)).toEqual([
+      { name: '张三', city: '北京', amount: 12.5 },
+      { name: '李四', city: '上海, 浦东', amount: 3 },
+    ]);
+  });
+
   it('keeps the file when the confirm call is refused, so the corrected form can use it', async () => {
     const read = await structure({ name: '订单.csv', content: CSV });
     const token = read.body.data.fileToken as string;

@@ -21,6 +21,7 @@ interface KeptMeta {
   extension: string;
   size: number;
   utf8: boolean;
+  loneCr?: boolean;
 }
 
 const metaPath = (file: string) => `${file}.meta`;
@@ -47,7 +48,7 @@ export async function keepUpload(upload: Upload, dataDir: string, owner: Owner, 
   const token = randomBytes(16).toString('hex');
   const { file } = upload;
   const kept = path.join(dir, `${owner.key}-${Date.now().toString(36)}-kept-${userId}-${token}.${file.extension}`);
-  const meta: KeptMeta = { userId, fileName: file.fileName, extension: file.extension, size: file.size, utf8: file.utf8 };
+  const meta: KeptMeta = { userId, fileName: file.fileName, extension: file.extension, size: file.size, utf8: file.utf8, loneCr: file.loneCr };
   await fs.promises.writeFile(metaPath(kept), JSON.stringify(meta), { flag: 'wx' });
   try {
     await fs.promises.rename(file.path, kept);
@@ -74,6 +75,6 @@ export async function findKeptUpload(dataDir: string, token: string, userId: num
   if (!stat || !metaText || Date.now() - stat.mtimeMs > KEPT_UPLOAD_MS) return null;
   const meta = JSON.parse(metaText) as KeptMeta;
   if (meta.userId !== userId || meta.size !== stat.size) return null;
-  const uploaded: UploadedFile = { path: file, fileName: meta.fileName, extension: meta.extension, size: meta.size, utf8: meta.utf8 };
+  const uploaded: UploadedFile = { path: file, fileName: meta.fileName, extension: meta.extension, size: meta.size, utf8: meta.utf8, loneCr: meta.loneCr };
   return { file: uploaded, fields: {}, dispose: () => removeKept(file) };
 }

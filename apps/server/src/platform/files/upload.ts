@@ -34,6 +34,8 @@ export interface UploadedFile {
   size: number;
   /** Every byte sequence of the file is valid UTF-8 (checked while it was written). */
   utf8: boolean;
+  /** A CR not followed by LF is in the file (seen while it was written); absent when not known. */
+  loneCr?: boolean;
 }
 
 export interface Upload {
@@ -58,29 +60,58 @@ export interface UploadOptions {
 
 /**
  * Checks UTF-8 validity of a byte stream chunk by chunk (a character split across chunks is
- * carried over), passing the bytes on unchanged.
+ * carried over), and looks for a lone CR (the engine's CSV load needs none: engine-load.ts),
+ * passing the bytes on unchanged: the file is read once, while it arrives.
  */
 export class Utf8Check extends Transform {
   valid = true;
   bytes = 0;
+  loneCr = false;
   private carry: Buffer = Buffer.alloc(0);
+  private pendingCr = false;
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.valid) this.check(chunk);
+    if (!this.loneCr) this.scanCr(chunk);
     done(null, chunk);
   }
 
   override _flush(done: TransformCallback): void {
     if (this.carry.length > 0) this.valid = false;
+    if (this.pendingCr) this.loneCr = true;
     done();
   }
 
   private check(chunk: Buffer): void {
-    const bytes = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
-    const cut = completeLength(bytes);
-    this.carry = Buffer.from(bytes.subarray(cut));
-    if (!isUtf8(bytes.subarray(0, cut))) this.valid = false;
+    let start = 0;
+    if (this.carry.length > 0) {
+      // Only the split character is put together (copying every chunk after it cost a copy of the file).
+      const lead = this.carry[0]!;
+      const take = (lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2) - this.carry.length;
+      if (chunk.length < take) {
+        this.carry = Buffer.concat([this.carry, chunk]);
+        return;
+      }
+      if (!isUtf8(Buffer.concat([this.carry, chunk.subarray(0, take)]))) this.valid = false;
+      this.carry = Buffer.alloc(0);
+      start = take;
+    }
+    const rest = chunk.subarray(start);
+    const cut = completeLength(rest);
+    if (cut < rest.length) this.carry = Buffer.from(rest.subarray(cut));
+    if (!isUtf8(rest.subarray(0, cut))) this.valid = false;
+  }
+
+  /** Only CRs are looked at, so a LF file is scanned at memchr speed. */
+  private scanCr(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    if (this.pendingCr && chunk[0] !== 10) this.loneCr = true;
+    this.pendingCr = false;
+    for (let i = chunk.indexOf(13); i >= 0 && !this.loneCr; i = chunk.indexOf(13, i + 1)) {
+      if (i + 1 === chunk.length) this.pendingCr = true;
+      else if (chunk[i + 1] !== 10) this.loneCr = true;
+    }
   }
 }
 
@@ -206,7 +237,7 @@ export async function receiveForm(request: FastifyRequest, options: UploadOption
       const check = new Utf8Check();
       await pipeline(part.file, check, fs.createWriteStream(target, { flags: 'wx' }));
       if (part.file.truncated) throw tooLarge(options.maxBytes);
-      file = { path: target, fileName, extension, size: check.bytes, utf8: check.valid };
+      file = { path: target, fileName, extension, size: check.bytes, utf8: check.valid, loneCr: check.loneCr };
     }
   } catch (error) {
     await dispose();
