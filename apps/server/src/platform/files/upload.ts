@@ -184,6 +184,13 @@ async function sweepNow(dataDir: string, self: Owner): Promise<void> {
   await sweepUploads(dataDir, self);
 }
 
+/**
+ * What the temp file's stream holds before the parser waits: the parts' 64 KiB chunks then go to
+ * disk many at a time (one writev) instead of one write each. A 78 MiB upload was received in
+ * 330 instead of 660 ms (bench/upload, issue 26).
+ */
+const WRITE_BUFFER_BYTES = 4 * 1024 * 1024;
+
 const tooLarge = (maxBytes: number) => new AppError(413, formatMessage(zhCN.fileTooLarge, { size: formatFileSize(maxBytes) }));
 
 /** A multipart form whose file part may be missing (a form that names a kept file instead). */
@@ -235,7 +242,7 @@ export async function receiveForm(request: FastifyRequest, options: UploadOption
       const target = path.join(dir, `${options.owner.key}-${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.${extension}`);
       written.push(target);
       const check = new Utf8Check();
-      await pipeline(part.file, check, fs.createWriteStream(target, { flags: 'wx' }));
+      await pipeline(part.file, check, fs.createWriteStream(target, { flags: 'wx', highWaterMark: WRITE_BUFFER_BYTES }));
       if (part.file.truncated) throw tooLarge(options.maxBytes);
       file = { path: target, fileName, extension, size: check.bytes, utf8: check.valid, loneCr: check.loneCr };
     }
