@@ -93,6 +93,8 @@ describe.each([
       [Buffer.from('a\tb\tc\n1\t2\n3\t\t\n', 'utf8'), ['NUMBER', 'NUMBER', 'STRING']],
       [Buffer.from('a,b,,\n1,x,,\n2,y\n', 'utf8'), ['NUMBER', 'STRING']],
       [Buffer.from('a,b\n1,\u3000\n\u3000, \t\n2,x\n', 'utf8'), ['NUMBER', 'STRING']],
+      // first fields at the edges of the printable ASCII fast path, and past it (blank or not)
+      [Buffer.from('名称,说明\n!x,1\n~,2\n\u007f,3\n 中,4\n\u3000,5\n中文,6\n\u00a0,\n \t, \n,\n\u2003a,7\n', 'utf8'), ['STRING', 'STRING']],
     ];
     for (const [bytes, types] of cases) {
       const { byEngine, engine, rowPath } = await both(bytes, types);
