@@ -11,6 +11,7 @@
  *   npx tsx bench/upload/run.ts --target postgres://postgres@127.0.0.1:5432/test  # into a PostgreSQL source (COPY)
  *   npx tsx bench/upload/run.ts --runs 3                 # 3 rounds, each raw read_csv then the upload; median ratio
  *   npx tsx bench/upload/run.ts --resend                 # the confirm call sends the file again instead of its fileToken
+ *   npx tsx bench/upload/run.ts --xlsx                   # the same rows as an xlsx (raw reference: read_csv of their CSV)
  *
  * In-process, the peak RSS is the server's (the client only streams the file from disk). Each round
  * measures the raw engine right before the upload, so a round's ratio shares the box's load; a
@@ -31,7 +32,7 @@ import pino from 'pino';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
-import { generateCsv, HEADER } from './generate.ts';
+import { generateCsv, generateXlsx, HEADER } from './generate.ts';
 
 const execFileAsync = promisify(execFile);
 v8.setFlagsFromString('--expose-gc');
@@ -51,6 +52,8 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
     /** The confirm call sends the file again (the spec's form) instead of naming the structure call's by its fileToken. */
     resend: { type: 'boolean', default: false },
+    /** Uploads the same rows as an xlsx (streamed sheet, row path); DuckDB's read_csv of their CSV stays the reference. */
+    xlsx: { type: 'boolean', default: false },
   },
 });
 const rows = Number(values.rows);
@@ -157,10 +160,15 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-bench-upload-'));
 let server: RunningServer | undefined;
 try {
-  const file = values.file ?? path.join(dataDir, `orders-${rows}.csv`);
+  const csv = values.file ?? path.join(dataDir, `orders-${rows}.csv`);
   if (!values.file) {
-    const g = await generateCsv(file, rows);
+    const g = await generateCsv(csv, rows);
     console.log(`generated ${rows.toLocaleString('en')} rows, ${mib(g.bytes)} MiB in ${g.millis} ms`);
+  }
+  const file = values.xlsx ? path.join(dataDir, `orders-${rows}.xlsx`) : csv;
+  if (values.xlsx) {
+    const g = await generateXlsx(file, rows);
+    console.log(`the same rows as an xlsx: ${mib(g.bytes)} MiB in ${g.millis} ms (exceljs)`);
   }
   const size = fs.statSync(file).size;
   let base = values.url;
@@ -205,8 +213,8 @@ try {
   let loaded = 0;
   let columns: { columnName: string; columnType: string }[] = [];
   for (let round = 0; round < runs; round++) {
-    const raw = await rawDuckDb(file);
-    const rawFile = await rawDuckDb(file, path.join(dataDir, `raw-${round}.duckdb`));
+    const raw = await rawDuckDb(csv);
+    const rawFile = await rawDuckDb(csv, path.join(dataDir, `raw-${round}.duckdb`));
     // In-process: the server's heap collected first, so the growth is the upload's (its garbage
     // included), not whatever the start or the round before left uncollected (baselines moved 530–930 MiB).
     if (server) collectGarbage();

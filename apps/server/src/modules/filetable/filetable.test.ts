@@ -123,9 +123,14 @@ describe.each(kinds)('file structure detection on %s', (kind) => {
 
       config.uploadMaxBytes = saved[0]!;
       config.spreadsheetMaxBytes = 4 * 1024;
-      const sheet = await structure({ name: 'big.xlsx', content: workbook([['a'], ...Array.from({ length: 500 }, (_, i) => [i])], 'xlsx') });
+      // Workbooks read whole (xls) have their own cap; an xlsx is streamed, so only the upload cap holds it.
+      const rows = [['a'], ...Array.from({ length: 500 }, (_, i) => [i])];
+      const sheet = await structure({ name: 'big.xls', content: workbook(rows, 'biff8') });
       expect(sheet.status).toBe(413);
       expect(sheet.body.msg).toBe('文件大小不能超过 4 KB');
+      const streamed = await structure({ name: 'big.xlsx', content: workbook(rows, 'xlsx') });
+      expect(streamed.status).toBe(200);
+      expect(streamed.body.data.sampledRows).toBe(500);
     } finally {
       [config.uploadMaxBytes, config.spreadsheetMaxBytes] = saved as [number, number];
     }

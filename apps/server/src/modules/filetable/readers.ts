@@ -5,26 +5,17 @@ import { formatFileSize, formatMessage, zhCN, type FileTableExtension } from '@s
 import { AppError, badRequest } from '../../platform/http/errors.ts';
 import type { UploadedFile } from '../../platform/files/upload.ts';
 import { CsvSyntaxError, detectDelimiter, parseCsv } from './csv.ts';
-import { unpackedZipSize } from './zip.ts';
+import { openXlsxSheet, XlsxTooLarge, XlsxUnreadable, type XlsxSheet } from './xlsx-stream.ts';
+import { isDateFormat, serialDate, SheetDate, type CellValue, type DataRow } from './cells.ts';
 
 /**
  * Reads the first sheet of an uploaded xlsx / xls / csv as a header row plus data rows.
  * CSV is streamed (UTF-8 with or without BOM, else GBK, decoded as its superset GB18030);
- * workbooks are parsed whole by SheetJS (@e965/xlsx), so they get their own size cap.
+ * so is xlsx (xlsx-stream.ts); older workbooks (xls) are parsed whole by SheetJS (@e965/xlsx),
+ * so they get their own size cap.
  */
 
-/** A date or date-time cell of a workbook, as 'YYYY-MM-DD HH:mm:ss'. */
-export class SheetDate {
-  constructor(readonly text: string) {}
-}
-
-export type CellValue = string | number | boolean | SheetDate | null;
-
-export interface DataRow {
-  /** Row number in the file as a spreadsheet shows it (the header is row 1 when it is the first line). */
-  row: number;
-  values: CellValue[];
-}
+export { SheetDate, type CellValue, type DataRow } from './cells.ts';
 
 export interface TableFile {
   fileType: FileTableExtension;
@@ -145,7 +136,7 @@ async function readCsv(file: UploadedFile): Promise<RawSource> {
 const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
-/** What a file must start with to be handed to SheetJS (which reads anything else as text). */
+/** What a file must start with to be read as a workbook (SheetJS reads anything else as text). */
 function looksLike(type: 'xlsx' | 'xls', bytes: Buffer): boolean {
   if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) return true; // an xlsx, also when named .xls
   if (type === 'xlsx') return false;
@@ -160,8 +151,6 @@ function looksLike(type: 'xlsx' | 'xls', bytes: Buffer): boolean {
   );
 }
 
-const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-
 function cellValue(cell: XLSX.CellObject | undefined, date1904: boolean): CellValue {
   if (!cell) return null;
   switch (cell.t) {
@@ -171,13 +160,9 @@ function cellValue(cell: XLSX.CellObject | undefined, date1904: boolean): CellVa
       return Boolean(cell.v);
     case 'n': {
       const v = Number(cell.v);
-      if (typeof cell.z === 'string' && XLSX.SSF.is_date(cell.z)) {
-        const d = XLSX.SSF.parse_date_code(v, { date1904 });
-        if (d) {
-          const seconds = Math.round((v - Math.floor(v)) * 86400) % 86400;
-          const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
-          return new SheetDate(`${pad(d.y, 4)}-${pad(d.m)}-${pad(d.d)} ${pad(h)}:${pad(m)}:${pad(s)}`);
-        }
+      if (typeof cell.z === 'string' && isDateFormat(cell.z)) {
+        const date = serialDate(v, date1904);
+        if (date) return date;
       }
       return Number.isFinite(v) ? v : null;
     }
@@ -192,16 +177,16 @@ function cellValue(cell: XLSX.CellObject | undefined, date1904: boolean): CellVa
 }
 
 async function readWorkbook(file: UploadedFile, type: 'xlsx' | 'xls', options: ReadOptions): Promise<RawSource> {
+  const corrupted = () => badRequest(formatMessage(zhCN.fileCorrupted, { type }));
+  const head = Buffer.alloc(512);
+  const handle = await fs.promises.open(file.path, 'r');
+  const { bytesRead } = await handle.read(head, 0, head.length, 0).finally(() => handle.close());
+  const start = head.subarray(0, bytesRead);
+  if (!looksLike(type, start)) throw corrupted();
+  if (start.subarray(0, 4).equals(ZIP_MAGIC)) return readXlsx(file, options, corrupted);
+  // Other workbooks (BIFF, XML 2003, HTML) are parsed whole by SheetJS: their own size cap.
   if (file.size > options.spreadsheetMaxBytes) throw new AppError(413, formatMessage(zhCN.fileTooLarge, { size: formatFileSize(options.spreadsheetMaxBytes) }));
   const bytes = await fs.promises.readFile(file.path);
-  const corrupted = () => badRequest(formatMessage(zhCN.fileCorrupted, { type }));
-  if (!looksLike(type, bytes)) throw corrupted();
-  if (bytes.subarray(0, 4).equals(ZIP_MAGIC)) {
-    const unpacked = unpackedZipSize(bytes);
-    if (unpacked === null) throw corrupted();
-    if (unpacked > options.spreadsheetMaxBytes * 10)
-      throw badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(options.spreadsheetMaxBytes * 10) }));
-  }
   let workbook: XLSX.WorkBook;
   try {
     workbook = XLSX.read(bytes, {
@@ -242,4 +227,33 @@ async function readWorkbook(file: UploadedFile, type: 'xlsx' | 'xls', options: R
     if (batch.length > 0 && open) yield batch;
   }
   return { encoding: null, batches: batches(), close: () => (open = false) };
+}
+
+/**
+ * An xlsx streamed (xlsx-stream.ts): any size the upload takes; what it may unpack to is bounded
+ * by the workbook cap — its shared strings, held in memory, to 10 times it (what SheetJS was
+ * allowed to inflate in all), the whole zip to 40 times it (the time the sheet takes).
+ */
+async function readXlsx(file: UploadedFile, options: ReadOptions, corrupted: () => AppError): Promise<RawSource> {
+  const tooLarge = (max: number) => badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(max) }));
+  const limits = { unpackedMaxBytes: options.spreadsheetMaxBytes * 40, sharedStringsMaxBytes: options.spreadsheetMaxBytes * 10 };
+  let sheet: XlsxSheet;
+  try {
+    sheet = await openXlsxSheet(file.path, limits);
+  } catch (error) {
+    if (error instanceof XlsxTooLarge) throw tooLarge(error.message === 'shared strings' ? limits.sharedStringsMaxBytes : limits.unpackedMaxBytes);
+    if (error instanceof XlsxUnreadable) throw corrupted();
+    throw error;
+  }
+  async function* batches(): AsyncGenerator<DataRow[]> {
+    try {
+      yield* sheet.batches;
+    } catch (error) {
+      if (error instanceof XlsxUnreadable) throw corrupted();
+      throw error;
+    } finally {
+      sheet.close();
+    }
+  }
+  return { encoding: null, batches: batches(), close: sheet.close };
 }
