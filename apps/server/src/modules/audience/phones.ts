@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import * as XLSX from '@e965/xlsx';
-import { audienceMessages } from '@shutu/contracts';
+import { audienceMessages, formatFileSize, formatMessage, zhCN } from '@shutu/contracts';
 import { badRequest } from '../../platform/http/errors.ts';
+import { SheetDate, type CellValue } from '../../platform/files/sheet-cells.ts';
+import { openXlsxSheet, XlsxTooLarge, XlsxUnreadable, type XlsxLimits, type XlsxSheet } from '../../platform/files/xlsx-sheet.ts';
 
 /**
  * Phone files of 新建导入人群 (spec 3 §5 "Import group"; docs/audiences.md "Import"): one column of
  * mobile numbers. A line is normalised — spaces, dashes, dots, brackets and a leading +86 / 0086 / 86
  * removed — and valid when 11 digits starting with 1. Valid numbers are kept as doubles in a growing
  * Float64Array (8 bytes a line: 1M lines ≈ 8 MB, the text itself is never held), sorted and
- * de-duplicated at the end; a txt file is read as a stream.
+ * de-duplicated at the end; a txt file and an xlsx are read as streams.
  */
 
 export interface PhoneCounts {
@@ -80,10 +82,27 @@ async function readTxt(file: string, collector: PhoneCollector): Promise<void> {
   collector.line(rest);
 }
 
-function readSheet(file: string, collector: PhoneCollector): void {
+const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+/** The first column's text: a number cell holds the phone as a number (13912345678), text cells as written. */
+function cellText(value: CellValue | undefined): string {
+  if (value === undefined || value === null) return '';
+  if (typeof value === 'number') return String(Math.round(value));
+  return value instanceof SheetDate ? value.text : String(value);
+}
+
+/**
+ * An xlsx is streamed (platform/files/xlsx-sheet.ts, as file tables read it): a million-line
+ * list is never held as a workbook. Older workbooks (xls) are small by nature and read whole.
+ */
+async function readSheet(file: string, collector: PhoneCollector, limits: XlsxLimits): Promise<void> {
+  const head = Buffer.alloc(4);
+  const handle = await fs.promises.open(file, 'r');
+  await handle.read(head, 0, 4, 0).finally(() => handle.close());
+  if (head.equals(ZIP_MAGIC)) return readXlsx(file, collector, limits);
   let workbook: XLSX.WorkBook;
   try {
-    workbook = XLSX.read(fs.readFileSync(file), {
+    workbook = XLSX.read(await fs.promises.readFile(file), {
       type: 'buffer',
       dense: true,
       sheets: 0,
@@ -101,18 +120,30 @@ function readSheet(file: string, collector: PhoneCollector): void {
   const range = XLSX.utils.decode_range(sheet['!ref']);
   const data = (sheet['!data'] ?? []) as (XLSX.CellObject | undefined)[][];
   for (let r = range.s.r; r <= range.e.r; r++) {
-    const cell = data[r]?.[range.s.c];
-    // A number cell holds the phone as a number (13912345678); text cells as written.
-    const value = cell?.v;
+    const value = data[r]?.[range.s.c]?.v;
     collector.line(value === undefined || value === null ? '' : typeof value === 'number' ? String(Math.round(value)) : String(value));
   }
 }
 
+async function readXlsx(file: string, collector: PhoneCollector, limits: XlsxLimits): Promise<void> {
+  let sheet: XlsxSheet | undefined;
+  try {
+    sheet = await openXlsxSheet(file, limits);
+    for await (const batch of sheet.batches) for (const row of batch) collector.line(cellText(row.values[0]));
+  } catch (error) {
+    if (error instanceof XlsxTooLarge) throw badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(limits.unpackedMaxBytes) }));
+    if (error instanceof XlsxUnreadable) throw badRequest(audienceMessages.importFileType);
+    throw error;
+  } finally {
+    sheet?.close();
+  }
+}
+
 /** Reads a phone file (xlsx, xls or txt, by extension). */
-export async function parsePhoneFile(file: string, extension: string): Promise<ParsedPhones> {
+export async function parsePhoneFile(file: string, extension: string, limits: XlsxLimits): Promise<ParsedPhones> {
   const collector = new PhoneCollector();
   if (extension === 'txt') await readTxt(file, collector);
-  else if (extension === 'xlsx' || extension === 'xls') readSheet(file, collector);
+  else if (extension === 'xlsx' || extension === 'xls') await readSheet(file, collector, limits);
   else throw badRequest(audienceMessages.importFileType);
   return collector.finish();
 }

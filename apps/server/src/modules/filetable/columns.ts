@@ -10,7 +10,7 @@ import {
   type ViewDataType,
 } from '@shutu/contracts';
 import { badRequest } from '../../platform/http/errors.ts';
-import { SheetDate, type CellValue, type DataRow } from './cells.ts';
+import { SheetDate, type CellValue, type DataRow } from '../../platform/files/sheet-cells.ts';
 
 /**
  * From a file's header and a sample of its rows: the column list of the structure call

@@ -5,17 +5,17 @@ import { formatFileSize, formatMessage, zhCN, type FileTableExtension } from '@s
 import { AppError, badRequest } from '../../platform/http/errors.ts';
 import type { UploadedFile } from '../../platform/files/upload.ts';
 import { CsvSyntaxError, detectDelimiter, parseCsv } from './csv.ts';
-import { openXlsxSheet, XlsxTooLarge, XlsxUnreadable, type XlsxSheet } from './xlsx-stream.ts';
-import { isDateFormat, serialDate, SheetDate, type CellValue, type DataRow } from './cells.ts';
+import { openXlsxSheet, xlsxLimits, XlsxTooLarge, XlsxUnreadable, type XlsxSheet } from '../../platform/files/xlsx-sheet.ts';
+import { isDateFormat, serialDate, SheetDate, type CellValue, type DataRow } from '../../platform/files/sheet-cells.ts';
 
 /**
  * Reads the first sheet of an uploaded xlsx / xls / csv as a header row plus data rows.
  * CSV is streamed (UTF-8 with or without BOM, else GBK, decoded as its superset GB18030);
- * so is xlsx (xlsx-stream.ts); older workbooks (xls) are parsed whole by SheetJS (@e965/xlsx),
+ * so is xlsx (platform/files/xlsx-sheet.ts); older workbooks (xls) are parsed whole by SheetJS (@e965/xlsx),
  * so they get their own size cap.
  */
 
-export { SheetDate, type CellValue, type DataRow } from './cells.ts';
+export { SheetDate, type CellValue, type DataRow } from '../../platform/files/sheet-cells.ts';
 
 export interface TableFile {
   fileType: FileTableExtension;
@@ -229,14 +229,10 @@ async function readWorkbook(file: UploadedFile, type: 'xlsx' | 'xls', options: R
   return { encoding: null, batches: batches(), close: () => (open = false) };
 }
 
-/**
- * An xlsx streamed (xlsx-stream.ts): any size the upload takes; what it may unpack to is bounded
- * by the workbook cap — its shared strings, held in memory, to 10 times it (what SheetJS was
- * allowed to inflate in all), the whole zip to 40 times it (the time the sheet takes).
- */
+/** An xlsx streamed (platform/files/xlsx-sheet.ts): any size the upload takes, bounded in what it unpacks to (xlsxLimits). */
 async function readXlsx(file: UploadedFile, options: ReadOptions, corrupted: () => AppError): Promise<RawSource> {
   const tooLarge = (max: number) => badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(max) }));
-  const limits = { unpackedMaxBytes: options.spreadsheetMaxBytes * 40, sharedStringsMaxBytes: options.spreadsheetMaxBytes * 10 };
+  const limits = xlsxLimits(options.spreadsheetMaxBytes);
   let sheet: XlsxSheet;
   try {
     sheet = await openXlsxSheet(file.path, limits);

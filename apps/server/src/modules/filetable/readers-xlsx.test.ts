@@ -6,7 +6,7 @@ import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 import yazl from 'yazl';
 import type { UploadedFile } from '../../platform/files/upload.ts';
-import { SheetDate, type CellValue, type DataRow } from './cells.ts';
+import { SheetDate, type CellValue, type DataRow } from '../../platform/files/sheet-cells.ts';
 import { openTableFile } from './readers.ts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-xlsx-'));

@@ -2,7 +2,7 @@ import path from 'node:path/posix';
 import type { Readable } from 'node:stream';
 import { SaxesParser, type SaxesTagPlain } from 'saxes';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { isDateFormat, serialDate, SheetDate, type CellValue, type DataRow } from './cells.ts';
+import { isDateFormat, serialDates, SheetDate, type CellValue, type DataRow } from './sheet-cells.ts';
 
 /**
  * The first sheet of an xlsx, read by streaming (issue 26: "xlsx converted once by
@@ -25,9 +25,22 @@ export interface XlsxLimits {
   sharedStringsMaxBytes: number;
 }
 
+/**
+ * What an xlsx may unpack to, from the cap of workbooks read whole (UPLOAD_SPREADSHEET_MAX_MB):
+ * its shared strings, held in memory, 10 times it (what SheetJS was allowed to inflate in all);
+ * the whole zip 40 times it (bounds the time a sheet takes).
+ */
+export const xlsxLimits = (spreadsheetMaxBytes: number): XlsxLimits => ({
+  unpackedMaxBytes: spreadsheetMaxBytes * 40,
+  sharedStringsMaxBytes: spreadsheetMaxBytes * 10,
+});
+
 const BATCH_ROWS = 1000;
 
-const localName = (name: string) => name.slice(name.indexOf(':') + 1);
+const localName = (name: string) => {
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(colon + 1);
+};
 
 /** Built-in number formats Excel writes by id only; the CJK and Thai date ids map to a date format as in SheetJS's table. */
 const DATE_FORMAT_IDS = new Set([
@@ -268,6 +281,7 @@ interface SheetContext {
 
 async function* sheetRows(zip: ZipFile, sheet: Entry, context: SheetContext, track: (s: Readable) => void, isOpen: () => boolean): AsyncGenerator<DataRow[]> {
   const { strings, dated, date1904 } = context;
+  const dates = serialDates(date1904);
   let ready: DataRow[] = [];
   /** The sheet's first column (its dimension's), the values' index 0. */
   let firstColumn = 0;
@@ -302,7 +316,7 @@ async function* sheetRows(zip: ZipFile, sheet: Entry, context: SheetContext, tra
         if (text.trim() === '') return null;
         const v = Number(text);
         if (!Number.isFinite(v)) return null;
-        if (dated[style]) return serialDate(v, date1904) ?? v;
+        if (dated[style]) return dates(v) ?? v;
         return v;
       }
     }
@@ -318,10 +332,10 @@ async function* sheetRows(zip: ZipFile, sheet: Entry, context: SheetContext, tra
           break;
         case 'c': {
           const ref = tag.attributes.r;
-          column = ref ? columnOf(String(ref)) : nextColumn;
+          column = ref ? columnOf(ref) : nextColumn;
           if (column < firstColumn) throw new XlsxUnreadable(`cell ${String(ref)} left of the dimension`);
-          type = String(tag.attributes.t ?? 'n');
-          style = Number(tag.attributes.s ?? 0);
+          type = tag.attributes.t ?? 'n';
+          style = tag.attributes.s === undefined ? 0 : Number(tag.attributes.s);
           text = '';
           break;
         }
