@@ -128,7 +128,7 @@ async function readSheet(file: string, collector: PhoneCollector, limits: XlsxLi
 async function readXlsx(file: string, collector: PhoneCollector, limits: XlsxLimits): Promise<void> {
   let sheet: XlsxSheet | undefined;
   try {
-    sheet = await openXlsxSheet(file, limits);
+    sheet = await openXlsxSheet(file, limits, { max: 1, beyond: 'ignore' });
     for await (const batch of sheet.batches) for (const row of batch) collector.line(cellText(row.values[0]));
   } catch (error) {
     if (error instanceof XlsxTooLarge) throw badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(limits.unpackedMaxBytes) }));

@@ -189,13 +189,26 @@ describe('xlsx by streaming', () => {
     expect(await failure(upload(await broken(`${header}<row r="2"><c t="s"><v>99</v></c></row>`), 'xlsx'))).toBe('文件已损坏或不是有效的 xlsx 文件');
     expect(await failure(upload(await broken(`${header}<row r="2"><c><v>1</v></row>`), 'xlsx'))).toBe('文件已损坏或不是有效的 xlsx 文件');
     expect(await failure(upload(await zipOf([['a.txt', 'not a workbook']]), 'xlsx'))).toBe('文件已损坏或不是有效的 xlsx 文件');
-    // Shared strings over 10 times the workbook cap, the whole zip over 40 times it.
+    // Shared strings over 10 times the workbook cap, the whole zip over 20 times it.
     const strings = XLSX.utils.aoa_to_sheet([['a'], ...Array.from({ length: 400 }, (_, i) => [`文字${i}`.repeat(5)])]);
     const many = XLSX.write(XLSX.utils.book_new(strings), { type: 'buffer', bookType: 'xlsx', bookSST: true, compression: true }) as Buffer;
     expect(await failure(upload(many, 'xlsx'), 2 * 1024)).toBe('文件解压后超过 20 KB，请拆分后再上传');
     const numbers = XLSX.utils.aoa_to_sheet([['a'], ...Array.from({ length: 20_000 }, () => [1])]);
     const long = XLSX.write(XLSX.utils.book_new(numbers), { type: 'buffer', bookType: 'xlsx', compression: true }) as Buffer;
-    expect(await failure(upload(long, 'xlsx'), 8 * 1024)).toBe('文件解压后超过 320 KB，请拆分后再上传');
+    expect(await failure(upload(long, 'xlsx'), 8 * 1024)).toBe('文件解压后超过 160 KB，请拆分后再上传');
     expect(await failure(upload(long, 'xlsx'), 1024 * 1024)).toBe('read');
+  });
+
+  it('drops empty cells far to the right, refuses a value past 500 columns and a cell no spreadsheet writes', async () => {
+    const sheet = (rows: string) => handWritten({ sheet: `<worksheet xmlns="${NS}"><sheetData>${rows}</sheetData></worksheet>` });
+    const row = (r: number, cells: string) => `<row r="${r}"><c r="B${r}" t="inlineStr"><is><t>值${r}</t></is></c>${cells}</row>`;
+    // A styled, empty cell in column XFD (16 384) on every row: the rows stay as wide as their values (A, B).
+    const stray = await read(upload(await sheet([1, 2, 3].map((r) => row(r, `<c r="XFD${r}" s="4"/>`)).join('')), 'xlsx'));
+    expect(stray.rows.map((r) => r.values.length)).toEqual([2, 2]);
+    expect(stray.rows[0]!.values).toEqual([null, '值2']);
+    const wide = await sheet(row(1, '') + row(2, '<c r="SH2"><v>1</v></c>'));
+    expect(await failure(upload(wide, 'xlsx'))).toBe('文件列数不能超过 500 列');
+    const huge = await sheet(row(1, '') + row(2, `<c r="C2" t="inlineStr"><is><t>${'长'.repeat((1 << 20) + 1)}</t></is></c>`));
+    expect(await failure(upload(huge, 'xlsx'))).toBe('文件已损坏或不是有效的 xlsx 文件');
   });
 });

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import iconv from 'iconv-lite';
 import * as XLSX from '@e965/xlsx';
-import { formatFileSize, formatMessage, zhCN, type FileTableExtension } from '@shutu/contracts';
+import { FILE_TABLE_MAX_COLUMNS, formatFileSize, formatMessage, zhCN, type FileTableExtension } from '@shutu/contracts';
 import { AppError, badRequest } from '../../platform/http/errors.ts';
 import type { UploadedFile } from '../../platform/files/upload.ts';
 import { CsvSyntaxError, detectDelimiter, parseCsv } from './csv.ts';
-import { openXlsxSheet, xlsxLimits, XlsxTooLarge, XlsxUnreadable, type XlsxSheet } from '../../platform/files/xlsx-sheet.ts';
+import { openXlsxSheet, xlsxLimits, XlsxTooLarge, XlsxTooWide, XlsxUnreadable, type XlsxSheet } from '../../platform/files/xlsx-sheet.ts';
 import { isDateFormat, serialDate, SheetDate, type CellValue, type DataRow } from '../../platform/files/sheet-cells.ts';
 
 /**
@@ -235,7 +235,7 @@ async function readXlsx(file: UploadedFile, options: ReadOptions, corrupted: () 
   const limits = xlsxLimits(options.spreadsheetMaxBytes);
   let sheet: XlsxSheet;
   try {
-    sheet = await openXlsxSheet(file.path, limits);
+    sheet = await openXlsxSheet(file.path, limits, { max: FILE_TABLE_MAX_COLUMNS, beyond: 'refuse' });
   } catch (error) {
     if (error instanceof XlsxTooLarge) throw tooLarge(error.message === 'shared strings' ? limits.sharedStringsMaxBytes : limits.unpackedMaxBytes);
     if (error instanceof XlsxUnreadable) throw corrupted();
@@ -246,6 +246,7 @@ async function readXlsx(file: UploadedFile, options: ReadOptions, corrupted: () 
       yield* sheet.batches;
     } catch (error) {
       if (error instanceof XlsxUnreadable) throw corrupted();
+      if (error instanceof XlsxTooWide) throw badRequest(formatMessage(zhCN.fileTooManyColumns, { max: FILE_TABLE_MAX_COLUMNS }));
       throw error;
     } finally {
       sheet.close();

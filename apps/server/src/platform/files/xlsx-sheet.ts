@@ -14,9 +14,27 @@ import { isDateFormat, serialDates, SheetDate, type CellValue, type DataRow } fr
  * cells come out as SheetJS's did (cells.ts), so the rest of the load does not know which read it.
  */
 
-export class XlsxUnreadable extends Error {}
+/** What the reader finds wrong with a workbook; anything else thrown while reading becomes XlsxUnreadable. */
+class XlsxError extends Error {}
+/** Not a workbook this reader can read (no first sheet, broken zip or XML). */
+export class XlsxUnreadable extends XlsxError {}
 /** A part unpacks to more than allowed (a zip bomb, or a workbook too large to read). */
-export class XlsxTooLarge extends Error {}
+export class XlsxTooLarge extends XlsxError {}
+/** A value lies past the columns the reader was told to take (`SheetColumns`, beyond: 'refuse'). */
+export class XlsxTooWide extends XlsxError {}
+
+/**
+ * How many columns a row may have, counted from the sheet's first: empty cells past them are
+ * dropped either way (a stray styled cell in column XFD must not make every row 16 384 wide);
+ * a value there is refused (file tables) or ignored (a phone list reads one column).
+ */
+export interface SheetColumns {
+  max: number;
+  beyond: 'refuse' | 'ignore';
+}
+
+/** Excel's own limit on a cell's text is 32 767 characters; a cell far past that is no workbook Excel wrote. */
+const MAX_CELL_CHARS = 1 << 20;
 
 export interface XlsxLimits {
   /** The whole zip, unpacked (bounds the time a sheet takes). */
@@ -28,10 +46,11 @@ export interface XlsxLimits {
 /**
  * What an xlsx may unpack to, from the cap of workbooks read whole (UPLOAD_SPREADSHEET_MAX_MB):
  * its shared strings, held in memory, 10 times it (what SheetJS was allowed to inflate in all);
- * the whole zip 40 times it (bounds the time a sheet takes).
+ * the whole zip 20 times it (the time a sheet takes, and what a single text node can grow to
+ * inside the XML parser: 1 GB by default, where the 1M-row bench workbook unpacks to 0.34 GB).
  */
 export const xlsxLimits = (spreadsheetMaxBytes: number): XlsxLimits => ({
-  unpackedMaxBytes: spreadsheetMaxBytes * 40,
+  unpackedMaxBytes: spreadsheetMaxBytes * 20,
   sharedStringsMaxBytes: spreadsheetMaxBytes * 10,
 });
 
@@ -118,7 +137,7 @@ async function* feed(zip: ZipFile, entry: Entry, parser: SaxesParser, track: (st
     parser.write(decoder.decode());
     parser.close();
   } catch (error) {
-    if (error instanceof XlsxUnreadable) throw error;
+    if (error instanceof XlsxError) throw error;
     throw new XlsxUnreadable((error as Error).message);
   } finally {
     stream.destroy();
@@ -243,7 +262,7 @@ export interface XlsxSheet {
 }
 
 /** Opens the first sheet of the xlsx at `file`; its rows are read as the batches are taken. */
-export async function openXlsxSheet(file: string, limits: XlsxLimits): Promise<XlsxSheet> {
+export async function openXlsxSheet(file: string, limits: XlsxLimits, columns: SheetColumns): Promise<XlsxSheet> {
   const { zip, entries } = await openZip(file);
   let stream: Readable | null = null;
   let open = true;
@@ -253,16 +272,16 @@ export async function openXlsxSheet(file: string, limits: XlsxLimits): Promise<X
     zip.close();
   };
   try {
+    const parts = await workbookParts(zip, entries);
+    if ((parts.sharedStrings?.uncompressedSize ?? 0) > limits.sharedStringsMaxBytes) throw new XlsxTooLarge('shared strings');
     let unpacked = 0;
     for (const entry of entries.values()) unpacked += entry.uncompressedSize;
     if (unpacked > limits.unpackedMaxBytes) throw new XlsxTooLarge(`unpacks to ${unpacked} bytes`);
-    const parts = await workbookParts(zip, entries);
-    if ((parts.sharedStrings?.uncompressedSize ?? 0) > limits.sharedStringsMaxBytes) throw new XlsxTooLarge('shared strings');
     const [strings, dated] = [await sharedStrings(zip, parts.sharedStrings), await dateStyles(zip, parts.styles)];
     const batches = sheetRows(
       zip,
       parts.sheet,
-      { strings, dated, date1904: parts.date1904 },
+      { strings, dated, date1904: parts.date1904, columns },
       (s) => (stream = s),
       () => open,
     );
@@ -277,10 +296,11 @@ interface SheetContext {
   strings: string[];
   dated: boolean[];
   date1904: boolean;
+  columns: SheetColumns;
 }
 
 async function* sheetRows(zip: ZipFile, sheet: Entry, context: SheetContext, track: (s: Readable) => void, isOpen: () => boolean): AsyncGenerator<DataRow[]> {
-  const { strings, dated, date1904 } = context;
+  const { strings, dated, date1904, columns } = context;
   const dates = serialDates(date1904);
   let ready: DataRow[] = [];
   /** The sheet's first column (its dimension's), the values' index 0. */
@@ -359,7 +379,9 @@ async function* sheetRows(zip: ZipFile, sheet: Entry, context: SheetContext, tra
       }
     },
     text: (t) => {
-      if (inValue) text += t;
+      if (!inValue) return;
+      text += t;
+      if (text.length > MAX_CELL_CHARS) throw new XlsxUnreadable('cell text too long');
     },
     close: (name) => {
       switch (name) {
@@ -375,9 +397,14 @@ async function* sheetRows(zip: ZipFile, sheet: Entry, context: SheetContext, tra
           break;
         case 'c': {
           const index = column - firstColumn;
-          for (let i = values.length; i < index; i++) values.push(null);
-          values[index] = cellValue();
+          const value = cellValue();
           nextColumn = column + 1;
+          if (index >= columns.max) {
+            if (value !== null && columns.beyond === 'refuse') throw new XlsxTooWide(`a value in column ${column + 1}`);
+            break;
+          }
+          for (let i = values.length; i < index; i++) values.push(null);
+          values[index] = value;
           break;
         }
         case 'row':
