@@ -62,7 +62,7 @@ const rels = (items: [string, string, string][]) =>
  * rich and phonetic shared strings, inline, formula, boolean and error cells, cells without
  * references, a 1904 date system.
  */
-async function handWritten(options: { sheet?: string; date1904?: boolean } = {}): Promise<Buffer> {
+async function handWritten(options: { sheet?: string; date1904?: boolean; extra?: [string, string][] } = {}): Promise<Buffer> {
   const sheet =
     options.sheet ??
     `<x:worksheet xmlns:x="${NS}"><x:dimension ref="B1:H4"/><x:sheetData>
@@ -101,6 +101,7 @@ async function handWritten(options: { sheet?: string; date1904?: boolean } = {})
       `<styleSheet xmlns="${NS}"><numFmts count="1"><numFmt numFmtId="164" formatCode="yyyy&quot;年&quot;m&quot;月&quot;d&quot;日&quot; hh:mm"/><numFmt numFmtId="165" formatCode="#,##0.00"/></numFmts>` +
         `<cellXfs count="5"><xf numFmtId="0"/><xf numFmtId="31"/><xf numFmtId="58"/><xf numFmtId="164"/><xf numFmtId="165"/></cellXfs></styleSheet>`,
     ],
+    ...(options.extra ?? []),
   ]);
 }
 
@@ -189,6 +190,10 @@ describe('xlsx by streaming', () => {
     expect(await failure(upload(await broken(`${header}<row r="2"><c t="s"><v>99</v></c></row>`), 'xlsx'))).toBe('文件已损坏或不是有效的 xlsx 文件');
     expect(await failure(upload(await broken(`${header}<row r="2"><c><v>1</v></row>`), 'xlsx'))).toBe('文件已损坏或不是有效的 xlsx 文件');
     expect(await failure(upload(await zipOf([['a.txt', 'not a workbook']]), 'xlsx'))).toBe('文件已损坏或不是有效的 xlsx 文件');
+    // A workbook with ten thousand parts more is none (its directory alone could fill memory).
+    const parts = (n: number) => Array.from({ length: n }, (_, i): [string, string] => [`customXml/p${i}.xml`, '']);
+    expect(await failure(upload(await handWritten({ extra: parts(9_000) }), 'xlsx'))).toBe('read');
+    expect(await failure(upload(await handWritten({ extra: parts(10_000) }), 'xlsx'))).toBe('文件已损坏或不是有效的 xlsx 文件');
     // Shared strings over 10 times the workbook cap, the whole zip over 20 times it.
     const strings = XLSX.utils.aoa_to_sheet([['a'], ...Array.from({ length: 400 }, (_, i) => [`文字${i}`.repeat(5)])]);
     const many = XLSX.write(XLSX.utils.book_new(strings), { type: 'buffer', bookType: 'xlsx', bookSST: true, compression: true }) as Buffer;

@@ -35,6 +35,10 @@ export interface SheetColumns {
 
 /** Excel's own limit on a cell's text is 32 767 characters; a cell far past that is no workbook Excel wrote. */
 const MAX_CELL_CHARS = 1 << 20;
+/** A workbook has a few dozen parts; a zip directory of more is no workbook (and its listing alone would fill memory). */
+const MAX_ENTRIES = 10_000;
+/** Relationships, workbook and styles parts are small (styles of a heavily formatted workbook: a few MB). */
+const SMALL_PART_MAX_BYTES = 64 << 20;
 
 export interface XlsxLimits {
   /** The whole zip, unpacked (bounds the time a sheet takes). */
@@ -90,7 +94,10 @@ function openZip(file: string): Promise<{ zip: ZipFile; entries: Map<string, Ent
       const entries = new Map<string, Entry>();
       zip.on('entry', (entry: Entry) => {
         entries.set(entry.fileName.replace(/\\/g, '/').replace(/^\//, ''), entry);
-        zip.readEntry();
+        if (entries.size > MAX_ENTRIES) {
+          zip.close();
+          reject(new XlsxUnreadable(`more than ${MAX_ENTRIES} entries`));
+        } else zip.readEntry();
       });
       zip.on('end', () => resolve({ zip, entries }));
       zip.on('error', (e: Error) => {
@@ -144,7 +151,8 @@ async function* feed(zip: ZipFile, entry: Entry, parser: SaxesParser, track: (st
   }
 }
 
-async function parsePart(zip: ZipFile, entry: Entry, handlers: Handlers): Promise<void> {
+async function parsePart(zip: ZipFile, entry: Entry, handlers: Handlers, maxBytes = SMALL_PART_MAX_BYTES): Promise<void> {
+  if (entry.uncompressedSize > maxBytes) throw new XlsxUnreadable(`${entry.fileName} unpacks to ${entry.uncompressedSize} bytes`);
   const chunks = feed(zip, entry, parserFor(handlers), () => undefined);
   while (!(await chunks.next()).done);
 }
@@ -230,21 +238,26 @@ async function sharedStrings(zip: ZipFile, entry: Entry | undefined): Promise<st
   let text = '';
   let inText = false;
   let phonetic = 0;
-  await parsePart(zip, entry, {
-    open: (_, name) => {
-      if (name === 'si') text = '';
-      else if (name === 'rPh') phonetic++;
-      else if (name === 't' && phonetic === 0) inText = true;
+  await parsePart(
+    zip,
+    entry,
+    {
+      open: (_, name) => {
+        if (name === 'si') text = '';
+        else if (name === 'rPh') phonetic++;
+        else if (name === 't' && phonetic === 0) inText = true;
+      },
+      text: (t) => {
+        if (inText) text += t;
+      },
+      close: (name) => {
+        if (name === 't') inText = false;
+        else if (name === 'rPh') phonetic--;
+        else if (name === 'si') strings.push(unescapeOoxml(text));
+      },
     },
-    text: (t) => {
-      if (inText) text += t;
-    },
-    close: (name) => {
-      if (name === 't') inText = false;
-      else if (name === 'rPh') phonetic--;
-      else if (name === 'si') strings.push(unescapeOoxml(text));
-    },
-  });
+    Infinity,
+  ); // bounded by XlsxLimits.sharedStringsMaxBytes before it is read
   return strings;
 }
 
