@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import * as XLSX from '@e965/xlsx';
 import { audienceMessages, formatFileSize, formatMessage, zhCN } from '@shutu/contracts';
-import { badRequest } from '../../platform/http/errors.ts';
+import { AppError, badRequest } from '../../platform/http/errors.ts';
 import { SheetDate, type CellValue } from '../../platform/files/sheet-cells.ts';
 import { openXlsxSheet, XlsxTooLarge, XlsxUnreadable, type XlsxLimits, type XlsxSheet } from '../../platform/files/xlsx-sheet.ts';
 
@@ -95,11 +95,19 @@ function cellText(value: CellValue | undefined): string {
  * An xlsx is streamed (platform/files/xlsx-sheet.ts, as file tables read it): a million-line
  * list is never held as a workbook. Older workbooks (xls) are small by nature and read whole.
  */
-async function readSheet(file: string, collector: PhoneCollector, limits: XlsxLimits): Promise<void> {
+async function readSheet(file: string, collector: PhoneCollector, limits: SheetLimits): Promise<void> {
   const head = Buffer.alloc(4);
   const handle = await fs.promises.open(file, 'r');
-  await handle.read(head, 0, 4, 0).finally(() => handle.close());
+  let size: number;
+  try {
+    size = (await handle.stat()).size;
+    await handle.read(head, 0, 4, 0);
+  } finally {
+    await handle.close();
+  }
   if (head.equals(ZIP_MAGIC)) return readXlsx(file, collector, limits);
+  // Read whole: the cap of workbooks read whole, as for file tables (an xls holds at most 65 536 rows anyway).
+  if (size > limits.wholeMaxBytes) throw new AppError(413, formatMessage(zhCN.fileTooLarge, { size: formatFileSize(limits.wholeMaxBytes) }));
   let workbook: XLSX.WorkBook;
   try {
     workbook = XLSX.read(await fs.promises.readFile(file), {
@@ -139,8 +147,13 @@ async function readXlsx(file: string, collector: PhoneCollector, limits: XlsxLim
   }
 }
 
+/** How large a workbook may be: an xlsx by what it unpacks to, other workbooks (read whole) by their size. */
+export interface SheetLimits extends XlsxLimits {
+  wholeMaxBytes: number;
+}
+
 /** Reads a phone file (xlsx, xls or txt, by extension). */
-export async function parsePhoneFile(file: string, extension: string, limits: XlsxLimits): Promise<ParsedPhones> {
+export async function parsePhoneFile(file: string, extension: string, limits: SheetLimits): Promise<ParsedPhones> {
   const collector = new PhoneCollector();
   if (extension === 'txt') await readTxt(file, collector);
   else if (extension === 'xlsx' || extension === 'xls') await readSheet(file, collector, limits);

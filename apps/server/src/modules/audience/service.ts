@@ -468,7 +468,10 @@ export async function importAudience(
   form: { name: string; userGroupStatus: 0 | 1; startAnalyseDate: string | null; endAnalyseDate: string | null; classifyId: number | null },
 ): Promise<AudienceImportResult> {
   const started = performance.now();
-  const parsed = await parsePhoneFile(file.path, file.extension, xlsxLimits(ctx.config.spreadsheetMaxBytes));
+  const parsed = await parsePhoneFile(file.path, file.extension, {
+    ...xlsxLimits(ctx.config.spreadsheetMaxBytes),
+    wholeMaxBytes: ctx.config.spreadsheetMaxBytes,
+  });
   if (parsed.valid === 0) throw badRequest(audienceMessages.importEmpty);
   const id = await saveAudienceRow(ctx, caller, {
     kind: 'import',
