@@ -211,6 +211,9 @@ describe('xlsx by streaming', () => {
     const stray = await read(upload(await sheet([1, 2, 3].map((r) => row(r, `<c r="XFD${r}" s="4"/>`)).join('')), 'xlsx'));
     expect(stray.rows.map((r) => r.values.length)).toEqual([2, 2]);
     expect(stray.rows[0]!.values).toEqual([null, '值2']);
+    // Typed cells without a value are empty, not the first shared string or false.
+    const valueless = await read(upload(await sheet(row(1, '') + row(2, '<c r="C2" t="s" s="1"/><c r="D2" t="b"/><c r="E2" t="s"><v></v></c>')), 'xlsx'));
+    expect(valueless.rows[0]!.values).toEqual([null, '值2', null, null, null]);
     const wide = await sheet(row(1, '') + row(2, '<c r="SH2"><v>1</v></c>'));
     expect(await failure(upload(wide, 'xlsx'))).toBe('文件列数不能超过 500 列');
     const huge = await sheet(row(1, '') + row(2, `<c r="C2" t="inlineStr"><is><t>${'长'.repeat((1 << 20) + 1)}</t></is></c>`));

@@ -332,6 +332,7 @@ async function* sheetRows(zip: ZipFile, sheet: Entry, context: SheetContext, tra
   const cellValue = (): CellValue => {
     switch (type) {
       case 's': {
+        if (text.trim() === '') return null; // a styled cell with no value
         const s = strings[Number(text)];
         if (s === undefined) throw new XlsxUnreadable(`shared string ${text}`);
         return s === '' ? null : s;
@@ -340,7 +341,7 @@ async function* sheetRows(zip: ZipFile, sheet: Entry, context: SheetContext, tra
       case 'inlineStr':
         return text === '' ? null : unescapeOoxml(text);
       case 'b':
-        return text.trim() === '1' || text.trim() === 'true';
+        return text.trim() === '' ? null : text.trim() === '1' || text.trim() === 'true';
       case 'e':
         return null;
       case 'd':
