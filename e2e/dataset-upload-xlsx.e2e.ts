@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { openUploadDrawer } from './upload-drawer.ts';
 
 /** The 订单 sheet as a user typed it: 下单时间 holds real dates (numbers with a date-time format), one 备注 is left empty. */
 const HEADER = ['订单号', '客户', '金额', '下单时间', '备注'] as const;
@@ -68,18 +69,7 @@ describe('upload an xlsx from the dataset list', () => {
   });
 
   it('reads the first sheet with its dates as date-times and loads exactly its rows', async () => {
-    await page.goto(`${app.url}/newbi/dataset`);
-    await page.getByRole('heading', { name: '数据集' }).waitFor();
-    await page.getByTestId('dataset-upload-file').click();
-    const drawer = page.getByTestId('file-upload-drawer');
-    // Several usable sources: the chooser comes first, the built-in warehouse preselected.
-    const chooser = page.locator('.ant-modal').filter({ hasText: '上传到数据源' });
-    await Promise.race([drawer.waitFor(), chooser.waitFor()]);
-    if (await chooser.isVisible()) {
-      expect(await chooser.innerText()).toContain('示例数据仓库');
-      await chooser.getByRole('button', { name: /下\s*一\s*步/ }).click();
-    }
-    await drawer.waitFor();
+    const drawer = await openUploadDrawer(page, app);
 
     const [structured] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/filetable/structure'),

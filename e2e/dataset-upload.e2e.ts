@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
+import { openUploadDrawer } from './upload-drawer.ts';
 
 /** 上传文件 on the dataset list (issue 16): the editor's upload drawer, then the editor on the new table. */
 describe('upload a file from the dataset list', () => {
@@ -27,18 +28,7 @@ describe('upload a file from the dataset list', () => {
   });
 
   it('uploads a UTF-8 CSV and lands in the editor with the new table dropped in', async () => {
-    await page.goto(`${app.url}/newbi/dataset`);
-    await page.getByRole('heading', { name: '数据集' }).waitFor();
-    await page.getByTestId('dataset-upload-file').click();
-    const drawer = page.getByTestId('file-upload-drawer');
-    // Several usable sources: the chooser comes first, the built-in warehouse preselected.
-    const chooser = page.locator('.ant-modal').filter({ hasText: '上传到数据源' });
-    await Promise.race([drawer.waitFor(), chooser.waitFor()]);
-    if (await chooser.isVisible()) {
-      expect(await chooser.innerText()).toContain('示例数据仓库');
-      await chooser.getByRole('button', { name: /下\s*一\s*步/ }).click();
-    }
-    await drawer.waitFor();
+    const drawer = await openUploadDrawer(page, app);
 
     const csv = '门店,城市,销售额\n南京路店,上海,1200.5\n西湖店,杭州,860\n春熙路店,成都,990\n';
     await drawer.locator('input[type=file]').setInputFiles({ name: '门店销售.csv', mimeType: 'text/csv', buffer: Buffer.from(csv, 'utf8') });
