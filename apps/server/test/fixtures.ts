@@ -26,6 +26,12 @@ export async function call(
   return { status: raw.statusCode, body: raw.json(), raw };
 }
 
+/** The id of the built-in warehouse's data source, as the data-source list shows it to `headers`' user. */
+export async function builtinSourceId(server: TestServer, headers: Record<string, string>): Promise<number> {
+  const sources = await call(server, 'GET', '/api/datasource', { headers, query: { size: 100 } });
+  return sources.body.data.records.find((s: { isBuiltin: boolean }) => s.isBuiltin).id as number;
+}
+
 let counter = 0;
 
 /** A fresh, unique account name for a test. */

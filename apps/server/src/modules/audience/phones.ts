@@ -3,7 +3,7 @@ import * as XLSX from '@e965/xlsx';
 import { audienceMessages, formatFileSize, formatMessage, zhCN } from '@shutu/contracts';
 import { AppError, badRequest } from '../../platform/http/errors.ts';
 import { SheetDate, type CellValue } from '../../platform/files/sheet-cells.ts';
-import { openXlsxSheet, XlsxTooLarge, XlsxUnreadable, type XlsxLimits, type XlsxSheet } from '../../platform/files/xlsx-sheet.ts';
+import { openXlsxSheet, xlsxLimits, XlsxTooLarge, XlsxUnreadable, ZIP_MAGIC, type XlsxLimits, type XlsxSheet } from '../../platform/files/xlsx-sheet.ts';
 
 /**
  * Phone files of 新建导入人群 (spec 3 §5 "Import group"; docs/audiences.md "Import"): one column of
@@ -82,8 +82,6 @@ async function readTxt(file: string, collector: PhoneCollector): Promise<void> {
   collector.line(rest);
 }
 
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
-
 /** The first column's text: a number cell holds the phone as a number (13912345678), text cells as written. */
 function cellText(value: CellValue | undefined): string {
   if (value === undefined || value === null) return '';
@@ -95,7 +93,7 @@ function cellText(value: CellValue | undefined): string {
  * An xlsx is streamed (platform/files/xlsx-sheet.ts, as file tables read it): a million-line
  * list is never held as a workbook. Older workbooks (xls) are small by nature and read whole.
  */
-async function readSheet(file: string, collector: PhoneCollector, limits: SheetLimits): Promise<void> {
+async function readSheet(file: string, collector: PhoneCollector, spreadsheetMaxBytes: number): Promise<void> {
   const head = Buffer.alloc(4);
   const handle = await fs.promises.open(file, 'r');
   let size: number;
@@ -105,9 +103,9 @@ async function readSheet(file: string, collector: PhoneCollector, limits: SheetL
   } finally {
     await handle.close();
   }
-  if (head.equals(ZIP_MAGIC)) return readXlsx(file, collector, limits);
+  if (head.equals(ZIP_MAGIC)) return readXlsx(file, collector, xlsxLimits(spreadsheetMaxBytes));
   // Read whole: the cap of workbooks read whole, as for file tables (an xls holds at most 65 536 rows anyway).
-  if (size > limits.wholeMaxBytes) throw new AppError(413, formatMessage(zhCN.fileTooLarge, { size: formatFileSize(limits.wholeMaxBytes) }));
+  if (size > spreadsheetMaxBytes) throw new AppError(413, formatMessage(zhCN.fileTooLarge, { size: formatFileSize(spreadsheetMaxBytes) }));
   let workbook: XLSX.WorkBook;
   try {
     workbook = XLSX.read(await fs.promises.readFile(file), {
@@ -128,8 +126,7 @@ async function readSheet(file: string, collector: PhoneCollector, limits: SheetL
   const range = XLSX.utils.decode_range(sheet['!ref']);
   const data = (sheet['!data'] ?? []) as (XLSX.CellObject | undefined)[][];
   for (let r = range.s.r; r <= range.e.r; r++) {
-    const value = data[r]?.[range.s.c]?.v;
-    collector.line(value === undefined || value === null ? '' : typeof value === 'number' ? String(Math.round(value)) : String(value));
+    collector.line(cellText(data[r]?.[range.s.c]?.v as CellValue | undefined));
   }
 }
 
@@ -139,7 +136,7 @@ async function readXlsx(file: string, collector: PhoneCollector, limits: XlsxLim
     sheet = await openXlsxSheet(file, limits, { max: 1, beyond: 'ignore' });
     for await (const batch of sheet.batches) for (const row of batch) collector.line(cellText(row.values[0]));
   } catch (error) {
-    if (error instanceof XlsxTooLarge) throw badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(limits.unpackedMaxBytes) }));
+    if (error instanceof XlsxTooLarge) throw badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(error.limit) }));
     if (error instanceof XlsxUnreadable) throw badRequest(audienceMessages.importFileType);
     throw error;
   } finally {
@@ -147,16 +144,14 @@ async function readXlsx(file: string, collector: PhoneCollector, limits: XlsxLim
   }
 }
 
-/** How large a workbook may be: an xlsx by what it unpacks to, other workbooks (read whole) by their size. */
-export interface SheetLimits extends XlsxLimits {
-  wholeMaxBytes: number;
-}
-
-/** Reads a phone file (xlsx, xls or txt, by extension). */
-export async function parsePhoneFile(file: string, extension: string, limits: SheetLimits): Promise<ParsedPhones> {
+/**
+ * Reads a phone file (xlsx, xls or txt, by extension). `spreadsheetMaxBytes` is the cap of
+ * workbooks read whole (xls); an xlsx is bounded by what it unpacks to (xlsxLimits of it).
+ */
+export async function parsePhoneFile(file: string, extension: string, spreadsheetMaxBytes: number): Promise<ParsedPhones> {
   const collector = new PhoneCollector();
   if (extension === 'txt') await readTxt(file, collector);
-  else if (extension === 'xlsx' || extension === 'xls') await readSheet(file, collector, limits);
+  else if (extension === 'xlsx' || extension === 'xls') await readSheet(file, collector, spreadsheetMaxBytes);
   else throw badRequest(audienceMessages.importFileType);
   return collector.finish();
 }

@@ -37,7 +37,6 @@ import {
 import { compileAudience } from './compute.ts';
 import { discardMemberTable, reserveMemberTable, settleMemberTable } from './member-gc.ts';
 import { parsePhoneFile } from './phones.ts';
-import { xlsxLimits } from '../../platform/files/xlsx-sheet.ts';
 import * as repo from './repo.ts';
 import { oneAtATime } from './serial.ts';
 
@@ -468,10 +467,7 @@ export async function importAudience(
   form: { name: string; userGroupStatus: 0 | 1; startAnalyseDate: string | null; endAnalyseDate: string | null; classifyId: number | null },
 ): Promise<AudienceImportResult> {
   const started = performance.now();
-  const parsed = await parsePhoneFile(file.path, file.extension, {
-    ...xlsxLimits(ctx.config.spreadsheetMaxBytes),
-    wholeMaxBytes: ctx.config.spreadsheetMaxBytes,
-  });
+  const parsed = await parsePhoneFile(file.path, file.extension, ctx.config.spreadsheetMaxBytes);
   if (parsed.valid === 0) throw badRequest(audienceMessages.importEmpty);
   const id = await saveAudienceRow(ctx, caller, {
     kind: 'import',

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import iconv from 'iconv-lite';
 import { connectorMessages, ConnectorError, type CsvFileSource, type Driver, type LoadColumn } from '@shutu/connectors';
-import type { UploadedFile } from '../../platform/files/upload.ts';
+import { LoneCrScan, type UploadedFile } from '../../platform/files/upload.ts';
 import type { TableFile } from './readers.ts';
 
 /**
@@ -20,25 +20,20 @@ import type { TableFile } from './readers.ts';
 /**
  * Whether a CR stands alone (not before a LF): the row path ends a record there, DuckDB's
  * reader does not. (A file mixing LF and CRLF makes the reader fail, and the row path loads it.)
- * Only CRs are looked at, so a LF file is scanned at memchr speed. One buffer is read into again
+ * (LoneCrScan, as while an upload arrives.) One buffer is read into again
  * and again: a stream's new 1 MiB buffer per read left ≈ 40–50 MiB of garbage on a 78 MiB file,
  * still held while DuckDB's load ran after it (issue 26, upload RSS), and took 3–9× as long.
  */
 export async function hasLoneCr(file: string): Promise<boolean> {
   const handle = await fs.promises.open(file, 'r');
   const buffer = Buffer.allocUnsafe(1 << 20);
-  let pendingCr = false;
+  const scan = new LoneCrScan();
   try {
     for (;;) {
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, null);
-      if (bytesRead === 0) return pendingCr;
-      const chunk = buffer.subarray(0, bytesRead);
-      if (pendingCr && chunk[0] !== 10) return true;
-      pendingCr = false;
-      for (let i = chunk.indexOf(13); i >= 0; i = chunk.indexOf(13, i + 1)) {
-        if (i + 1 === chunk.length) pendingCr = true;
-        else if (chunk[i + 1] !== 10) return true;
-      }
+      if (bytesRead === 0) return scan.end();
+      scan.push(buffer.subarray(0, bytesRead));
+      if (scan.found) return true;
     }
   } finally {
     await handle.close();

@@ -13,7 +13,7 @@ import { md5Hex } from '../../platform/auth/password.ts';
 import { hostTag, ownerOf } from '../../platform/files/owner.ts';
 import { sweepUploads, uploadDir } from '../../platform/files/upload.ts';
 import { createTestServer, storeKinds, type TestServer } from '../../../test/harness.ts';
-import { call } from '../../../test/fixtures.ts';
+import { builtinSourceId, call } from '../../../test/fixtures.ts';
 import { multipart } from '../../../test/multipart.ts';
 import { getDataSourceDriver } from '../datasource/registry.ts';
 import { recoverFileTables } from './recovery.ts';
@@ -49,8 +49,7 @@ describe.each(kinds)('file-table loads across a crash on %s', (kind) => {
   beforeAll(async () => {
     server = await createTestServer(kind, {}, { warehouse: true });
     admin = await server.login();
-    const sources = await call(server, 'GET', '/api/datasource', { headers: admin, query: { size: 100 } });
-    warehouseId = sources.body.data.records.find((s: { isBuiltin: boolean }) => s.isBuiltin).id;
+    warehouseId = await builtinSourceId(server, admin);
   });
   afterAll(() => server?.close());
 

@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import { collect } from '@shutu/connectors';
 import type { FileColumn } from '@shutu/contracts';
 import { createTestServer, storeKinds, type TestServer } from '../../../test/harness.ts';
-import { call, createUser, type Call } from '../../../test/fixtures.ts';
+import { builtinSourceId, call, createUser, type Call } from '../../../test/fixtures.ts';
 import { multipart, type MultipartFile } from '../../../test/multipart.ts';
 import { findKeptUpload } from '../../platform/files/kept-upload.ts';
 import { ownerOf } from '../../platform/files/owner.ts';
@@ -37,8 +37,7 @@ describe.each(kinds)('a file table made of the file its structure call received,
   beforeAll(async () => {
     server = await createTestServer(kind, {}, { warehouse: true });
     admin = await server.login();
-    const sources = await call(server, 'GET', '/api/datasource', { headers: admin, query: { size: 100 } });
-    warehouseId = sources.body.data.records.find((s: { isBuiltin: boolean }) => s.isBuiltin).id;
+    warehouseId = await builtinSourceId(server, admin);
   });
   afterAll(() => server?.close());
 

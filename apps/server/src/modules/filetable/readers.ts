@@ -5,7 +5,7 @@ import { FILE_TABLE_MAX_COLUMNS, formatFileSize, formatMessage, zhCN, type FileT
 import { AppError, badRequest } from '../../platform/http/errors.ts';
 import type { UploadedFile } from '../../platform/files/upload.ts';
 import { CsvSyntaxError, detectDelimiter, parseCsv } from './csv.ts';
-import { openXlsxSheet, xlsxLimits, XlsxTooLarge, XlsxTooWide, XlsxUnreadable, type XlsxSheet } from '../../platform/files/xlsx-sheet.ts';
+import { openXlsxSheet, xlsxLimits, XlsxTooLarge, XlsxTooWide, XlsxUnreadable, ZIP_MAGIC, type XlsxSheet } from '../../platform/files/xlsx-sheet.ts';
 import { isDateFormat, serialDate, SheetDate, type CellValue, type DataRow } from '../../platform/files/sheet-cells.ts';
 
 /**
@@ -133,7 +133,6 @@ async function readCsv(file: UploadedFile): Promise<RawSource> {
 
 // ---------------------------------------------------------------- workbooks
 
-const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 const CFB_MAGIC = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
 
 /** What a file must start with to be read as a workbook (SheetJS reads anything else as text). */
@@ -231,13 +230,11 @@ async function readWorkbook(file: UploadedFile, type: 'xlsx' | 'xls', options: R
 
 /** An xlsx streamed (platform/files/xlsx-sheet.ts): any size the upload takes, bounded in what it unpacks to (xlsxLimits). */
 async function readXlsx(file: UploadedFile, options: ReadOptions, corrupted: () => AppError): Promise<RawSource> {
-  const tooLarge = (max: number) => badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(max) }));
-  const limits = xlsxLimits(options.spreadsheetMaxBytes);
   let sheet: XlsxSheet;
   try {
-    sheet = await openXlsxSheet(file.path, limits, { max: FILE_TABLE_MAX_COLUMNS, beyond: 'refuse' });
+    sheet = await openXlsxSheet(file.path, xlsxLimits(options.spreadsheetMaxBytes), { max: FILE_TABLE_MAX_COLUMNS, beyond: 'refuse' });
   } catch (error) {
-    if (error instanceof XlsxTooLarge) throw tooLarge(error.message === 'shared strings' ? limits.sharedStringsMaxBytes : limits.unpackedMaxBytes);
+    if (error instanceof XlsxTooLarge) throw badRequest(formatMessage(zhCN.fileUnpackedTooLarge, { size: formatFileSize(error.limit) }));
     if (error instanceof XlsxUnreadable) throw corrupted();
     throw error;
   }

@@ -59,6 +59,31 @@ export interface UploadOptions {
 }
 
 /**
+ * Looks for a CR not followed by a LF across the chunks of a byte stream (the engine's CSV load
+ * needs none: engine-load.ts). Only CRs are looked at, so a LF file is scanned at memchr speed.
+ */
+export class LoneCrScan {
+  found = false;
+  private pendingCr = false;
+
+  push(chunk: Buffer): void {
+    if (this.found || chunk.length === 0) return;
+    if (this.pendingCr && chunk[0] !== 10) this.found = true;
+    this.pendingCr = false;
+    for (let i = chunk.indexOf(13); i >= 0 && !this.found; i = chunk.indexOf(13, i + 1)) {
+      if (i + 1 === chunk.length) this.pendingCr = true;
+      else if (chunk[i + 1] !== 10) this.found = true;
+    }
+  }
+
+  /** The end of the bytes (a CR last stands alone); whether a lone CR was found. */
+  end(): boolean {
+    if (this.pendingCr) this.found = true;
+    return this.found;
+  }
+}
+
+/**
  * Checks UTF-8 validity of a byte stream chunk by chunk (a character split across chunks is
  * carried over), and looks for a lone CR (the engine's CSV load needs none: engine-load.ts),
  * passing the bytes on unchanged: the file is read once, while it arrives.
@@ -66,20 +91,24 @@ export interface UploadOptions {
 export class Utf8Check extends Transform {
   valid = true;
   bytes = 0;
-  loneCr = false;
   private carry: Buffer = Buffer.alloc(0);
-  private pendingCr = false;
+  private readonly crs = new LoneCrScan();
+
+  /** A CR not followed by LF was seen (final once the stream has ended). */
+  get loneCr(): boolean {
+    return this.crs.found;
+  }
 
   override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
     this.bytes += chunk.length;
     if (this.valid) this.check(chunk);
-    if (!this.loneCr) this.scanCr(chunk);
+    this.crs.push(chunk);
     done(null, chunk);
   }
 
   override _flush(done: TransformCallback): void {
     if (this.carry.length > 0) this.valid = false;
-    if (this.pendingCr) this.loneCr = true;
+    this.crs.end();
     done();
   }
 
@@ -101,17 +130,6 @@ export class Utf8Check extends Transform {
     const cut = completeLength(rest);
     if (cut < rest.length) this.carry = Buffer.from(rest.subarray(cut));
     if (!isUtf8(rest.subarray(0, cut))) this.valid = false;
-  }
-
-  /** Only CRs are looked at, so a LF file is scanned at memchr speed. */
-  private scanCr(chunk: Buffer): void {
-    if (chunk.length === 0) return;
-    if (this.pendingCr && chunk[0] !== 10) this.loneCr = true;
-    this.pendingCr = false;
-    for (let i = chunk.indexOf(13); i >= 0 && !this.loneCr; i = chunk.indexOf(13, i + 1)) {
-      if (i + 1 === chunk.length) this.pendingCr = true;
-      else if (chunk[i + 1] !== 10) this.loneCr = true;
-    }
   }
 }
 

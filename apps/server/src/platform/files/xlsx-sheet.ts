@@ -19,7 +19,12 @@ class XlsxError extends Error {}
 /** Not a workbook this reader can read (no first sheet, broken zip or XML). */
 export class XlsxUnreadable extends XlsxError {}
 /** A part unpacks to more than allowed (a zip bomb, or a workbook too large to read). */
-export class XlsxTooLarge extends XlsxError {}
+export class XlsxTooLarge extends XlsxError {
+  /** The limit (bytes) the part or the whole zip went past, for the message. */
+  constructor(readonly limit: number) {
+    super(`unpacks to more than ${limit} bytes`);
+  }
+}
 /** A value lies past the columns the reader was told to take (`SheetColumns`, beyond: 'refuse'). */
 export class XlsxTooWide extends XlsxError {}
 
@@ -57,6 +62,9 @@ export const xlsxLimits = (spreadsheetMaxBytes: number): XlsxLimits => ({
   unpackedMaxBytes: spreadsheetMaxBytes * 20,
   sharedStringsMaxBytes: spreadsheetMaxBytes * 10,
 });
+
+/** The first bytes of a zip (an xlsx, also when named .xls). */
+export const ZIP_MAGIC = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
 
 const BATCH_ROWS = 1000;
 
@@ -286,10 +294,10 @@ export async function openXlsxSheet(file: string, limits: XlsxLimits, columns: S
   };
   try {
     const parts = await workbookParts(zip, entries);
-    if ((parts.sharedStrings?.uncompressedSize ?? 0) > limits.sharedStringsMaxBytes) throw new XlsxTooLarge('shared strings');
+    if ((parts.sharedStrings?.uncompressedSize ?? 0) > limits.sharedStringsMaxBytes) throw new XlsxTooLarge(limits.sharedStringsMaxBytes);
     let unpacked = 0;
     for (const entry of entries.values()) unpacked += entry.uncompressedSize;
-    if (unpacked > limits.unpackedMaxBytes) throw new XlsxTooLarge(`unpacks to ${unpacked} bytes`);
+    if (unpacked > limits.unpackedMaxBytes) throw new XlsxTooLarge(limits.unpackedMaxBytes);
     const [strings, dated] = [await sharedStrings(zip, parts.sharedStrings), await dateStyles(zip, parts.styles)];
     const batches = sheetRows(
       zip,
