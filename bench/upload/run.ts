@@ -131,25 +131,34 @@ function postMultipart(
 
 /**
  * DuckDB reading the same file itself: the floor for "CSV into a table" (in memory, or into a database file).
- * In a child process, so that its memory does not count in the in-process server's RSS.
+ * In a child process, so that its memory does not count in the in-process server's RSS; it reports
+ * its own growth too (peak RSS during the statement over RSS before it), the raw engine's memory
+ * beside the engine process's.
  */
-async function rawDuckDb(file: string, database = ':memory:'): Promise<number> {
+async function rawDuckDb(file: string, database = ':memory:'): Promise<{ millis: number; growth: number }> {
   const script = `
     const { DuckDBInstance } = await import('@duckdb/node-api');
+    const fs = await import('node:fs');
+    const memory = (field) => Number(fs.readFileSync('/proc/self/status', 'utf8').split('\\n').find((l) => l.startsWith(field + ':')).replace(/[^0-9]/g, '')) * 1024;
     const [file, database] = process.argv.slice(1);
     const instance = await DuckDBInstance.create(database);
     const connection = await instance.connect();
+    const before = memory('VmRSS');
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, memory('VmRSS'))), 20);
     const started = performance.now();
     await connection.run("CREATE TABLE t AS SELECT * FROM read_csv('" + file.replace(/'/g, "''") + "', header = true)");
     if (database !== ':memory:') await connection.run('CHECKPOINT');
-    console.log(performance.now() - started);
+    const millis = performance.now() - started;
+    clearInterval(sampler);
+    console.log(JSON.stringify({ millis, growth: Math.max(peak, memory('VmRSS')) - before }));
     connection.closeSync();
     instance.closeSync();`;
   try {
     const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script, file, database], {
       cwd: path.dirname(require.resolve('@duckdb/node-api')),
     });
-    return Number(stdout.trim());
+    return JSON.parse(stdout.trim()) as { millis: number; growth: number };
   } finally {
     if (database !== ':memory:') for (const f of [database, `${database}.wal`]) fs.rmSync(f, { force: true });
   }
@@ -213,8 +222,9 @@ try {
   let loaded = 0;
   let columns: { columnName: string; columnType: string }[] = [];
   for (let round = 0; round < runs; round++) {
-    const raw = await rawDuckDb(csv);
-    const rawFile = await rawDuckDb(csv, path.join(dataDir, `raw-${round}.duckdb`));
+    const rawMemory = await rawDuckDb(csv);
+    const rawIntoFile = await rawDuckDb(csv, path.join(dataDir, `raw-${round}.duckdb`));
+    const [raw, rawFile] = [rawMemory.millis, rawIntoFile.millis];
     // In-process: the server's heap collected first, so the growth is the upload's (its garbage
     // included), not whatever the start or the round before left uncollected (baselines moved 530–930 MiB).
     if (server) collectGarbage();
@@ -257,7 +267,11 @@ try {
     if (loaded !== rows && !values.file) throw new Error(`loaded ${loaded} rows, expected ${rows}`);
     rounds.push({ raw, rawFile, structure: t1 - t0, confirm: t3 - t2, peak, structurePeak, baseline });
     const r = rounds.at(-1)!;
-    if (engineBaseline !== null) console.log(`  DuckDB engine process: RSS ${mib(engineBaseline)} → peak ${mib(enginePeak)} MiB`);
+    if (engineBaseline !== null) {
+      console.log(
+        `  DuckDB engine process: RSS ${mib(engineBaseline)} → peak ${mib(enginePeak)} MiB (growth ${mib(enginePeak - engineBaseline)}); DuckDB's own read_csv grew ${mib(rawMemory.growth)} MiB in memory, ${mib(rawIntoFile.growth)} into a database file`,
+      );
+    }
     console.log(
       `round ${round + 1}: whole upload ${Math.round(r.structure + r.confirm)} ms (${((r.structure + r.confirm) / raw).toFixed(2)} of read_csv in memory); confirm ${Math.round(r.confirm)} ms, raw read_csv ${Math.round(raw)} ms (into a database file ${Math.round(rawFile)} ms) → ratio ${(r.confirm / raw).toFixed(2)} (${(r.confirm / rawFile).toFixed(2)} against the file); structure ${Math.round(r.structure)} ms; RSS growth ${baseline === null ? '?' : `${mib(peak - baseline)} MiB (${mib(r.structurePeak - baseline)} by the end of the structure call)`}; load ${load()}`,
     );
