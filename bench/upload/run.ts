@@ -21,10 +21,8 @@
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { parseArgs, promisify } from 'node:util';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -89,44 +87,50 @@ async function json<T>(base: string, method: string, url: string, token: string 
   return parsed.data;
 }
 
-/** POSTs a multipart form with the file streamed from disk (chunked, never buffered whole). */
-function postMultipart(
+/**
+ * POSTs a multipart form with the file streamed from disk (chunked, never buffered whole), from a
+ * child process that times the call itself: reading the file and writing it to the socket are the
+ * client's work (a browser's), not the server's thread's (until session 23 they shared it).
+ */
+async function postMultipart(
   base: string,
   url: string,
   token: string,
   fields: Record<string, string>,
   file: string | null,
-): Promise<{ status: number; body: { msg: string; data: unknown } }> {
-  const boundary = `----shutubench${Date.now()}`;
-  const head =
-    Object.entries(fields)
-      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-      .join('') +
-    (file ? `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${path.basename(file)}"\r\nContent-Type: text/csv\r\n\r\n` : '');
-  const body = Readable.from(
-    (async function* () {
+): Promise<{ status: number; body: { msg: string; data: unknown }; millis: number }> {
+  const script = `
+    const fs = await import('node:fs');
+    const http = await import('node:http');
+    const path = await import('node:path');
+    const { Readable } = await import('node:stream');
+    const [target, token, fieldsJson, file] = process.argv.slice(1);
+    const fields = JSON.parse(fieldsJson);
+    const boundary = '----shutubench' + Date.now();
+    const head =
+      Object.entries(fields).map(([k, v]) => '--' + boundary + '\\r\\nContent-Disposition: form-data; name="' + k + '"\\r\\n\\r\\n' + v + '\\r\\n').join('') +
+      (file ? '--' + boundary + '\\r\\nContent-Disposition: form-data; name="file"; filename="' + path.basename(file) + '"\\r\\nContent-Type: text/csv\\r\\n\\r\\n' : '');
+    const body = Readable.from((async function* () {
       yield Buffer.from(head);
       if (file) {
         yield* fs.createReadStream(file, { highWaterMark: 1 << 20 });
-        yield Buffer.from('\r\n');
+        yield Buffer.from('\\r\\n');
       }
-      yield Buffer.from(`--${boundary}--\r\n`);
-    })(),
-  );
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${base}${url}`,
-      { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      },
-    );
-    req.on('error', reject);
-    body.pipe(req);
+      yield Buffer.from('--' + boundary + '--\\r\\n');
+    })());
+    const started = performance.now();
+    const req = http.request(target, { method: 'POST', headers: { authorization: 'Bearer ' + token, 'content-type': 'multipart/form-data; boundary=' + boundary } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => console.log(JSON.stringify({ status: res.statusCode, body: JSON.parse(text), millis: performance.now() - started })));
+    });
+    req.on('error', (error) => { console.error(error); process.exit(1); });
+    body.pipe(req);`;
+  const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script, `${base}${url}`, token, JSON.stringify(fields), file ?? ''], {
+    maxBuffer: 64 * 1024 * 1024,
   });
+  return JSON.parse(stdout) as { status: number; body: { msg: string; data: unknown }; millis: number };
 }
 
 /**
@@ -243,9 +247,7 @@ try {
       if (engineRss !== null) enginePeak = Math.max(enginePeak, engineRss);
     }, 20);
 
-    const t0 = performance.now();
     const structure = await postMultipart(base, '/api/filetable/structure', token, {}, file);
-    const t1 = performance.now();
     structurePeak = Math.max(peak, pid === null ? 0 : (procMemory(pid, 'VmRSS') ?? 0));
     if (structure.status !== 200) throw new Error(`structure: ${structure.status} ${structure.body.msg}`);
     columns = (structure.body.data as { columns: { columnName: string; columnType: string }[] }).columns;
@@ -258,14 +260,12 @@ try {
       tableColumnList: JSON.stringify(columns),
       ...(values.resend ? {} : { fileToken }),
     };
-    const t2 = performance.now();
     const upload = await postMultipart(base, '/api/filetable/tables', token, fields, values.resend ? file : null);
-    const t3 = performance.now();
     clearInterval(sampler);
     if (upload.status !== 200) throw new Error(`upload: ${upload.status} ${upload.body.msg}`);
     loaded = (upload.body.data as { rowCount: number }).rowCount;
     if (loaded !== rows && !values.file) throw new Error(`loaded ${loaded} rows, expected ${rows}`);
-    rounds.push({ raw, rawFile, structure: t1 - t0, confirm: t3 - t2, peak, structurePeak, baseline });
+    rounds.push({ raw, rawFile, structure: structure.millis, confirm: upload.millis, peak, structurePeak, baseline });
     const r = rounds.at(-1)!;
     if (engineBaseline !== null) {
       console.log(
