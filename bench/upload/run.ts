@@ -13,7 +13,7 @@
  *   npx tsx bench/upload/run.ts --resend                 # the confirm call sends the file again instead of its fileToken
  *   npx tsx bench/upload/run.ts --xlsx                   # the same rows as an xlsx (raw reference: read_csv of their CSV)
  *
- * In-process, the peak RSS is the server's (the client only streams the file from disk). Each round
+ * In-process, the peak RSS is the server's (the client is a child process streaming the file from disk). Each round
  * measures the raw engine right before the upload, so a round's ratio shares the box's load; a
  * second raw figure reads the file into a table of a DuckDB database file (compressed, written to
  * disk: what the upload's table is) beside the in-memory one.
