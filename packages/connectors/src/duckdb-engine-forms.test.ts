@@ -1,5 +1,5 @@
 import type { CubeModelInput, CubeQueryRequest } from '@shutu/contracts';
-import { compileCubeQuery, planCubeQuery, renderQuery } from '@shutu/query';
+import { compileCubeQuery, groupPlans, planCubeQuery, renderQuery } from '@shutu/query';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDriver } from './factory.ts';
 import { collect } from './stream.ts';
@@ -144,5 +144,65 @@ describe('time axes grouped by day on DuckDB', () => {
         ).toEqual(b.map((r) => ({ ...r, m0: Math.round(Number(r.m0) * 1e6) })));
       }
     }
+  });
+});
+
+/**
+ * Exact distinct counts answered in the board's grouped statement through per-phone bit masks
+ * (packages/query/src/grouped-distinct.ts): each chart's rows as its own statement gives them —
+ * a count over all rows, per a group of 7 (one whose phones are all NULL), per a dimension with
+ * NULL values, per one of 100 values (more than a mask's 64 bits: COUNT DISTINCT in the same
+ * statement) — with a bound filter in the shared WHERE.
+ */
+describe('exact distinct counts through bit masks on DuckDB', () => {
+  const ROWS = `SELECT grp, CASE WHEN amount < 20 THEN NULL ELSE grp || '-' || CAST(CAST(amount AS INTEGER) % 3 AS VARCHAR) END AS sub,
+    'v' || CAST(CAST(amount * 10 AS INTEGER) % 100 AS VARCHAR) AS many, phone, amount FROM (${GENERATED})`;
+  const masksModel = tableModel('masked', [
+    ['grp', '组', 'STRING'],
+    ['sub', '子组', 'STRING'],
+    ['many', '百值', 'STRING'],
+    ['phone', '手机号', 'STRING'],
+    ['amount', '金额', 'NUMBER'],
+  ]);
+  const options = { dialect: 'duckdb' as const, now: new Date(), derivedTables: new Map([['masked', ROWS]]) };
+  const where: CubeQueryRequest['where'] = { conditions: [{ cubeColumnId: 5, conditions: [{ function: 'gt', values: [1] }] }] };
+  const distinct = { fieldId: 4, aggregation: 'COUNT_DISTINCT' as const };
+  const REQUESTS: CubeQueryRequest[] = [
+    { measures: [distinct], where, limit: 10 },
+    { dimensions: [{ fieldId: 1 }], measures: [{ fieldId: 5 }, distinct], where, sort: [{ ...distinct, direction: 'DESC' }, { fieldId: 1 }], limit: 100 },
+    { dimensions: [{ fieldId: 2 }], measures: [distinct], where, sort: [{ fieldId: 2 }], limit: 100 },
+    { dimensions: [{ fieldId: 3 }], measures: [distinct, { fieldId: 5, aggregation: 'COUNT' }], where, sort: [{ fieldId: 3 }], limit: 1000 },
+    { dimensions: [{ fieldId: 1 }], measures: [{ fieldId: 5, aggregation: 'MAX' }], where, sort: [{ fieldId: 1 }], limit: 100 },
+  ];
+
+  it('answers every chart as its own statement does, in one statement with one aggregation by the phone', async () => {
+    const plans = REQUESTS.map((r) => planCubeQuery(masksModel, r, options));
+    const { groups, alone } = groupPlans(plans);
+    expect(alone).toEqual([]);
+    expect(groups.map((g) => g.members)).toEqual([[0, 1, 2, 3, 4]]);
+    const grouped = groups[0]!;
+    expect(grouped.sql.match(/GROUP BY "r"\."x"/g)).toHaveLength(1);
+    expect(grouped.params).toEqual([1, 1]);
+    const split = grouped.split((await collect(driver.query(grouped.sql, grouped.params))).rows);
+    for (const [i, request] of REQUESTS.entries()) {
+      const own = compileCubeQuery(masksModel, request, options);
+      const rows = (await collect(driver.query(own.sql, own.params))).rows;
+      expect(rows.length, `chart ${i}`).toBeGreaterThan(0);
+      expect(split[i], `chart ${i}`).toEqual(rows);
+    }
+    // The groups as generated: G's phones are all NULL (0), the sub-groups include NULL, 100 values of `many`.
+    expect(split[1]!.find((r) => r.d0 === 'G')).toMatchObject({ m1: 0 });
+    expect(split[2]!.some((r) => r.d0 === null)).toBe(true);
+    expect(split[3]).toHaveLength(100);
+  });
+
+  it('leaves a single distinct chart, and one counting another column, to their own statements', async () => {
+    const other: CubeQueryRequest = { dimensions: [{ fieldId: 1 }], measures: [{ fieldId: 3, aggregation: 'COUNT_DISTINCT' }], where, limit: 100 };
+    const sums: CubeQueryRequest = { dimensions: [{ fieldId: 2 }], measures: [{ fieldId: 5 }], where, limit: 100 };
+    const plans = [REQUESTS[1]!, REQUESTS[4]!, other, sums].map((r) => planCubeQuery(masksModel, r, options));
+    const { groups, alone } = groupPlans(plans);
+    expect(alone).toEqual([0, 2]);
+    expect(groups.map((g) => g.members)).toEqual([[1, 3]]);
+    expect(groups[0]!.sql).not.toContain('BIT_OR');
   });
 });

@@ -95,6 +95,29 @@ describe('grouped statements (one scan for the charts that read the same rows)',
     ]);
   });
 
+  it('two or more exact distinct counts of one column join the statement through one aggregation by that column, where the dialect has the masks', () => {
+    const CUSTOMERS: CubeQueryRequest = { measures: [{ fieldId: 3, aggregation: 'COUNT_DISTINCT' }], limit: 1000 };
+    const { groups, alone } = groupPlans(plansFor('duckdb', [CARD, BY_PROVINCE, DISTINCT, CUSTOMERS]));
+    expect(alone).toEqual([]);
+    const sql = groups[0]!.sql;
+    // The row filter's value is bound twice: in the grouping sets and in the rows the masks read ($2).
+    expect(groups[0]!.params).toEqual(['线上', '线上']);
+    expect(sql).toContain('"r" AS NOT MATERIALIZED (SELECT "o"."user_phone" AS "x", "o"."province" AS "k0" FROM "ods_order" AS "o" WHERE "o"."channel" = $2)');
+    expect(sql.match(/GROUP BY "r"\."x"/g)).toHaveLength(1);
+    expect(sql).toContain('LEFT JOIN "n0" ON "g"."g0" IS NOT DISTINCT FROM "n0"."k"');
+    expect(sql).toContain('CROSS JOIN "nt"');
+    expect(sql).not.toContain('COUNT(DISTINCT "o"');
+    const rows = [
+      { q: 2, g0: '浙江', a0: null, a1: null, e0: 7, e1: null, rn: 1 },
+      { q: 3, g0: null, a0: null, a1: null, e0: null, e1: 9, rn: 1 },
+    ];
+    expect(groups[0]!.split(rows).slice(2)).toEqual([[{ d0: '浙江', m0: 7 }], [{ m0: 9 }]]);
+    // PostgreSQL, or DuckDB without the capability: each distinct count alone, as before.
+    for (const dialect of ['postgres', withCapabilities('duckdb', { distinctMasks: false })] as const) {
+      expect(groupPlans(plansFor(dialect, [CARD, BY_PROVINCE, DISTINCT, CUSTOMERS])).alone).toEqual([2, 3]);
+    }
+  });
+
   it('charts with the same dimensions share one grouping set and the same measure one aggregate', () => {
     const sameDims: CubeQueryRequest = { dimensions: [{ fieldId: 1 }], measures: [{ fieldId: 4 }], limit: 1000 };
     const { groups } = groupPlans(plansFor('duckdb', [BY_PROVINCE, sameDims]));

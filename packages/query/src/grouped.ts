@@ -2,6 +2,7 @@ import type { Expr, SelectQuery } from './ast.ts';
 import { select } from './ast.ts';
 import type { CubePlan } from './compiler.ts';
 import type { Dialect } from './dialects/types.ts';
+import { distinctArgExpr, maskedCounts, maskedDistinctArg, type DistinctTarget } from './grouped-distinct.ts';
 import { renderQuery, type ParamValue, type RenderedSql } from './render.ts';
 
 /**
@@ -54,8 +55,6 @@ export interface PlanGroups {
   alone: number[];
 }
 
-const mentionsDistinct = (expr: Expr): boolean => /"fn":"(APPROX_)?COUNT_DISTINCT"/.test(JSON.stringify(expr));
-
 /** Whether a plan may share a grouped statement: an aggregate read without HAVING, OFFSET, count or distinct aggregates. */
 export function isGroupable(plan: CubePlan): boolean {
   const q = plan.query;
@@ -67,7 +66,8 @@ export function isGroupable(plan: CubePlan): boolean {
   // A detail read has no GROUP BY; an aggregate one groups by exactly its dimensions, which come
   // first (none: one row over all the rows, then it needs a measure).
   if (!q.groupBy.every((pos, i) => pos === i + 1) || q.groupBy.length !== dims || (dims === 0 && measures === 0)) return false;
-  if (q.columns.some((c, i) => plan.fields[i]?.kind === 'measure' && mentionsDistinct(c.expr))) return false;
+  // Distinct counts only as the masks answer them (grouped-distinct.ts), where the dialect has them.
+  if (maskedDistinctArg(plan) === undefined) return false;
   return q.orderBy.every((o) => o.expr.k === 'alias');
 }
 
@@ -94,11 +94,33 @@ export function groupPlans(plans: readonly CubePlan[]): PlanGroups {
     byRows.set(key, [...(byRows.get(key) ?? []), i]);
   });
   const groups: GroupedStatement[] = [];
-  for (const members of byRows.values()) {
+  for (const bucket of byRows.values()) {
+    const members = withSharedDistinct(plans, bucket, alone);
     if (members.length < 2) alone.push(...members);
     else groups.push(groupedStatement(plans, members));
   }
   return { groups, alone: alone.sort((a, b) => a - b) };
+}
+
+/**
+ * The members of one rows' group that share its statement: the plans without distinct counts,
+ * and those counting the one column most of them count, when at least two do (alone, a distinct
+ * count is one hash aggregate; the masks pay off from the second chart). The others go `alone`.
+ */
+function withSharedDistinct(plans: readonly CubePlan[], bucket: number[], alone: number[]): number[] {
+  const byArg = new Map<string, number[]>();
+  for (const i of bucket) {
+    const arg = maskedDistinctArg(plans[i]!);
+    if (arg) byArg.set(arg, [...(byArg.get(arg) ?? []), i]);
+  }
+  const shared = [...byArg.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+  const keep = new Set(shared.length >= 2 ? shared : []);
+  const members: number[] = [];
+  for (const i of bucket) {
+    if (maskedDistinctArg(plans[i]!) && !keep.has(i)) alone.push(i);
+    else members.push(i);
+  }
+  return members;
 }
 
 /** Index of `expr` in `list` by structure, appended when new. */
@@ -120,16 +142,32 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
   const setOf: number[] = [];
   /** Per member: its own alias → the grouped column it reads. */
   const columnsOf: Map<string, string>[] = [];
+  /** The distinct counts the masks answer (per a dimension, or over all rows), the set listing each one's values, and the ones each member reads. */
+  const [targets, targetKeys, targetSets]: [DistinctTarget[], string[], number[]] = [[], [], []];
+  const usesOf: Set<number>[] = [];
   for (const index of members) {
     const plan = plans[index]!;
     const q = plan.query as SelectQuery;
     const map = new Map<string, string>();
     const setDims: number[] = [];
+    const uses = new Set<number>();
     q.columns.forEach((c, i) => {
       if (plan.fields[i]!.kind === 'dimension') {
         const at = indexOf(dims, dimKeys, c.expr);
         setDims.push(at);
         map.set(c.alias, `g${at}`);
+      } else if (c.expr.k === 'agg' && c.expr.fn === 'COUNT_DISTINCT') {
+        // Dimensions come first, so setDims is complete here (maskedDistinctArg allows at most one).
+        const target: DistinctTarget = { dim: setDims[0] ?? null };
+        const key = JSON.stringify(target);
+        let at = targetKeys.indexOf(key);
+        if (at < 0) {
+          at = targets.length;
+          targets.push(target);
+          targetKeys.push(key);
+        }
+        uses.add(at);
+        map.set(c.alias, `e${at}`);
       } else {
         map.set(c.alias, `a${indexOf(measures, measureKeys, c.expr)}`);
       }
@@ -137,8 +175,10 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
     const setKey = JSON.stringify([...new Set(setDims)].sort((a, b) => a - b));
     let set = sets.indexOf(setKey);
     if (set < 0) set = sets.push(setKey) - 1;
+    for (const t of uses) targetSets[t] ??= set;
     setOf.push(set);
     columnsOf.push(map);
+    usesOf.push(uses);
   }
   const columns = [
     ...dims.map((expr, i) => ({ expr, alias: `g${i}` })),
@@ -150,6 +190,18 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
   const groupingSets = sets.map((key, i) => `(${[...(JSON.parse(key) as number[]).map((d) => d + 1), markerAt + i].join(', ')})`);
   const q = (name: string) => dialect.quoteIdentifier(name);
   const shared = columns.filter((c) => !c.alias.startsWith('s')).map((c) => q(c.alias));
+  const masked =
+    targets.length === 0
+      ? null
+      : maskedCounts(
+          dialect,
+          base,
+          distinctArgExpr(plans[members[usesOf.findIndex((u) => u.size > 0)]!]!),
+          targets,
+          dims,
+          (dim) => targetSets[targets.findIndex((t) => t.dim === dim)]!,
+          inner.params.length,
+        );
   const branches = members.map((index, m) => {
     const plan = plans[index]!.query as SelectQuery;
     const order = plan.orderBy.map((o) => {
@@ -158,13 +210,22 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
       return `${q(name)} ${o.desc ? 'DESC' : 'ASC'} NULLS LAST`;
     });
     const over = order.length > 0 ? `ORDER BY ${order.join(', ')}` : '';
+    const limit = `${q('rn')} <= ${Math.trunc(plan.limit!)}`;
+    if (masked) {
+      // The counts the member reads joined on by its dimension's value; the window over the result, so it may order by them.
+      const counts = targets.map((_, t) => `${usesOf[m]!.has(t) ? masked.column(t) : 'NULL'} AS ${q(`e${t}`)}`);
+      const joined = [...usesOf[m]!].map((t) => ` ${masked.join(t)}`).join('');
+      const own = `SELECT ${m} AS ${q('q')}, ${[...shared.map((c) => `${q('g')}.${c}`), ...counts].join(', ')} FROM ${q('g')}${joined} WHERE ${q('g')}.${q(`s${setOf[m]}`)} IS NOT NULL`;
+      const numbered = `SELECT *, ROW_NUMBER() OVER (${over}) AS ${q('rn')} FROM (${own}) AS ${q(`w${m}`)}`;
+      return `(SELECT * FROM (${numbered}) AS ${q(`b${m}`)} WHERE ${limit})`;
+    }
     const numbered = `SELECT ${m} AS ${q('q')}, ${shared.join(', ')}, ROW_NUMBER() OVER (${over}) AS ${q('rn')} FROM ${q('g')} WHERE ${q(`s${setOf[m]}`)} IS NOT NULL`;
-    return `(SELECT * FROM (${numbered}) AS ${q(`b${m}`)} WHERE ${q('rn')} <= ${Math.trunc(plan.limit!)})`;
+    return `(SELECT * FROM (${numbered}) AS ${q(`b${m}`)} WHERE ${limit})`;
   });
   const sql =
-    `WITH ${q('g')} AS MATERIALIZED (${inner.sql} GROUP BY GROUPING SETS (${groupingSets.join(', ')})) ` +
+    `WITH ${q('g')} AS MATERIALIZED (${inner.sql} GROUP BY GROUPING SETS (${groupingSets.join(', ')}))${masked ? `, ${masked.ctes}` : ''} ` +
     `SELECT * FROM (${branches.join(' UNION ALL ')}) AS ${q('u')} ORDER BY ${q('q')}, ${q('rn')}`;
-  const params: ParamValue[] = inner.params;
+  const params: ParamValue[] = [...inner.params, ...(masked?.params ?? [])];
   return {
     sql,
     params,

@@ -35,6 +35,7 @@ export const clickhouse: Dialect = {
     // inlined at every reference.
     groupingSets: false,
     windowFunctions: false,
+    distinctMasks: false,
     joinFromSubquery: true,
   },
   placeholder: () => {

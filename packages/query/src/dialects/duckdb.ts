@@ -32,6 +32,7 @@ export const duckdb: Dialect = {
     likeIgnoresCase: false,
     groupingSets: true,
     windowFunctions: true,
+    distinctMasks: true,
     joinFromSubquery: false,
   },
   quoteIdentifier: quoteDouble,

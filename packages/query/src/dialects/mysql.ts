@@ -34,6 +34,7 @@ export const mysql: Dialect = {
     // MariaDB 10.2+ and MySQL 8 (ROW_NUMBER, COUNT(*) OVER ()); GROUPING SETS in neither.
     groupingSets: false,
     windowFunctions: true,
+    distinctMasks: false,
     joinFromSubquery: false,
   },
   placeholder: () => '?',

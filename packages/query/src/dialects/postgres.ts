@@ -17,6 +17,7 @@ export const postgres: Dialect = {
     likeIgnoresCase: false,
     groupingSets: true,
     windowFunctions: true,
+    distinctMasks: false,
     joinFromSubquery: false,
   },
   quoteIdentifier: quoteDouble,

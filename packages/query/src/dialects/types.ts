@@ -37,6 +37,12 @@ export interface QueryCapabilities {
   /** `ROW_NUMBER() OVER (…)`, `COUNT(*) OVER ()`; otherwise the reads that use them take separate statements. */
   windowFunctions: boolean;
   /**
+   * UBIGINT bit masks (`BIT_OR`, `<<`, `>>`, `&`), `UNNEST` of a list, `range(n)` as a table, `//`
+   * and CTEs `AS NOT MATERIALIZED`: the grouped board read answers several exact distinct counts
+   * of one column with one aggregation by it (grouped-distinct.ts); otherwise each runs alone.
+   */
+  distinctMasks: boolean;
+  /**
    * The first table of a SELECT with JOINs is read as `(SELECT * FROM t) AS a`. ClickHouse 18.16
    * loses the JOIN's table aliases when that table is Distributed (a cluster: "Unknown identifier:
    * o.phone"); read as a subquery, the join runs on the node asking and the aliases hold.
