@@ -83,13 +83,17 @@ export function rowsKey(plan: CubePlan): string {
 
 /**
  * Groups the plans that read the same rows into one statement each; groups of one plan, and
- * plans that cannot share, are left `alone` (their own compiled statement answers them).
+ * plans that cannot share, are left `alone` (their own compiled statement answers them). With
+ * `distinctOnly`, only the charts whose exact distinct counts the masks answer together are
+ * grouped (a board read chart by chart, where one statement for every chart would make each
+ * wait for the slowest: the distinct counts are the slowest, and share one aggregation).
  */
-export function groupPlans(plans: readonly CubePlan[]): PlanGroups {
+export function groupPlans(plans: readonly CubePlan[], options: { distinctOnly?: boolean } = {}): PlanGroups {
   const byRows = new Map<string, number[]>();
   const alone: number[] = [];
   plans.forEach((plan, i) => {
-    if (!isGroupable(plan)) return void alone.push(i);
+    // distinctOnly: only the exact distinct counts share (each other chart is read alone).
+    if (!isGroupable(plan) || (options.distinctOnly && !maskedDistinctArg(plan))) return void alone.push(i);
     const key = rowsKey(plan);
     byRows.set(key, [...(byRows.get(key) ?? []), i]);
   });

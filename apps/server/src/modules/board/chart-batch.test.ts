@@ -193,6 +193,27 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     }
   });
 
+  it('with grouped: false shares one statement among the distinct counts of 手机号 only, every other chart alone, with the same answers', async () => {
+    clearReadCache(w.server.ctx);
+    statements = [];
+    const res = await call(w.server, 'POST', '/api/board/chart-data/batch', {
+      headers: w.admin,
+      payload: { boardId, grouped: false, charts: KEYS.map((chartKey) => ({ chartKey })) },
+    });
+    expect(res.status, res.raw.body).toBe(200);
+    const grouped = statements.filter((s) => s.includes('GROUPING SETS'));
+    expect(grouped).toHaveLength(1);
+    expect(grouped[0]!.match(/GROUP BY "r"\."x"/g)).toHaveLength(1);
+    // Its grouping sets: the card's (), 渠道 and 订单编号 — not the other charts' dimensions.
+    expect(grouped[0]).toContain('GROUPING SETS ((4), (1, 5), (2, 6))');
+    const items = byKey(res.body.data);
+    clearReadCache(w.server.ctx);
+    for (const key of ['customers', 'customersByChannel', 'customersByOrder', 'byProvince']) {
+      const own = await single(w.admin, key);
+      expect(items.get(key)!.data!.dataList, key).toEqual(own.body.data.dataList);
+    }
+  });
+
   it.each([
     ['the administrator', () => w.admin],
     ['a member who sees 广东 only', () => member],

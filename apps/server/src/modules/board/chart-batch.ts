@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.ts';
 import type { MaybeScoped } from '../../platform/auth/scope.ts';
 import { AppError, badRequest, notFound } from '../../platform/http/errors.ts';
 import type { Caller } from '../perm/index.ts';
-import { openRead, readPage, readPages, type OpenRead } from '../read/index.ts';
+import { openRead, readPages, type OpenRead } from '../read/index.ts';
 import { requireViewableBoard } from './access.ts';
 import { chartResult, chartSubject, planChartRead, type ChartQueryInput, type ChartReadPlan } from './chart-query.ts';
 import { parseDataConfig, toChart } from './model.ts';
@@ -32,7 +32,8 @@ import { findCharts } from './repo.ts';
  *   driver, one `now` for relative dates);
  * - the charts' reads go together to the read module (read/grouped.ts), which answers those
  *   reading the same rows of one data source with one grouped statement — unless the call says
- *   `grouped: false`, when each chart is read alone (the board preview).
+ *   `grouped: false` (the board preview), when each chart is read alone but for exact distinct
+ *   counts of one column, which still share one aggregation by it (packages/query grouped-distinct.ts).
  *
  * A chart's own failure (missing, no dataset, a refused column, an engine error) is its item's
  * `error`, as its own call would have answered it; the other charts are answered. A call that
@@ -105,12 +106,13 @@ export async function openChartBatch(ctx: AppContext, caller: Caller & MaybeScop
     }),
   );
   const plans = planned.flatMap((p) => (p.status === 'fulfilled' && 'read' in p.value ? [p.value] : []));
-  const pages = body.grouped
-    ? readPages(
-        ctx,
-        plans.map((p) => ({ read: p.read, request: p.request })),
-      )
-    : plans.map((p) => readPage(ctx, p.read, p.request));
+  // grouped: false still shares one aggregation among exact distinct counts of one column (they
+  // are the slowest reads; read/grouped.ts), every other chart its own statement.
+  const pages = readPages(
+    ctx,
+    plans.map((p) => ({ read: p.read, request: p.request })),
+    { distinctOnly: !body.grouped },
+  );
   const pageOf = new Map(plans.map((p, i) => [p, pages[i]!]));
   return planned.map(async (p, i): Promise<ChartDataBatchItem> => {
     const chart = charts[i]!;

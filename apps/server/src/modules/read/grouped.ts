@@ -24,7 +24,7 @@ export interface PageRead {
 export type PageAnswer = Awaited<ReturnType<typeof readPage>>;
 
 /** One promise per read, in input order: a read's failure (a refusal, an engine error) rejects its own promise only. */
-export function readPages(ctx: AppContext, reads: readonly PageRead[]): Promise<PageAnswer>[] {
+export function readPages(ctx: AppContext, reads: readonly PageRead[], options: { distinctOnly?: boolean } = {}): Promise<PageAnswer>[] {
   const answers: (Promise<PageAnswer> | null)[] = reads.map(() => null);
   /** Per data source, the reads that planned, with their plans. */
   const bySource = new Map<number, { index: number; plan: CubePlan }[]>();
@@ -50,7 +50,10 @@ export function readPages(ctx: AppContext, reads: readonly PageRead[]): Promise<
     bySource.set(source, [...(bySource.get(source) ?? []), { index, plan }]);
   });
   for (const [source, planned] of bySource) {
-    const { groups, alone } = groupPlans(planned.map((p) => p.plan));
+    const { groups, alone } = groupPlans(
+      planned.map((p) => p.plan),
+      options,
+    );
     for (const at of alone) {
       const index = planned[at]!.index;
       answers[index] = readPage(ctx, reads[index]!.read, reads[index]!.request);
