@@ -31,9 +31,11 @@ import { renderQuery, type ParamValue, type RenderedSql } from './render.ts';
  * PostgreSQL). MySQL / MariaDB have no GROUPING SETS (only WITH ROLLUP); ClickHouse 18.16 has
  * neither and inlines a CTE at every reference (each branch would scan again). Their plans run
  * as separate statements. Plans that are not groupable run alone too: detail reads, HAVING,
- * OFFSET, a count query, DISTINCT, and distinct counts, exact or approximate (measured on DuckDB at 1M
- * orders: a distinct aggregate in a GROUPING SETS statement made it 14 times slower than the
- * same statement without it — docs/board-speed.md).
+ * OFFSET, a count query, DISTINCT, and distinct counts (measured on DuckDB at 1M orders: a
+ * distinct aggregate in a GROUPING SETS statement made it 14 times slower than the same
+ * statement without it — docs/board-speed.md) — except exact counts of one column that two or
+ * more plans share, on dialects with `distinctMasks`: grouped-distinct.ts answers them in the
+ * statement with one aggregation by that column.
  */
 
 /** Whether the dialect can run a grouped statement (its capabilities, never its name). */
