@@ -29,15 +29,27 @@ export interface DistinctTarget {
   dim: number | null;
 }
 
+/**
+ * Whether the rows read a table (or a view's SQL mentions a name outside quotes) that the
+ * statement's first CTE, "g", would hide from the masks' rows ("r" comes after it): such charts
+ * keep their own statements.
+ */
+function readsNamedLikeFirstCte(q: SelectQuery): boolean {
+  return [q.from, ...q.joins.map((j) => j.table)].some((item) =>
+    item.k === 'table' ? item.schema === null && item.name.toLowerCase() === 'g' : /(^|[^\w$'])g([^\w$']|$)/i.test(JSON.stringify(item)),
+  );
+}
+
 /** The one argument every distinct count of the plan counts (by structure), null when none, undefined when a mask cannot answer them. */
 export function maskedDistinctArg(plan: CubePlan): string | null | undefined {
   const q = plan.query as SelectQuery;
+  const named = readsNamedLikeFirstCte(q);
   const dims = plan.fields.filter((f) => f.kind === 'dimension').length;
   let arg: string | null = null;
   for (const [i, column] of q.columns.entries()) {
     if (plan.fields[i]?.kind !== 'measure' || !/"fn":"(APPROX_)?COUNT_DISTINCT"/.test(JSON.stringify(column.expr))) continue;
     const e = column.expr;
-    if (!plan.dialect.capabilities.distinctMasks || dims > 1 || e.k !== 'agg' || e.fn !== 'COUNT_DISTINCT' || !e.arg) return undefined;
+    if (!plan.dialect.capabilities.distinctMasks || named || dims > 1 || e.k !== 'agg' || e.fn !== 'COUNT_DISTINCT' || !e.arg) return undefined;
     const key = JSON.stringify(e.arg);
     if (arg !== null && arg !== key) return undefined;
     arg = key;

@@ -112,6 +112,10 @@ describe('grouped statements (one scan for the charts that read the same rows)',
       { q: 3, g0: null, a0: null, a1: null, e0: null, e1: 9, rn: 1 },
     ];
     expect(groups[0]!.split(rows).slice(2)).toEqual([[{ d0: '浙江', m0: 7 }], [{ m0: 9 }]]);
+    // Over a table named like the statement's first CTE ("g" would hide it from the masks' rows): alone.
+    const overG = { ...singleTableModel, tables: singleTableModel.tables.map((t) => ({ ...t, tableName: 'G' })) };
+    const gPlans = [CARD, DISTINCT, CUSTOMERS].map((r) => planCubeQuery(overG, r, { dialect: 'duckdb', now: NOW }));
+    expect(groupPlans(gPlans).alone).toEqual([0, 1, 2]);
     // PostgreSQL, or DuckDB without the capability: each distinct count alone, as before.
     for (const dialect of ['postgres', withCapabilities('duckdb', { distinctMasks: false })] as const) {
       expect(groupPlans(plansFor(dialect, [CARD, BY_PROVINCE, DISTINCT, CUSTOMERS])).alone).toEqual([2, 3]);
