@@ -24,9 +24,14 @@ import { renderQuery, type RenderedSql } from './render.ts';
  * counts 1.76–1.88 s against 2.82–2.88 s as three statements.
  */
 
-/** A chart's distinct count that the masks answer: per the values of the grouped dimension `dim`, or over all the rows (null). */
+/**
+ * A chart's distinct count that the masks answer: per the values of the grouped dimension `dim`,
+ * or over all the rows (null); `set` is the grouping set marker of a chart that has it (the rows
+ * of "g" that list the dimension's values).
+ */
 export interface DistinctTarget {
   dim: number | null;
+  set: number;
 }
 
 /**
@@ -57,14 +62,6 @@ export function maskedDistinctArg(plan: CubePlan): string | null | undefined {
   return arg;
 }
 
-/** The counted expression of a plan that maskedDistinctArg accepted. */
-export function distinctArgExpr(plan: CubePlan): Expr {
-  for (const column of (plan.query as SelectQuery).columns) {
-    if (column.expr.k === 'agg' && column.expr.fn === 'COUNT_DISTINCT' && column.expr.arg) return column.expr.arg;
-  }
-  throw new Error('grouped: the plan counts no distinct values');
-}
-
 export interface MaskedCounts {
   /** The CTEs after "g" (each `"name" AS (…)`), joined with ", ". */
   ctes: string;
@@ -84,12 +81,10 @@ export function maskedCounts(
   counted: Expr,
   targets: readonly DistinctTarget[],
   dims: readonly Expr[],
-  /** The grouping set marker of each dimension's own set (the rows of "g" that list its values). */
-  markerOf: (dim: number) => number,
   offset: number,
 ): MaskedCounts {
   const q = (name: string) => dialect.quoteIdentifier(name);
-  const perDim = targets.flatMap((t, i) => (t.dim === null ? [] : [{ t: i, dim: t.dim }]));
+  const perDim = targets.flatMap((target, t) => (target.dim === null ? [] : [{ t, dim: target.dim, set: target.set }]));
   // The rows' own values, bound after the grouped statement's (placeholders numbered on from them).
   const shifted: Dialect = { ...dialect, placeholder: (index) => dialect.placeholder(index + offset) };
   const rows = renderQuery(
@@ -102,9 +97,9 @@ export function maskedCounts(
     shifted,
   );
   const ctes = [`${q('r')} AS NOT MATERIALIZED (${rows.sql})`];
-  for (const { t, dim } of perDim) {
+  for (const { t, dim, set } of perDim) {
     ctes.push(
-      `${q(`v${t}`)} AS (SELECT ${q('k')}, CAST(ROW_NUMBER() OVER (ORDER BY ${q('k')}) - 1 AS INTEGER) AS ${q('b')} FROM (SELECT DISTINCT ${q(`g${dim}`)} AS ${q('k')} FROM ${q('g')} WHERE ${q(`s${markerOf(dim)}`)} IS NOT NULL) AS ${q(`d${t}`)})`,
+      `${q(`v${t}`)} AS (SELECT ${q('k')}, CAST(ROW_NUMBER() OVER (ORDER BY ${q('k')}) - 1 AS INTEGER) AS ${q('b')} FROM (SELECT DISTINCT ${q(`g${dim}`)} AS ${q('k')} FROM ${q('g')} WHERE ${q(`s${set}`)} IS NOT NULL) AS ${q(`d${t}`)})`,
     );
   }
   const masks = perDim.map(({ t }) => `BIT_OR(CASE WHEN ${q(`v${t}`)}.${q('b')} < 64 THEN CAST(1 AS UBIGINT) << ${q(`v${t}`)}.${q('b')} END) AS ${q(`m${t}`)}`);

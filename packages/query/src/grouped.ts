@@ -2,7 +2,7 @@ import type { Expr, SelectQuery } from './ast.ts';
 import { select } from './ast.ts';
 import type { CubePlan } from './compiler.ts';
 import type { Dialect } from './dialects/types.ts';
-import { distinctArgExpr, maskedCounts, maskedDistinctArg, type DistinctTarget } from './grouped-distinct.ts';
+import { maskedCounts, maskedDistinctArg, type DistinctTarget } from './grouped-distinct.ts';
 import { renderQuery, type ParamValue, type RenderedSql } from './render.ts';
 
 /**
@@ -93,15 +93,16 @@ export function rowsKey(plan: CubePlan): string {
 export function groupPlans(plans: readonly CubePlan[], options: { distinctOnly?: boolean } = {}): PlanGroups {
   const byRows = new Map<string, number[]>();
   const alone: number[] = [];
+  const distinctArgs = plans.map(maskedDistinctArg);
   plans.forEach((plan, i) => {
     // distinctOnly: only the exact distinct counts share (each other chart is read alone).
-    if (!isGroupable(plan) || (options.distinctOnly && !maskedDistinctArg(plan))) return void alone.push(i);
+    if (!isGroupable(plan) || (options.distinctOnly && !distinctArgs[i])) return void alone.push(i);
     const key = rowsKey(plan);
     byRows.set(key, [...(byRows.get(key) ?? []), i]);
   });
   const groups: GroupedStatement[] = [];
   for (const bucket of byRows.values()) {
-    const members = withSharedDistinct(plans, bucket, alone);
+    const members = withSharedDistinct(distinctArgs, bucket, alone);
     if (members.length < 2) alone.push(...members);
     else groups.push(groupedStatement(plans, members));
   }
@@ -113,17 +114,17 @@ export function groupPlans(plans: readonly CubePlan[], options: { distinctOnly?:
  * and those counting the one column most of them count, when at least two do (alone, a distinct
  * count is one hash aggregate; the masks pay off from the second chart). The others go `alone`.
  */
-function withSharedDistinct(plans: readonly CubePlan[], bucket: number[], alone: number[]): number[] {
+function withSharedDistinct(distinctArgs: readonly (string | null | undefined)[], bucket: number[], alone: number[]): number[] {
   const byArg = new Map<string, number[]>();
   for (const i of bucket) {
-    const arg = maskedDistinctArg(plans[i]!);
+    const arg = distinctArgs[i];
     if (arg) byArg.set(arg, [...(byArg.get(arg) ?? []), i]);
   }
   const shared = [...byArg.values()].sort((a, b) => b.length - a.length)[0] ?? [];
   const keep = new Set(shared.length >= 2 ? shared : []);
   const members: number[] = [];
   for (const i of bucket) {
-    if (maskedDistinctArg(plans[i]!) && !keep.has(i)) alone.push(i);
+    if (distinctArgs[i] && !keep.has(i)) alone.push(i);
     else members.push(i);
   }
   return members;
@@ -148,8 +149,9 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
   const setOf: number[] = [];
   /** Per member: its own alias → the grouped column it reads. */
   const columnsOf: Map<string, string>[] = [];
-  /** The distinct counts the masks answer (per a dimension, or over all rows), the set listing each one's values, and the ones each member reads. */
-  const [targets, targetKeys, targetSets]: [DistinctTarget[], string[], number[]] = [[], [], []];
+  /** The distinct counts the masks answer (per a dimension, or over all rows), the column they count, and the ones each member reads. */
+  const targets: DistinctTarget[] = [];
+  let counted: Expr | null = null;
   const usesOf: Set<number>[] = [];
   for (const index of members) {
     const plan = plans[index]!;
@@ -162,16 +164,13 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
         const at = indexOf(dims, dimKeys, c.expr);
         setDims.push(at);
         map.set(c.alias, `g${at}`);
-      } else if (c.expr.k === 'agg' && c.expr.fn === 'COUNT_DISTINCT') {
-        // Dimensions come first, so setDims is complete here (maskedDistinctArg allows at most one).
-        const target: DistinctTarget = { dim: setDims[0] ?? null };
-        const key = JSON.stringify(target);
-        let at = targetKeys.indexOf(key);
-        if (at < 0) {
-          at = targets.length;
-          targets.push(target);
-          targetKeys.push(key);
-        }
+      } else if (c.expr.k === 'agg' && c.expr.fn === 'COUNT_DISTINCT' && c.expr.arg) {
+        // Dimensions come first, so setDims is complete here (maskedDistinctArg allows at most one);
+        // every member counts the same column (withSharedDistinct).
+        counted ??= c.expr.arg;
+        const dim = setDims[0] ?? null;
+        let at = targets.findIndex((t) => t.dim === dim);
+        if (at < 0) at = targets.push({ dim, set: -1 }) - 1;
         uses.add(at);
         map.set(c.alias, `e${at}`);
       } else {
@@ -181,7 +180,7 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
     const setKey = JSON.stringify([...new Set(setDims)].sort((a, b) => a - b));
     let set = sets.indexOf(setKey);
     if (set < 0) set = sets.push(setKey) - 1;
-    for (const t of uses) targetSets[t] ??= set;
+    for (const t of uses) if (targets[t]!.set < 0) targets[t]!.set = set;
     setOf.push(set);
     columnsOf.push(map);
     usesOf.push(uses);
@@ -196,18 +195,7 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
   const groupingSets = sets.map((key, i) => `(${[...(JSON.parse(key) as number[]).map((d) => d + 1), markerAt + i].join(', ')})`);
   const q = (name: string) => dialect.quoteIdentifier(name);
   const shared = columns.filter((c) => !c.alias.startsWith('s')).map((c) => q(c.alias));
-  const masked =
-    targets.length === 0
-      ? null
-      : maskedCounts(
-          dialect,
-          base,
-          distinctArgExpr(plans[members[usesOf.findIndex((u) => u.size > 0)]!]!),
-          targets,
-          dims,
-          (dim) => targetSets[targets.findIndex((t) => t.dim === dim)]!,
-          inner.params.length,
-        );
+  const masked = counted ? maskedCounts(dialect, base, counted, targets, dims, inner.params.length) : null;
   const branches = members.map((index, m) => {
     const plan = plans[index]!.query as SelectQuery;
     const order = plan.orderBy.map((o) => {
