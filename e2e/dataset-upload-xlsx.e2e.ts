@@ -4,8 +4,8 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
-import { openUploadDrawer } from './upload-drawer.ts';
+import { screenshot, type E2EApp } from './harness.ts';
+import { openUploadDrawer, startUploadSession } from './upload-drawer.ts';
 
 /** The 订单 sheet as a user typed it: 下单时间 holds real dates (numbers with a date-time format), one 备注 is left empty. */
 const HEADER = ['订单号', '客户', '金额', '下单时间', '备注'] as const;
@@ -51,13 +51,7 @@ describe('upload an xlsx from the dataset list', () => {
     tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-e2e-xlsx-'));
     workbook = path.join(tmpDir, '订单明细.xlsx');
     await writeWorkbook(workbook);
-    app = await startApp();
-    const token = await apiLogin(app);
-    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
-    warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    await loginThroughPage(page, app);
+    ({ app, warehouseId, browser, page } = await startUploadSession());
   });
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `dataset-upload-xlsx-failed-${ctx.task.name.slice(0, 24)}`);

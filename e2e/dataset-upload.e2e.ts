@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, screenshot, startApp, type E2EApp } from './harness.ts';
-import { openUploadDrawer } from './upload-drawer.ts';
+import { screenshot, type E2EApp } from './harness.ts';
+import { openUploadDrawer, startUploadSession } from './upload-drawer.ts';
 
 /** 上传文件 on the dataset list (issue 16): the editor's upload drawer, then the editor on the new table. */
 describe('upload a file from the dataset list', () => {
@@ -11,13 +11,7 @@ describe('upload a file from the dataset list', () => {
   let warehouseId: number;
 
   beforeAll(async () => {
-    app = await startApp();
-    const token = await apiLogin(app);
-    const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
-    warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
-    browser = await launchBrowser();
-    page = await newPage(browser);
-    await loginThroughPage(page, app);
+    ({ app, warehouseId, browser, page } = await startUploadSession());
   });
   afterEach(async (ctx) => {
     if (ctx.task.result?.state === 'fail' && page) await screenshot(page, `dataset-upload-failed-${ctx.task.name.slice(0, 24)}`);

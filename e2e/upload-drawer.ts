@@ -1,6 +1,25 @@
 import { expect } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import type { E2EApp } from './harness.ts';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { apiCall, apiLogin, launchBrowser, loginThroughPage, newPage, startApp, type E2EApp } from './harness.ts';
+
+/** What the upload tests start with: the app, the built-in warehouse's id (the drawer's default source), a page logged in as the administrator. */
+export interface UploadSession {
+  app: E2EApp;
+  warehouseId: number;
+  browser: Browser;
+  page: Page;
+}
+
+export async function startUploadSession(): Promise<UploadSession> {
+  const app = await startApp();
+  const token = await apiLogin(app);
+  const sources = await apiCall<{ records: { id: number; isBuiltin: boolean }[] }>(app, token, 'GET', '/api/datasource?current=1&size=100');
+  const warehouseId = sources.records.find((s) => s.isBuiltin)!.id;
+  const browser = await launchBrowser();
+  const page = await newPage(browser);
+  await loginThroughPage(page, app);
+  return { app, warehouseId, browser, page };
+}
 
 /**
  * 数据集 → 上传文件 up to the open upload drawer: with several usable sources the chooser comes
