@@ -13,8 +13,9 @@ import { renderQuery, type RenderedSql } from './render.ts';
  * pairs per chart:
  *
  *   "r" AS NOT MATERIALIZED (SELECT <counted> AS "x", <dimension t> AS "k<t>"… FROM … WHERE …)
- *   "v<t>": the dimension's values (from the grouping set that already has them), numbered 0…
- *   "m" AS MATERIALIZED (SELECT BIT_OR(1 << "v<t>"."b") AS "m<t>"… FROM "r" JOIN "v<t>" … GROUP BY "r"."x")
+ *   "v<t>": the dimension's values (from the grouping set that already has them), numbered 0…,
+ *           each with its bit (a UBIGINT 1 << number; none from the 65th value on)
+ *   "m" AS MATERIALIZED (SELECT BIT_OR("v<t>"."bit") AS "m<t>"… FROM "r" JOIN "v<t>" … GROUP BY "r"."x")
  *   "y", "c": each mask's bytes counted (one pass), then each byte's bits: the phones per value
  *   "n<t>": per dimension value its count; "nt": the whole count (the groups of "m")
  *
@@ -99,10 +100,13 @@ export function maskedCounts(
   const ctes = [`${q('r')} AS NOT MATERIALIZED (${rows.sql})`];
   for (const { t, dim, set } of perDim) {
     ctes.push(
-      `${q(`v${t}`)} AS (SELECT ${q('k')}, CAST(ROW_NUMBER() OVER (ORDER BY ${q('k')}) - 1 AS INTEGER) AS ${q('b')} FROM (SELECT DISTINCT ${q(`g${dim}`)} AS ${q('k')} FROM ${q('g')} WHERE ${q(`s${set}`)} IS NOT NULL) AS ${q(`d${t}`)})`,
+      `${q(`v${t}`)} AS (SELECT ${q('k')}, ${q('b')}, CASE WHEN ${q('b')} < 64 THEN CAST(1 AS UBIGINT) << CAST(${q('b')} AS UBIGINT) END AS ${q('bit')} FROM (SELECT ${q('k')}, CAST(ROW_NUMBER() OVER (ORDER BY ${q('k')}) - 1 AS INTEGER) AS ${q('b')} FROM (SELECT DISTINCT ${q(`g${dim}`)} AS ${q('k')} FROM ${q('g')} WHERE ${q(`s${set}`)} IS NOT NULL) AS ${q(`d${t}`)}) AS ${q(`e${t}`)})`,
     );
   }
-  const masks = perDim.map(({ t }) => `BIT_OR(CASE WHEN ${q(`v${t}`)}.${q('b')} < 64 THEN CAST(1 AS UBIGINT) << ${q(`v${t}`)}.${q('b')} END) AS ${q(`m${t}`)}`);
+  // Each value's bit is worked out once in its dictionary: a shift per row of UBIGINT by the
+  // INTEGER number would run in HUGEINT (DuckDB's common type of the two), and so would the
+  // masks and their BIT_OR — 1.7 times the time of the whole statement at 10M.
+  const masks = perDim.map(({ t }) => `BIT_OR(${q(`v${t}`)}.${q('bit')}) AS ${q(`m${t}`)}`);
   const joins = perDim.map(({ t }) => `JOIN ${q(`v${t}`)} ON ${q('r')}.${q(`k${t}`)} IS NOT DISTINCT FROM ${q(`v${t}`)}.${q('k')}`);
   ctes.push(
     `${q('m')} AS MATERIALIZED (SELECT ${(masks.length > 0 ? masks : [`1 AS ${q('one')}`]).join(', ')} FROM ${q('r')} ${joins.join(' ')} WHERE ${q('r')}.${q('x')} IS NOT NULL GROUP BY ${q('r')}.${q('x')})`,
