@@ -272,19 +272,23 @@ try {
     console.log(`chart cache after the runs: ${JSON.stringify(readCacheStats(ctx))}`);
     // The preview's batch call without a browser, cold: the server's and the engine's part of the
     // cold load (the rest is the page, and the browser's share of the two cores).
+    // In turns with the grouped form (`grouped: true`: what share links, embeds and the renderer ask).
     const serverCold: number[] = [];
+    const serverColdGrouped: number[] = [];
     for (let i = 0; i < runs; i++) {
-      clearReadCache(ctx);
-      clearAnswerCache(ctx);
-      const started = performance.now();
-      const res = await fetch(`${base}/api/board/chart-data/batch`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: CHART_DATA_BATCH_STREAM_TYPE },
-        body: JSON.stringify({ boardId, grouped: false }),
-      });
-      const lines = (await res.text()).split('\n').filter((line) => line.trim()).length;
-      if (res.status !== 200 || lines !== CHARTS.length) throw new Error(`batch call: ${res.status}, ${lines} lines`);
-      serverCold.push(performance.now() - started);
+      for (const grouped of [false, true]) {
+        clearReadCache(ctx);
+        clearAnswerCache(ctx);
+        const started = performance.now();
+        const res = await fetch(`${base}/api/board/chart-data/batch`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: CHART_DATA_BATCH_STREAM_TYPE },
+          body: JSON.stringify({ boardId, grouped }),
+        });
+        const lines = (await res.text()).split('\n').filter((line) => line.trim()).length;
+        if (res.status !== 200 || lines !== CHARTS.length) throw new Error(`batch call: ${res.status}, ${lines} lines`);
+        (grouped ? serverColdGrouped : serverCold).push(performance.now() - started);
+      }
     }
     if (values.trace) {
       await setMode(modes[0]!);
@@ -320,9 +324,14 @@ try {
     }) as [RawSum, RawSum, RawSum | undefined];
     connection.closeSync();
     if (values.statements) {
-      // The charts' statements, slowest first: where the engine's time goes.
-      const each = sets[0]!.map((st, k) => ({ millis: median(perStatement[0]![k]!), sql: st.sql.replace(/\s+/g, ' ') }));
-      for (const { millis, sql } of each.sort((a, b) => b.millis - a.millis)) console.log(`${fmt(millis).padStart(8)}  ${sql.slice(0, 400)}`);
+      // The charts' statements, then the board's, slowest first: where the engine's time goes.
+      // Written whole (with their parameters) to statements-<set>.json in the data directory, for probes.
+      for (const [n, set] of ['charts', 'board'].entries()) {
+        console.log(`the ${set}' statements, slowest first:`);
+        const each = sets[n]!.map((st, k) => ({ millis: median(perStatement[n]![k]!), sql: st.sql.replace(/\s+/g, ' '), params: st.params }));
+        for (const { millis, sql } of each.sort((a, b) => b.millis - a.millis)) console.log(`${fmt(millis).padStart(8)}  ${sql.slice(0, 400)}`);
+        fs.writeFileSync(path.join(dataDir, `statements-${set}.json`), JSON.stringify(each, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2));
+      }
     }
 
     const runsOf = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
@@ -337,6 +346,9 @@ try {
       console.log(`| ${mode}: warm, reload → first chart-data request sent | ${fmt(median(t.warmAsked))} | ${runsOf(t.warmAsked)} |`);
     }
     console.log(`| server alone (no browser): the preview's batch call, cold → last line | ${fmt(median(serverCold))} | ${runsOf(serverCold)} |`);
+    console.log(
+      `| server alone: the same call grouped (\`grouped: true\`, share links and embeds), cold → last line | ${fmt(median(serverColdGrouped))} | ${runsOf(serverColdGrouped)} |`,
+    );
     console.log(`| raw DuckDB: the ${raw.count} statements of the charts run alone, sequential sum | ${fmt(raw.sum)} | |`);
     console.log(`| raw DuckDB: slowest of them | ${fmt(raw.max)} | |`);
     console.log(`| raw DuckDB: the board's ${rawBoard.count} statements (grouped), sequential sum | ${fmt(rawBoard.sum)} | |`);
