@@ -44,12 +44,14 @@ const bytesOf = (dims: number[]) => {
   const items = dims.flatMap((d) => Array.from({ length: 8 }, (_, j) => `CAST(("m${d}" >> ${8 * j}) & 255 AS INTEGER)`));
   return `SELECT unnest([${keys.join(', ')}]) AS "p", unnest([${items.join(', ')}]) AS "y" FROM "m"`;
 };
+// Each value's bit worked out in the dictionary as a UBIGINT, as grouped-distinct.ts does: a shift
+// per row of UBIGINT by the INTEGER number runs in HUGEINT (1.7× the whole statement's time).
 const dictionary = (d: number) =>
-  `"v${d}" AS (SELECT "k", CAST(ROW_NUMBER() OVER (ORDER BY "k") - 1 AS INTEGER) AS "b" FROM (SELECT DISTINCT "g${d}" AS "k" FROM "g" WHERE "s${d}" IS NOT NULL) AS "t")`;
+  `"v${d}" AS (SELECT "k", "b", CAST(1 AS UBIGINT) << CAST("b" AS UBIGINT) AS "bit" FROM (SELECT "k", CAST(ROW_NUMBER() OVER (ORDER BY "k") - 1 AS INTEGER) AS "b" FROM (SELECT DISTINCT "g${d}" AS "k" FROM "g" WHERE "s${d}" IS NOT NULL) AS "t") AS "e")`;
 const MASKS = `WITH "g" AS MATERIALIZED (SELECT "shortname" AS "g0", "type_l2_name" AS "g1", SUM("amount") AS "a0", 1 AS "s0", 1 AS "s1", 1 AS "s2" FROM "orders" GROUP BY GROUPING SETS (("g0", "s0"), ("g1", "s1"), ("s2"))),
   "r" AS NOT MATERIALIZED (SELECT "phone" AS "x", "shortname" AS "k0", "type_l2_name" AS "k1" FROM "orders"),
   ${dictionary(0)}, ${dictionary(1)},
-  "m" AS MATERIALIZED (SELECT BIT_OR(CAST(1 AS UBIGINT) << "v0"."b") AS "m0", BIT_OR(CAST(1 AS UBIGINT) << "v1"."b") AS "m1"
+  "m" AS MATERIALIZED (SELECT BIT_OR("v0"."bit") AS "m0", BIT_OR("v1"."bit") AS "m1"
     FROM "r" JOIN "v0" ON "r"."k0" IS NOT DISTINCT FROM "v0"."k" JOIN "v1" ON "r"."k1" IS NOT DISTINCT FROM "v1"."k" WHERE "r"."x" IS NOT NULL GROUP BY "r"."x"),
   "y" AS (SELECT "p", "y", COUNT(*) AS "n" FROM (${bytesOf([0, 1])}) AS "u" WHERE "y" <> 0 GROUP BY 1, 2),
   "c" AS (SELECT "p" // 8 AS "d", 8 * ("p" % 8) + "i" AS "b", SUM("n") AS "n" FROM "y", range(8) AS "z"("i") WHERE ("y" >> "i") & 1 = 1 GROUP BY 1, 2)
