@@ -330,7 +330,10 @@ try {
         console.log(`the ${set}' statements, slowest first:`);
         const each = sets[n]!.map((st, k) => ({ millis: median(perStatement[n]![k]!), sql: st.sql.replace(/\s+/g, ' '), params: st.params }));
         for (const { millis, sql } of each.sort((a, b) => b.millis - a.millis)) console.log(`${fmt(millis).padStart(8)}  ${sql.slice(0, 400)}`);
-        fs.writeFileSync(path.join(dataDir, `statements-${set}.json`), JSON.stringify(each, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2));
+        fs.writeFileSync(
+          path.join(dataDir, `statements-${set}.json`),
+          JSON.stringify(each, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v), 2),
+        );
       }
     }
 
