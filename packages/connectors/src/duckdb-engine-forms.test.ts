@@ -146,6 +146,59 @@ describe('time axes grouped by day on DuckDB', () => {
       }
     }
   });
+
+  it('shares one grouping by day among the time axes of one column, each chart answered as its own statement does', async () => {
+    const where: CubeQueryRequest['where'] = { conditions: [{ cubeColumnId: 4, conditions: [{ function: 'gt', values: [5] }] }] };
+    const byKind = (
+      fieldId: number,
+      granularity: 'DAY' | 'WEEK' | 'MONTH' | 'QUARTER' | 'YEAR',
+      measures: CubeQueryRequest['measures'],
+      limit = 1000,
+    ): CubeQueryRequest => ({
+      dimensions: [{ fieldId, granularity }, { fieldId: 3 }],
+      measures,
+      where,
+      sort: [{ fieldId, direction: 'DESC' }, { fieldId: 3 }],
+      limit,
+    });
+    const REQUESTS: CubeQueryRequest[] = [
+      byKind(1, 'DAY', [{ fieldId: 4, aggregation: 'COUNT' }]),
+      byKind(1, 'WEEK', [{ fieldId: 4, aggregation: 'SUM' }]),
+      byKind(1, 'MONTH', [
+        { fieldId: 4, aggregation: 'AVG' },
+        { fieldId: 4, aggregation: 'MAX' },
+      ]),
+      byKind(1, 'QUARTER', [{ fieldId: 4, aggregation: 'MIN' }], 3),
+      // Another column's axis, an hour axis and another other-dimension do not join the first group.
+      byKind(2, 'YEAR', [{ fieldId: 4, aggregation: 'SUM' }]),
+      byKind(2, 'MONTH', [{ fieldId: 4, aggregation: 'COUNT' }]),
+      { dimensions: [{ fieldId: 1, granularity: 'HOUR' }], measures: [{ fieldId: 4, aggregation: 'SUM' }], where, limit: 100 },
+      { dimensions: [{ fieldId: 1, granularity: 'MONTH' }], measures: [{ fieldId: 4, aggregation: 'SUM' }], where, sort: [{ fieldId: 1 }], limit: 100 },
+    ];
+    const plans = REQUESTS.map((r) => planCubeQuery(timeModel, r, options));
+    const { groups, alone } = groupPlans(plans, { distinctOnly: true });
+    expect(groups.map((g) => g.members)).toEqual([
+      [0, 1, 2, 3],
+      [4, 5],
+    ]);
+    expect(alone).toEqual([6, 7]);
+    for (const group of groups) {
+      // The rows are read once, by the shared grouping by day.
+      expect(group.sql.match(/range\(20000\)/g)).toHaveLength(1);
+      expect(group.sql).toContain(`WITH "days" AS MATERIALIZED (SELECT DATE_TRUNC('day',`);
+      expect(group.params).toEqual([5]);
+      const split = group.split((await collect(driver.query(group.sql, group.params))).rows);
+      for (const [m, i] of group.members.entries()) {
+        const own = compileCubeQuery(timeModel, REQUESTS[i]!, options);
+        const rows = (await collect(driver.query(own.sql, own.params))).rows;
+        expect(rows.length, `chart ${i}`).toBeGreaterThan(1);
+        const rounded = (list: Row[]) =>
+          list.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Math.round(v * 1e6) : v])));
+        expect(rounded(split[m]!), `chart ${i}`).toEqual(rounded(rows));
+      }
+    }
+    expect(groups[0]!.split([]).map((rows) => rows.length)).toEqual([0, 0, 0, 0]);
+  });
 });
 
 /**

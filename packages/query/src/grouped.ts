@@ -2,8 +2,10 @@ import type { Expr, SelectQuery } from './ast.ts';
 import { select } from './ast.ts';
 import type { CubePlan } from './compiler.ts';
 import type { Dialect } from './dialects/types.ts';
+import { daysKey, sharedDaysStatement } from './grouped-days.ts';
 import { maskedCounts, maskedDistinctArg, type DistinctTarget } from './grouped-distinct.ts';
-import { renderQuery, type ParamValue, type RenderedSql } from './render.ts';
+import type { GroupedStatement } from './grouped-statement.ts';
+import { renderQuery, type ParamValue } from './render.ts';
 
 /**
  * One scan for several aggregated charts (issue 26): the plans of one board request that read
@@ -43,13 +45,7 @@ export function canGroup(dialect: Dialect): boolean {
   return dialect.capabilities.groupingSets && dialect.capabilities.windowFunctions;
 }
 
-/** A statement answering several plans, and how to split its rows back per plan. */
-export interface GroupedStatement extends RenderedSql {
-  /** Indexes of the plans it answers, in the order of the input. */
-  members: number[];
-  /** The rows of each member (in member order), keyed by that plan's own aliases (d0…, m0…), in its order, up to its limit. */
-  split<R extends Record<string, unknown>>(rows: readonly R[]): R[][];
-}
+export type { GroupedStatement } from './grouped-statement.ts';
 
 export interface PlanGroups {
   groups: GroupedStatement[];
@@ -91,16 +87,29 @@ export function rowsKey(plan: CubePlan): string {
  * wait for the slowest: the distinct counts are the slowest, and share one aggregation).
  */
 export function groupPlans(plans: readonly CubePlan[], options: { distinctOnly?: boolean } = {}): PlanGroups {
+  const groups: GroupedStatement[] = [];
+  // Time axes of one column first (both ways): two or more share one grouping of the rows by day.
+  const byDays = new Map<string, number[]>();
+  plans.forEach((plan, i) => {
+    const key = daysKey(plan, rowsKey);
+    if (key) byDays.set(key, [...(byDays.get(key) ?? []), i]);
+  });
+  const inDays = new Set<number>();
+  for (const bucket of byDays.values()) {
+    if (bucket.length < 2) continue;
+    groups.push(sharedDaysStatement(plans, bucket));
+    for (const i of bucket) inDays.add(i);
+  }
   const byRows = new Map<string, number[]>();
   const alone: number[] = [];
   const distinctArgs = plans.map(maskedDistinctArg);
   plans.forEach((plan, i) => {
+    if (inDays.has(i)) return;
     // distinctOnly: only the exact distinct counts share (each other chart is read alone).
     if (!isGroupable(plan) || (options.distinctOnly && !distinctArgs[i])) return void alone.push(i);
     const key = rowsKey(plan);
     byRows.set(key, [...(byRows.get(key) ?? []), i]);
   });
-  const groups: GroupedStatement[] = [];
   for (const bucket of byRows.values()) {
     const members = withSharedDistinct(distinctArgs, bucket, alone);
     if (members.length < 2) alone.push(...members);

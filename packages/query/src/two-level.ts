@@ -42,6 +42,12 @@ function mapChildren(expr: Expr, map: (child: Expr) => Expr): Expr {
   return copy as Expr;
 }
 
+/** A copy of the expression with each column of `table` renamed (grouped-days.ts points a statement's outer level at a shared inner one). */
+export function renameColumnsOf(expr: Expr, table: string, rename: (column: string) => string): Expr {
+  if (expr.k === 'column') return expr.table === table ? { ...expr, column: rename(expr.column) } : expr;
+  return mapChildren(expr, (child) => renameColumnsOf(child, table, rename));
+}
+
 function replaceAggs(expr: Expr, replace: (agg: Agg) => Expr): Expr {
   if (expr.k === 'agg') return replace(expr);
   return mapChildren(expr, (child) => replaceAggs(child, replace));

@@ -35,12 +35,12 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     };
     return { ...base, columnList: [...base.columnList, time] };
   };
-  /** key → chart: four that share one scan, one COUNT DISTINCT, a detail table, a text, a chart over 手机号. */
+  /** key → chart: four that share one scan, two time axes sharing their days, one COUNT DISTINCT, a detail table, a text, a chart over 手机号. */
   const charts = (cubeId: number, f: Record<string, number>): ChartSave[] => {
     const agg = (
       key: string,
       name: ChartSave['name'],
-      rows: { fieldId: number; granularity?: 'MONTH' }[],
+      rows: { fieldId: number; granularity?: 'MONTH' | 'DAY' }[],
       measures: [string, 'SUM' | 'COUNT' | 'COUNT_DISTINCT'][],
       extra = {},
     ): ChartSave => ({
@@ -63,6 +63,11 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
       ),
       agg('byMonth', 'line', [{ fieldId: f['订购时间']!, granularity: 'MONTH' }], [['金额', 'SUM']], {
         sortList: [{ fieldId: f['订购时间']!, direction: 'ASC' }],
+      }),
+      // A second time axis of 订购时间: with byMonth, one grouping of the rows by day answers both.
+      agg('byDay', 'line', [{ fieldId: f['订购时间']!, granularity: 'DAY' }], [['订单编号', 'COUNT']], {
+        sortList: [{ fieldId: f['订购时间']!, direction: 'DESC' }],
+        limit: 20,
       }),
       agg('byChannel', 'pie', [{ fieldId: f['渠道']! }], [['订单编号', 'COUNT']]),
       agg('customers', 'card', [], [['手机号', 'COUNT_DISTINCT']]),
@@ -96,7 +101,7 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
       }),
     ];
   };
-  const KEYS = ['card', 'byProvince', 'byMonth', 'byChannel', 'customers', 'detail', 'note', 'phones', 'customersByChannel', 'customersByOrder'];
+  const KEYS = ['card', 'byProvince', 'byMonth', 'byDay', 'byChannel', 'customers', 'detail', 'note', 'phones', 'customersByChannel', 'customersByOrder'];
   /** Charts without an order: the engine returns their rows in any order, so they compare as sets. */
   const UNORDERED = new Set(['byChannel', 'phones']);
   const sorted = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
@@ -152,13 +157,18 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     expect(res.status, res.raw.body).toBe(200);
     const grouped = statements.filter((s) => s.includes('GROUPING SETS'));
     expect(grouped).toHaveLength(1);
-    expect(grouped[0]).toContain('GROUPING SETS ((8), (1, 9), (2, 10), (3, 11), (4, 12), (5, 13))');
+    // The card's (), 省份, 渠道, 手机号 and 订单编号: the month is read with the day (below).
+    expect(grouped[0]).toContain('GROUPING SETS ((7), (1, 8), (2, 9), (3, 10), (4, 11))');
     // The three distinct counts of 手机号 (the card, per channel, per order) inside it, through one
     // aggregation by 手机号 (bit masks; the order ids, more than 64, by COUNT DISTINCT in the same statement).
     expect(grouped[0]!.match(/GROUP BY "r"\."x"/g)).toHaveLength(1);
     expect(grouped[0]).toContain('COUNT(DISTINCT "r"."x")');
-    // Besides it: the detail table's rows and count.
-    expect(statements).toHaveLength(3);
+    // The two time axes of 订购时间 (by month, by day) from one grouping of the rows by day.
+    const days = statements.filter((s) => s.startsWith('WITH "days" AS MATERIALIZED'));
+    expect(days).toHaveLength(1);
+    expect(days[0]!.match(/"o"\."order_time"/g)).toHaveLength(1);
+    // Besides them: the detail table's rows and count.
+    expect(statements).toHaveLength(4);
     expect(res.body.data.map((i: ChartDataBatchItem) => i.chartKey)).toEqual(KEYS);
     expect(byKey(res.body.data).get('note')).toMatchObject({ data: { dataList: [] }, error: null });
     // A second load within the cache's life runs nothing.
@@ -193,7 +203,7 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     }
   });
 
-  it('with grouped: false shares one statement among the distinct counts of 手机号 only, every other chart alone, with the same answers', async () => {
+  it('with grouped: false shares one statement among the distinct counts of 手机号, one among the time axes, every other chart alone, with the same answers', async () => {
     clearReadCache(w.server.ctx);
     statements = [];
     const res = await call(w.server, 'POST', '/api/board/chart-data/batch', {
@@ -206,9 +216,11 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     expect(grouped[0]!.match(/GROUP BY "r"\."x"/g)).toHaveLength(1);
     // Its grouping sets: the card's (), 渠道 and 订单编号 — not the other charts' dimensions.
     expect(grouped[0]).toContain('GROUPING SETS ((4), (1, 5), (2, 6))');
+    // The time axes share their days here too: one statement for by month and by day.
+    expect(statements.filter((s) => s.startsWith('WITH "days" AS MATERIALIZED'))).toHaveLength(1);
     const items = byKey(res.body.data);
     clearReadCache(w.server.ctx);
-    for (const key of ['customers', 'customersByChannel', 'customersByOrder', 'byProvince']) {
+    for (const key of ['customers', 'customersByChannel', 'customersByOrder', 'byProvince', 'byMonth', 'byDay']) {
       const own = await single(w.admin, key);
       expect(items.get(key)!.data!.dataList, key).toEqual(own.body.data.dataList);
     }
