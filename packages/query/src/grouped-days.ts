@@ -1,7 +1,7 @@
 import type { Expr, SelectQuery } from './ast.ts';
 import { select } from './ast.ts';
 import type { CubePlan } from './compiler.ts';
-import type { GroupedStatement } from './grouped-statement.ts';
+import { splitRows, type GroupedStatement } from './grouped-statement.ts';
 import { renderQuery, type ParamValue } from './render.ts';
 import { renameColumnsOf, splittableAggs, twoLevel } from './two-level.ts';
 
@@ -125,21 +125,11 @@ export function sharedDaysStatement(plans: readonly CubePlan[], members: number[
   });
   const sql = `WITH ${q('days')} AS MATERIALIZED (${innerSql.sql}) SELECT * FROM (${branches.join(' UNION ALL ')}) AS ${q('u')} ORDER BY ${q('q')}, ${q('rn')}`;
   const params: ParamValue[] = [...innerSql.params];
+  const columnsOf = outers.map(({ aliases }, m) => new Map(aliases.map((alias, i) => [alias, `c${m}_${i}`])));
   return {
     sql,
     params,
     members,
-    split<R extends Record<string, unknown>>(rows: readonly R[]): R[][] {
-      const out: R[][] = members.map(() => []);
-      for (const row of rows) {
-        const m = Number(row.q);
-        const aliases = outers[m]?.aliases;
-        if (!aliases) continue;
-        const own: Record<string, unknown> = {};
-        aliases.forEach((alias, i) => (own[alias] = row[`c${m}_${i}`]));
-        out[m]!.push(own as R);
-      }
-      return out;
-    },
+    split: (rows) => splitRows(rows, columnsOf),
   };
 }

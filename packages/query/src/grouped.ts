@@ -4,7 +4,7 @@ import type { CubePlan } from './compiler.ts';
 import type { Dialect } from './dialects/types.ts';
 import { daysKey, sharedDaysStatement } from './grouped-days.ts';
 import { maskedCounts, maskedDistinctArg, type DistinctTarget } from './grouped-distinct.ts';
-import type { GroupedStatement } from './grouped-statement.ts';
+import { splitRows, type GroupedStatement } from './grouped-statement.ts';
 import { renderQuery, type ParamValue } from './render.ts';
 
 /**
@@ -233,17 +233,6 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
     sql,
     params,
     members,
-    split<R extends Record<string, unknown>>(rows: readonly R[]): R[][] {
-      const out: R[][] = members.map(() => []);
-      for (const row of rows) {
-        const m = Number(row.q);
-        const map = columnsOf[m];
-        if (!map) continue;
-        const own: Record<string, unknown> = {};
-        for (const [alias, column] of map) own[alias] = row[column];
-        out[m]!.push(own as R);
-      }
-      return out;
-    },
+    split: (rows) => splitRows(rows, columnsOf),
   };
 }
