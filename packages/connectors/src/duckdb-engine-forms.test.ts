@@ -199,6 +199,34 @@ describe('time axes grouped by day on DuckDB', () => {
     }
     expect(groups[0]!.split([]).map((rows) => rows.length)).toEqual([0, 0, 0, 0]);
   });
+
+  it("binds a formula's value outside its aggregate in the shared statement, as the chart's own statement does", async () => {
+    const weighted = {
+      ...timeModel,
+      fields: [
+        ...timeModel.fields,
+        { id: 99, columnAttr: 'VIRTUAL' as const, columnTitle: '加权金额', columnFormula: 'SUM([金额]) * ${rate}', viewDataType: 'NUMBER' as const },
+      ],
+    };
+    const withParams = { ...options, params: { rate: 1.5 } };
+    const where: CubeQueryRequest['where'] = { conditions: [{ cubeColumnId: 4, conditions: [{ function: 'gt', values: [5] }] }] };
+    const requests: CubeQueryRequest[] = [
+      { dimensions: [{ fieldId: 1, granularity: 'MONTH' }], measures: [{ fieldId: 99 }], where, sort: [{ fieldId: 1 }], limit: 100 },
+      { dimensions: [{ fieldId: 1, granularity: 'DAY' }], measures: [{ fieldId: 4, aggregation: 'SUM' }], where, sort: [{ fieldId: 1 }], limit: 100 },
+    ];
+    const [group] = groupPlans(
+      requests.map((r) => planCubeQuery(weighted, r, withParams)),
+      { distinctOnly: true },
+    ).groups;
+    expect(group!.params).toEqual([5, 1.5]);
+    const split = group!.split((await collect(driver.query(group!.sql, group!.params))).rows);
+    for (const [i, request] of requests.entries()) {
+      const own = compileCubeQuery(weighted, request, withParams);
+      const rows = (await collect(driver.query(own.sql, own.params))).rows;
+      expect(rows.length).toBeGreaterThan(1);
+      expect(split[i]!.map((r) => ({ ...r, m0: Math.round(Number(r.m0) * 1e6) }))).toEqual(rows.map((r) => ({ ...r, m0: Math.round(Number(r.m0) * 1e6) })));
+    }
+  });
 });
 
 /**

@@ -87,6 +87,24 @@ describe('time axes sharing their days (one grouping of the rows by day for the 
     expect(groups[1]!.sql).not.toContain('order_time');
   });
 
+  it("binds a formula's value outside its aggregate in the chart's own branch, numbered after the shared rows' values", () => {
+    const model = {
+      ...singleTableModel,
+      fields: [
+        ...singleTableModel.fields,
+        { id: 99, columnAttr: 'VIRTUAL' as const, columnTitle: '加权金额', columnFormula: 'SUM([金额]) * ${rate}', viewDataType: 'NUMBER' as const },
+      ],
+    };
+    const weighted = axis('WEEK', { measures: [{ fieldId: 99 }] });
+    const plans = [BY_DAY, weighted].map((r) =>
+      planCubeQuery(model, r, { dialect: 'duckdb', now: NOW, params: { rate: 1.5 }, rowFilters: [where(2, 'eq', ['线上'])] }),
+    );
+    const [group] = groupPlans(plans, { distinctOnly: true }).groups;
+    expect(group!.members).toEqual([0, 1]);
+    expect(group!.params).toEqual(['线上', 1.5]);
+    expect(group!.sql).toContain('SUM("days"."p1") * CAST($2 AS DOUBLE) AS "m0"');
+  });
+
   it('follows the capabilities, never the name: no day function (PostgreSQL here) or no window functions, no sharing', () => {
     expect(groupPlans(plansFor('postgres', [BY_DAY, BY_MONTH]), { distinctOnly: true })).toEqual({ groups: [], alone: [0, 1] });
     expect(groupPlans(plansFor(withCapabilities('duckdb', { windowFunctions: false }), [BY_DAY, BY_MONTH]), { distinctOnly: true })).toEqual({

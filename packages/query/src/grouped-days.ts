@@ -112,9 +112,13 @@ export function sharedDaysStatement(plans: readonly CubePlan[], members: number[
     dialect,
   );
   const slot = (m: number, i: number) => q(`c${m}_${i}`);
+  const params: ParamValue[] = [...innerSql.params];
   const branches = outers.map(({ plan, outer }, m) => {
-    const rendered = renderQuery(outer, dialect);
-    if (rendered.params.length > 0) throw new Error('grouped-days: the outer level binds no value');
+    // A formula's value outside its aggregate (SUM([金额]) * ${rate}) is bound in the outer level:
+    // numbered on from the values bound before it.
+    const offset = params.length;
+    const rendered = renderQuery(outer, { ...dialect, placeholder: (index) => dialect.placeholder(index + offset) });
+    params.push(...rendered.params);
     const slots = outers.flatMap((other, j) =>
       other.aliases.map((alias, i) => (j === m ? `${q(`o${m}`)}.${q(alias)} AS ${slot(j, i)}` : `NULL AS ${slot(j, i)}`)),
     );
@@ -124,7 +128,6 @@ export function sharedDaysStatement(plans: readonly CubePlan[], members: number[
     return `(SELECT * FROM (${numbered}) AS ${q(`b${m}`)} WHERE ${q('rn')} <= ${Math.trunc(plan.limit!)})`;
   });
   const sql = `WITH ${q('days')} AS MATERIALIZED (${innerSql.sql}) SELECT * FROM (${branches.join(' UNION ALL ')}) AS ${q('u')} ORDER BY ${q('q')}, ${q('rn')}`;
-  const params: ParamValue[] = [...innerSql.params];
   const columnsOf = outers.map(({ aliases }, m) => new Map(aliases.map((alias, i) => [alias, `c${m}_${i}`])));
   return {
     sql,
