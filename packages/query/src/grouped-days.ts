@@ -1,7 +1,7 @@
 import type { Expr, SelectQuery } from './ast.ts';
 import { select } from './ast.ts';
 import type { CubePlan } from './compiler.ts';
-import { splitRows, type GroupedStatement } from './grouped-statement.ts';
+import { branchesStatement, limitedBranch, splitRows, type GroupedStatement } from './grouped-statement.ts';
 import { renderQuery, type ParamValue } from './render.ts';
 import { renameColumnsOf, splittableAggs, twoLevel } from './two-level.ts';
 
@@ -125,9 +125,9 @@ export function sharedDaysStatement(plans: readonly CubePlan[], members: number[
     const order = plan.orderBy.map((o) => `${q(`o${m}`)}.${q((o.expr as Extract<Expr, { k: 'alias' }>).name)} ${o.desc ? 'DESC' : 'ASC'} NULLS LAST`);
     const over = order.length > 0 ? `ORDER BY ${order.join(', ')}` : '';
     const numbered = `SELECT ${m} AS ${q('q')}, ${slots.join(', ')}, ROW_NUMBER() OVER (${over}) AS ${q('rn')} FROM (${rendered.sql}) AS ${q(`o${m}`)}`;
-    return `(SELECT * FROM (${numbered}) AS ${q(`b${m}`)} WHERE ${q('rn')} <= ${Math.trunc(plan.limit!)})`;
+    return limitedBranch(dialect, m, numbered, plan.limit!);
   });
-  const sql = `WITH ${q('days')} AS MATERIALIZED (${innerSql.sql}) SELECT * FROM (${branches.join(' UNION ALL ')}) AS ${q('u')} ORDER BY ${q('q')}, ${q('rn')}`;
+  const sql = branchesStatement(dialect, `${q('days')} AS MATERIALIZED (${innerSql.sql})`, branches);
   const columnsOf = outers.map(({ aliases }, m) => new Map(aliases.map((alias, i) => [alias, `c${m}_${i}`])));
   return {
     sql,

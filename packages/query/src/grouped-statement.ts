@@ -1,3 +1,4 @@
+import type { Dialect } from './dialects/types.ts';
 import type { RenderedSql } from './render.ts';
 
 /** A statement answering several plans (grouped.ts, grouped-days.ts), and how to split its rows back per plan. */
@@ -23,4 +24,16 @@ export function splitRows<R extends Record<string, unknown>>(rows: readonly R[],
     out[m]!.push(own as R);
   }
   return out;
+}
+
+/** A member's branch: its numbered rows (a SELECT with "q" and "rn" columns) kept up to its limit. */
+export function limitedBranch(dialect: Dialect, m: number, numbered: string, limit: number): string {
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  return `(SELECT * FROM (${numbered}) AS ${q(`b${m}`)} WHERE ${q('rn')} <= ${Math.trunc(limit)})`;
+}
+
+/** The statement: its CTEs, then every member's branch, in member order and each in its own order. */
+export function branchesStatement(dialect: Dialect, ctes: string, branches: readonly string[]): string {
+  const q = (name: string) => dialect.quoteIdentifier(name);
+  return `WITH ${ctes} SELECT * FROM (${branches.join(' UNION ALL ')}) AS ${q('u')} ORDER BY ${q('q')}, ${q('rn')}`;
 }

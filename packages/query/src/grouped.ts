@@ -4,7 +4,7 @@ import type { CubePlan } from './compiler.ts';
 import type { Dialect } from './dialects/types.ts';
 import { daysKey, sharedDaysStatement } from './grouped-days.ts';
 import { maskedCounts, maskedDistinctArg, type DistinctTarget } from './grouped-distinct.ts';
-import { splitRows, type GroupedStatement } from './grouped-statement.ts';
+import { branchesStatement, limitedBranch, splitRows, type GroupedStatement } from './grouped-statement.ts';
 import { renderQuery, type ParamValue } from './render.ts';
 
 /**
@@ -88,10 +88,13 @@ export function rowsKey(plan: CubePlan): string {
  */
 export function groupPlans(plans: readonly CubePlan[], options: { distinctOnly?: boolean } = {}): PlanGroups {
   const groups: GroupedStatement[] = [];
+  // Each plan's rows rendered once (a time axis without a partner is keyed again below).
+  const rowsKeys = new Map<CubePlan, string>();
+  const keyOf = (plan: CubePlan) => rowsKeys.get(plan) ?? rowsKeys.set(plan, rowsKey(plan)).get(plan)!;
   // Time axes of one column first (both ways): two or more share one grouping of the rows by day.
   const byDays = new Map<string, number[]>();
   plans.forEach((plan, i) => {
-    const key = daysKey(plan, rowsKey);
+    const key = daysKey(plan, keyOf);
     if (key) byDays.set(key, [...(byDays.get(key) ?? []), i]);
   });
   const inDays = new Set<number>();
@@ -107,7 +110,7 @@ export function groupPlans(plans: readonly CubePlan[], options: { distinctOnly?:
     if (inDays.has(i)) return;
     // distinctOnly: only the exact distinct counts share (each other chart is read alone).
     if (!isGroupable(plan) || (options.distinctOnly && !distinctArgs[i])) return void alone.push(i);
-    const key = rowsKey(plan);
+    const key = keyOf(plan);
     byRows.set(key, [...(byRows.get(key) ?? []), i]);
   });
   for (const bucket of byRows.values()) {
@@ -213,21 +216,19 @@ function groupedStatement(plans: readonly CubePlan[], members: number[]): Groupe
       return `${q(name)} ${o.desc ? 'DESC' : 'ASC'} NULLS LAST`;
     });
     const over = order.length > 0 ? `ORDER BY ${order.join(', ')}` : '';
-    const limit = `${q('rn')} <= ${Math.trunc(plan.limit!)}`;
     if (masked) {
       // The counts the member reads joined on by its dimension's value; the window over the result, so it may order by them.
       const counts = targets.map((_, t) => `${usesOf[m]!.has(t) ? masked.column(t) : 'NULL'} AS ${q(`e${t}`)}`);
       const joined = [...usesOf[m]!].map((t) => ` ${masked.join(t)}`).join('');
       const own = `SELECT ${m} AS ${q('q')}, ${[...shared.map((c) => `${q('g')}.${c}`), ...counts].join(', ')} FROM ${q('g')}${joined} WHERE ${q('g')}.${q(`s${setOf[m]}`)} IS NOT NULL`;
       const numbered = `SELECT *, ROW_NUMBER() OVER (${over}) AS ${q('rn')} FROM (${own}) AS ${q(`w${m}`)}`;
-      return `(SELECT * FROM (${numbered}) AS ${q(`b${m}`)} WHERE ${limit})`;
+      return limitedBranch(dialect, m, numbered, plan.limit!);
     }
     const numbered = `SELECT ${m} AS ${q('q')}, ${shared.join(', ')}, ROW_NUMBER() OVER (${over}) AS ${q('rn')} FROM ${q('g')} WHERE ${q(`s${setOf[m]}`)} IS NOT NULL`;
-    return `(SELECT * FROM (${numbered}) AS ${q(`b${m}`)} WHERE ${limit})`;
+    return limitedBranch(dialect, m, numbered, plan.limit!);
   });
-  const sql =
-    `WITH ${q('g')} AS MATERIALIZED (${inner.sql} GROUP BY GROUPING SETS (${groupingSets.join(', ')}))${masked ? `, ${masked.ctes}` : ''} ` +
-    `SELECT * FROM (${branches.join(' UNION ALL ')}) AS ${q('u')} ORDER BY ${q('q')}, ${q('rn')}`;
+  const ctes = `${q('g')} AS MATERIALIZED (${inner.sql} GROUP BY GROUPING SETS (${groupingSets.join(', ')}))${masked ? `, ${masked.ctes}` : ''}`;
+  const sql = branchesStatement(dialect, ctes, branches);
   const params: ParamValue[] = [...inner.params, ...(masked?.params ?? [])];
   return {
     sql,
