@@ -1,4 +1,4 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDriver } from './factory.ts';
 import { collect } from './stream.ts';
@@ -105,6 +105,39 @@ it('a finished read hands its connection to the next: a late cancel of the first
     expect((await rejection(cancelled)).kind).toBe('cancelled');
     expect((await collect(memory.query('SELECT count(*) AS n FROM pool_u'))).rows).toEqual([{ n: LOAD_ROWS.length }]);
   } finally {
+    await memory.close();
+  }
+});
+
+it('a repeated read runs its kept statement: new values, a replaced table and a failed read still answer right', async () => {
+  const memory = openDriver({ type: 'duckdb' });
+  const prepare = vi.spyOn(DuckDBConnection.prototype, 'prepare');
+  try {
+    await memory.bulkLoad('kept_t', LOAD_COLUMNS, LOAD_ROWS);
+    const byId = 'SELECT id FROM kept_t WHERE id >= $1 ORDER BY id';
+    const ids = async (from: unknown) => (await collect(memory.query(byId, [from as number]))).rows.map((row) => row.id);
+    expect(await ids(1)).toEqual(LOADED.map((row) => row.id));
+    prepare.mockClear();
+    expect(await ids(3)).toEqual(LOADED.filter((row) => Number(row.id) >= 3).map((row) => row.id));
+    expect(prepare).not.toHaveBeenCalled();
+    // A value the statement cannot take fails that read alone; the next read prepares again and answers.
+    expect((await rejection(collect(memory.query(byId, ['不是数字'])))).kind).toBe('query');
+    expect(await ids(2)).toEqual(LOADED.filter((row) => Number(row.id) >= 2).map((row) => row.id));
+    // The table replaced by one of another shape (a file table uploaded again): the same SQL reads the new one.
+    await memory.dropTable('kept_t');
+    await memory.bulkLoad(
+      'kept_t',
+      [
+        { name: 'id', type: 'STRING' },
+        { name: '备注', type: 'STRING' },
+      ],
+      [['9', '新表']],
+    );
+    expect((await collect(memory.query('SELECT * FROM kept_t WHERE id >= $1', ['0']))).rows).toEqual([{ id: '9', 备注: '新表' }]);
+    await memory.dropTable('kept_t');
+    expect((await rejection(collect(memory.query(byId, [1])))).message).toMatch(/kept_t/);
+  } finally {
+    prepare.mockRestore();
     await memory.close();
   }
 });

@@ -17,6 +17,7 @@ import { checkColumns, loadFailed, newIdentifier, runLoad, runRename, withoutSta
 import { defaultCapabilities } from './capabilities.ts';
 import { appendCsvFile, insertCsvFile, nonFiniteCheck, SerialReadNeeded, withFileIn } from './csv-file.ts';
 import { copySelectToCsv, duckdbCsvOutputDir, openDuckDBInstance, type CopyCsvOptions } from './duckdb/copy-csv.ts';
+import { KeptStatements } from './duckdb/kept-statements.ts';
 import { inspectionOf } from './duckdb-inspect.ts';
 import { connectorError, ConnectorError, errorText, queryFailed, readOnlyError } from './errors.ts';
 import { normalise, uniqueNames, viewDataTypeOf, type ValueKind } from './normalise.ts';
@@ -156,6 +157,8 @@ export class DuckDBDriver extends DriverBase {
   private readonly connections = new Set<DuckDBConnection>();
   /** Connections of reads that finished, reused before a new one is opened. */
   private readonly idle: DuckDBConnection[] = [];
+  /** Reads' prepared statements, kept on their connection for the same SQL's next read. */
+  private readonly kept = new KeptStatements();
   private closed = false;
   private readonly path: string;
   private infoCache: Promise<DriverInfo> | null = null;
@@ -183,7 +186,12 @@ export class DuckDBDriver extends DriverBase {
   private release(connection: DuckDBConnection, reusable = false): void {
     this.connections.delete(connection);
     if (reusable && !this.closed && this.idle.length < IDLE_CONNECTIONS) this.idle.push(connection);
-    else connection.closeSync();
+    else this.closeConnection(connection);
+  }
+
+  private closeConnection(connection: DuckDBConnection): void {
+    this.kept.drop(connection);
+    connection.closeSync();
   }
 
   private async withConnection<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -269,10 +277,12 @@ export class DuckDBDriver extends DriverBase {
     });
     let prepared: DuckDBPreparedStatement | null = null;
     try {
-      prepared = await connection.prepare(sql).catch((error: unknown) => {
-        if (/multiple statements/i.test(errorText(error))) throw connectorError('readOnly', 'singleStatement', {}, errorText(error), error);
-        throw error;
-      });
+      prepared =
+        this.kept.take(connection, sql) ??
+        (await connection.prepare(sql).catch((error: unknown) => {
+          if (/multiple statements/i.test(errorText(error))) throw connectorError('readOnly', 'singleStatement', {}, errorText(error), error);
+          throw error;
+        }));
       if (prepared.statementType !== StatementType.SELECT) throw readOnlyError();
       if (params.length > 0) prepared.bind([...params]);
       execution.signal.throwIfAborted();
@@ -304,7 +314,8 @@ export class DuckDBDriver extends DriverBase {
       finished = !execution.signal.aborted;
     } finally {
       owned = false;
-      prepared?.destroySync();
+      if (prepared && finished && !this.closed) this.kept.keep(connection, sql, prepared);
+      else prepared?.destroySync();
       this.release(connection, finished);
     }
   }
@@ -497,10 +508,10 @@ export class DuckDBDriver extends DriverBase {
     this.closed = true;
     for (const connection of this.connections) {
       connection.interrupt();
-      connection.closeSync();
+      this.closeConnection(connection);
     }
     this.connections.clear();
-    for (const connection of this.idle.splice(0)) connection.closeSync();
+    for (const connection of this.idle.splice(0)) this.closeConnection(connection);
     // A file database comes from the process-wide cache and may be shared: only an
     // in-memory instance is this driver's alone to close.
     if (this.instance && this.path === ':memory:') (await this.instance.catch(() => null))?.closeSync();
