@@ -17,8 +17,8 @@
  *                                                         # the exact statements' raw sum is printed beside
  *
  * Issue 26: two pages are timed in turns within each run — `batch` (the page's streamed
- * chart-data/batch call; charts sharing the dataset and its filters read in one grouped
- * statement) and `per-chart` (that call refused by Playwright, so each chart asks by itself as
+ * chart-data/batch call; each chart read alone, but distinct counts of one column and time axes
+ * of one column sharing a statement each) and `per-chart` (that call refused by Playwright, so each chart asks by itself as
  * before). The raw baseline stays the charts' own statements (one POST chart-data per chart,
  * captured at the driver before the browser starts); the board's grouped statements get a raw
  * sum of their own.
@@ -272,7 +272,7 @@ try {
     console.log(`chart cache after the runs: ${JSON.stringify(readCacheStats(ctx))}`);
     // The preview's batch call without a browser, cold: the server's and the engine's part of the
     // cold load (the rest is the page, and the browser's share of the two cores).
-    // In turns with the grouped form (`grouped: true`: what share links, embeds and the renderer ask).
+    // In turns with the GROUPING SETS form (`grouped: true`: what share links, embeds and the renderer asked until session 25).
     const serverCold: number[] = [];
     const serverColdGrouped: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -350,7 +350,7 @@ try {
     }
     console.log(`| server alone (no browser): the preview's batch call, cold → last line | ${fmt(median(serverCold))} | ${runsOf(serverCold)} |`);
     console.log(
-      `| server alone: the same call grouped (\`grouped: true\`, share links and embeds), cold → last line | ${fmt(median(serverColdGrouped))} | ${runsOf(serverColdGrouped)} |`,
+      `| server alone: the same call grouped (\`grouped: true\`, GROUPING SETS), cold → last line | ${fmt(median(serverColdGrouped))} | ${runsOf(serverColdGrouped)} |`,
     );
     console.log(`| raw DuckDB: the ${raw.count} statements of the charts run alone, sequential sum | ${fmt(raw.sum)} | |`);
     console.log(`| raw DuckDB: slowest of them | ${fmt(raw.max)} | |`);

@@ -88,12 +88,12 @@
   }
   /**
    * The board's first data (chart-data/batch without charts: the server picks what the page draws
-   * first), streamed; `alone`: each chart by its own statement (`grouped: false`, the preview).
+   * first), streamed, each chart by its own statement (`grouped: false`, as useBoardBatch asks).
    */
-  function firstData(boardId, alone) {
+  function firstData(boardId) {
     var headers = { Accept: 'application/x-ndjson', 'Content-Type': 'application/json', Authorization: 'Bearer ' + token };
-    var body = JSON.stringify(alone ? { boardId: boardId, grouped: false } : { boardId: boardId });
-    var key = 'POST /api/board/chart-data/batch ' + boardId + (alone ? ' alone' : '');
+    var body = JSON.stringify({ boardId: boardId, grouped: false });
+    var key = 'POST /api/board/chart-data/batch ' + boardId;
     keep(key, true, fetch('/api/board/chart-data/batch', { method: 'POST', headers: headers, body: body }));
   }
   function json(response) {
@@ -150,7 +150,7 @@
     var preview = /^\/newbi\/preview\/(\d+)\/?$/.exec(path);
     if (preview) {
       get('/api/board/boards/' + preview[1], true);
-      firstData(Number(preview[1]), true);
+      firstData(Number(preview[1]));
     }
   }
 

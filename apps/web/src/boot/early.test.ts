@@ -46,10 +46,10 @@ describe('the first script (src/boot/early.js)', () => {
       API.board.chartDataBatch,
     ]);
     expect(calls.find((c) => c.url === API.auth.info)?.headers.Authorization).toBe('Bearer tok');
-    // The board's first data: a batch that names no charts (the server picks them), streamed.
+    // The board's first data: a batch that names no charts (the server picks them), each read alone, streamed.
     const batch = calls.find((c) => c.url === API.board.chartDataBatch)!;
     expect(batch.method).toBe('POST');
-    expect(batch.body).toEqual({ boardId: 42 });
+    expect(batch.body).toEqual({ boardId: 42, grouped: false });
     expect(batch.headers.Accept).toBe('application/x-ndjson');
 
     // The app's own requests take the answers instead of asking again…
@@ -69,7 +69,7 @@ describe('the first script (src/boot/early.js)', () => {
     runEarlyScript('/m/app/7?menu=4');
     await settle();
     expect(calls.map((c) => c.url)).toContain(apiPath(API.board.board, { id: 43 }));
-    expect(calls.find((c) => c.url === API.board.chartDataBatch)?.body).toEqual({ boardId: 43 });
+    expect(calls.find((c) => c.url === API.board.chartDataBatch)?.body).toEqual({ boardId: 43, grouped: false });
     expect(calls.map((c) => c.url)).not.toContain(apiPath(API.board.board, { id: 42 }));
   });
 
@@ -87,9 +87,10 @@ describe('the first script (src/boot/early.js)', () => {
     expect(batch.body).toEqual({ boardId: 42, grouped: false });
     expect(batch.headers.Authorization).toBe('Bearer tok');
     expect(await http.get(apiPath(API.board.board, { id: 42 }))).toEqual({ id: 42, title: '销售概览' });
-    // Taken by the page that reads each chart alone, not by one that would group them.
+    // Taken once, with the same session only.
+    expect(takeEarlyBatch(42, 'other')).toBeNull();
+    expect(await (await takeEarlyBatch(42, 'tok'))!.text()).toBe('{"index":0}');
     expect(takeEarlyBatch(42, 'tok')).toBeNull();
-    expect(await (await takeEarlyBatch(42, 'tok', false))!.text()).toBe('{"index":0}');
     expect(calls).toHaveLength(4);
   });
 

@@ -99,11 +99,11 @@ function takeEarly(key: string, token: string | null): Promise<Response | null> 
 }
 
 /**
- * The streamed answer of the board's first data (POST chart-data/batch without `charts`): early.js
- * asks it grouped on /m/app/{id} and each chart alone (`grouped: false`) on /newbi/preview/{id}.
+ * The streamed answer of the board's first data (POST chart-data/batch without `charts`, each
+ * chart read alone) that early.js asked for on /m/app/{id} and /newbi/preview/{id}.
  */
-export function takeEarlyBatch(boardId: number, token: string | null, grouped = true): Promise<Response | null> | null {
-  return takeEarly(`POST ${API.board.chartDataBatch} ${boardId}${grouped ? '' : ' alone'}`, token);
+export function takeEarlyBatch(boardId: number, token: string | null): Promise<Response | null> | null {
+  return takeEarly(`POST ${API.board.chartDataBatch} ${boardId}`, token);
 }
 
 export type Query = Record<string, string | number | boolean | null | undefined>;

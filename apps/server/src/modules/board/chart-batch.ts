@@ -30,10 +30,11 @@ import { findCharts } from './repo.ts';
  *
  * - each dataset is opened once for the call (its model, the subject's restriction, the
  *   driver, one `now` for relative dates);
- * - the charts' reads go together to the read module (read/grouped.ts), which answers those
- *   reading the same rows of one data source with one grouped statement — unless the call says
- *   `grouped: false` (the board preview), when each chart is read alone but for exact distinct
- *   counts of one column, which still share one aggregation by it (packages/query grouped-distinct.ts).
+ * - the charts' reads go together to the read module (read/grouped.ts). By default (`grouped:
+ *   false`, what every page asks) each chart is read alone but for the exact distinct counts of
+ *   one column and the time axes of one column, which share one statement each (packages/query
+ *   grouped-distinct.ts, grouped-days.ts); `grouped: true` reads the charts that share the same
+ *   rows of one data source with one GROUPING SETS statement.
  *
  * A chart's own failure (missing, no dataset, a refused column, an engine error) is its item's
  * `error`, as its own call would have answered it; the other charts are answered. A call that

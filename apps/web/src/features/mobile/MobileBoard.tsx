@@ -14,7 +14,7 @@ export function MobileBoard({ boardId }: { boardId: number }) {
   if (!shown) return <BoardStatePanel failure={failure} onRetry={retry} />;
   return (
     <div className="m-board" data-testid="m-board" data-board-id={boardId} data-board-type={shown.content.type}>
-      <BoardView key={boardId} board={shown} tools={false} onReady={onReady} batch="grouped" />
+      <BoardView key={boardId} board={shown} tools={false} onReady={onReady} batch />
     </div>
   );
 }

@@ -86,7 +86,7 @@ function SharedBoard({ boardId }: { boardId: number }) {
         board={board}
         tools={false}
         onReady={onReady}
-        batch="grouped"
+        batch
         header={(controls) => (
           <div className="board-topbar" data-testid="board-topbar">
             <Tooltip title={board.title}>

@@ -97,12 +97,11 @@ export default function BoardPreviewPage() {
     if (board) document.title = board.title;
   }, [board]);
   if (!board) return <BoardStatePanel failure={failure} onRetry={retry} />;
-  // One call, each chart read alone ('alone', not 'grouped': at 10M orders the grouped batch page was
-  // 2.4× slower cold than per-chart requests, docs/board-speed.md); early.js sends it with the
-  // board's definition, before the app's script has loaded.
+  // One call, each chart read alone (docs/board-speed.md); early.js sends it with the board's
+  // definition, before the app's script has loaded.
   return (
     <div className="board-preview-page" data-testid="board-preview">
-      <BoardView board={board} onReady={onReady} batch="alone" header={(controls) => <TopBar board={board} controls={controls} />} />
+      <BoardView board={board} onReady={onReady} batch header={(controls) => <TopBar board={board} controls={controls} />} />
     </div>
   );
 }

@@ -27,7 +27,7 @@ export default function OpenViewPage() {
     <div className="board-preview-page" data-testid="board-openview">
       <BoardView
         board={board}
-        batch="grouped"
+        batch
         onReady={onReady}
         header={(controls) =>
           controls.anchors.length > 0 ? (

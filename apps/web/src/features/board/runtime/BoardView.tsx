@@ -22,7 +22,7 @@ import {
   type ClickedField,
   type LinkageState,
 } from '@shutu/contracts/board-linkage';
-import { useBoardBatch, type BoardBatchMode } from './useBoardBatch.ts';
+import { useBoardBatch } from './useBoardBatch.ts';
 import './board-view.css';
 
 /** What the board offers its header (the preview's top bar, the slideshow's toolbar). */
@@ -50,11 +50,10 @@ export interface BoardViewProps {
   /** Every chart drawn in place has rendered (its picture, its empty state or its error); called once. */
   onReady?: () => void;
   /**
-   * The drawn charts' first data in one call (useBoardBatch): 'grouped' (the charts that share a
-   * dataset and its filters read by one statement: the phone viewer), 'alone' (each chart by its
-   * own statement: the board preview); absent, each chart asks by itself.
+   * The drawn charts' first data in one call (useBoardBatch), each chart read by its own
+   * statement; absent, each chart asks by itself.
    */
-  batch?: BoardBatchMode;
+  batch?: boolean;
 }
 
 /** A chart no driver links to (one array for all, so BoardChart's memo holds). */
@@ -87,8 +86,7 @@ export function BoardView({ board, tools = true, header, onReady, batch }: Board
   );
 
   // The drawn charts' first data (nothing chosen yet, the filters' defaults), asked for now: in one
-  // call when `batch` (grouped: the charts that share a dataset and its filters in one statement;
-  // alone: each by its own), else each chart's own request.
+  // call when `batch`, else each chart's own request.
   // Their lines are filed once the code of the kinds of charts drawn here is there (it starts
   // loading now, beside their data, after the batch's request: six connections on HTTP/1.1).
   const batchWaiting = useBoardBatch(

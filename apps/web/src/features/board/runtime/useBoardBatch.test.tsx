@@ -91,7 +91,7 @@ it('asks for the drawn charts in one streamed batch, draws each as its line arri
     chartAt('text', 'text', '说明', { x: 900, y: 0 }, { text: '说明文字' }),
     chartAt('dialog', 'bar', '弹窗图', { isDiglog: true }),
   ]);
-  mount(<BoardView board={board} batch="grouped" onReady={onReady} />);
+  mount(<BoardView board={board} batch onReady={onReady} />);
   // The bar is drawn from its line while the table still waits for its own.
   await waitFor(() => expect(document.querySelector('[data-chart-key="bar"]')?.getAttribute('data-row-count')).toBe('1'));
   expect(document.querySelector('[data-chart-key="failing"]')?.getAttribute('data-loading')).toBe('true');
@@ -109,6 +109,7 @@ it('asks for the drawn charts in one streamed batch, draws each as its line arri
       { chartKey: 'bar', mode: 'aggregate', links: [{ fieldId: 1, function: 'in', values: ['浙江'] }], current: 1, size: null },
       { chartKey: 'failing', mode: 'aggregate', links: [], current: 1, size: null },
     ],
+    grouped: false,
   });
   // Answered charts do not ask again; the failed one asks by itself and shows its own failure.
   expect(calls.map((c) => (c.body as ChartDataRequest).chartKey)).toEqual(['failing']);
@@ -126,7 +127,7 @@ it('asks once when the render that started the call is thrown away and done agai
     <StrictMode>
       <BoardView
         board={makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 }), chartAt('pie', 'pie', '占比', { x: 500, y: 0 })])}
-        batch="grouped"
+        batch
         onReady={onReady}
       />
     </StrictMode>,
@@ -147,7 +148,7 @@ it('keeps the call while the board is on the page (StrictMode mounts it twice) a
   });
   const view = mount(
     <StrictMode>
-      <BoardView board={makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 })])} batch="grouped" />
+      <BoardView board={makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 })])} batch />
     </StrictMode>,
   );
   await waitFor(() => expect(signals).toHaveLength(1));
@@ -187,7 +188,7 @@ it('does not ask again when the batch answers a chart whose query held an earlie
   render(
     <QueryClientProvider client={client}>
       <AntApp>
-        <BoardView board={board} batch="grouped" onReady={onReady} />
+        <BoardView board={board} batch onReady={onReady} />
       </AntApp>
     </QueryClientProvider>,
   );
@@ -205,7 +206,7 @@ it('falls back to one request per chart when the batch fails', async () => {
   mount(
     <BoardView
       board={makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 }), chartAt('pie', 'pie', '占比', { x: 500, y: 0 })])}
-      batch="grouped"
+      batch
       onReady={onReady}
     />,
   );
@@ -248,7 +249,7 @@ it("takes the first script's call for the board's first data: each line filed by
     },
   });
   const onReady = vi.fn();
-  mount(<BoardView board={board} batch="grouped" onReady={onReady} />);
+  mount(<BoardView board={board} batch onReady={onReady} />);
   await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
   expect(taken).toEqual([`POST /api/board/chart-data/batch ${board.id} null`]);
   expect(document.querySelector('[data-chart-key="bar"]')?.getAttribute('data-row-count')).toBe('1');
@@ -257,7 +258,7 @@ it("takes the first script's call for the board's first data: each line filed by
   expect(calls.filter((c) => c.url === '/api/board/chart-data').map((c) => (c.body as ChartDataRequest).chartKey)).toEqual(['pie']);
 });
 
-it("asks for each chart alone in 'alone' mode (the preview), and takes the first script's call made so, not a grouped one", async () => {
+it("asks for each chart alone (grouped: false), and takes the first script's call for the board", async () => {
   const calls = mockFetch(() => undefined);
   const board = makeBoard([chartAt('bar', 'bar', '各省金额', { x: 0, y: 0 }), chartAt('pie', 'pie', '占比', { x: 500, y: 0 })]);
   const taken: string[] = [];
@@ -273,9 +274,9 @@ it("asks for each chart alone in 'alone' mode (the preview), and takes the first
     0,
   );
   const onReady = vi.fn();
-  mount(<BoardView board={board} batch="alone" onReady={onReady} />);
+  mount(<BoardView board={board} batch onReady={onReady} />);
   await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1));
-  expect(taken).toEqual([`POST /api/board/chart-data/batch ${board.id} alone`]);
+  expect(taken).toEqual([`POST /api/board/chart-data/batch ${board.id}`]);
   expect(batches).toHaveLength(1);
   expect(batches[0]).toMatchObject({ boardId: board.id, grouped: false });
   expect(batches[0]!.charts!.map((c) => c.chartKey)).toEqual(['bar', 'pie']);

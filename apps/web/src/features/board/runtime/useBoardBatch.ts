@@ -8,17 +8,15 @@ import { chartDataBody, chartDataKeys, fetchChartData } from '../../../shared/ch
 
 /**
  * The first data of a board in one call (POST chart-data/batch, issue 26): the charts drawn on
- * the page ask together, so the server reads the charts that share a dataset and its filters
- * in one statement. The answer is streamed (NDJSON), one line per chart as the engine answers
+ * the page ask together, each read by its own statement as its own request reads it (the
+ * server shares one statement among exact distinct counts of one column, and among time axes of
+ * one column; its GROUPING SETS form, slower to the last chart, is not asked for). The answer is streamed (NDJSON), one line per chart as the engine answers
  * it, and each line is put where the chart's own query (useChartData) looks for it, so the
  * chart draws at once without a request of its own while the others are still being read. A
  * chart whose line is an error asks again by itself and shows its own failure. Later changes
  * (linkage, paging, 全屏 dialogs) go through each chart's own request. When the batch itself
  * fails, every chart not yet answered asks by itself, as before the batch existed.
  */
-
-/** How the batch reads the charts: those sharing a dataset and its filters in one statement, or each alone. */
-export type BoardBatchMode = 'grouped' | 'alone';
 
 /** Answers of the batch put in the cache, not yet replaced by a chart's own request. */
 const batchAnswers = new WeakSet<ChartDataResult>();
@@ -42,12 +40,11 @@ export function boardChartStaleTime(query: Query<ChartDataResult, Error, ChartDa
 async function readBatch(
   boardId: number,
   charts: readonly ChartDataBatchChartInput[],
-  mode: BoardBatchMode,
   onLine: (line: ChartDataBatchLine) => void,
   signal: AbortSignal,
 ): Promise<void> {
   const token = authToken();
-  const early = takeEarlyBatch(boardId, token, mode === 'grouped');
+  const early = takeEarlyBatch(boardId, token);
   // Without an early call, the request goes out now, before the caller goes on.
   const response =
     (early && (await early)) ||
@@ -57,7 +54,7 @@ async function readBatch(
       body: JSON.stringify({
         boardId,
         charts: [...charts],
-        ...(mode === 'alone' ? { grouped: false } : {}),
+        grouped: false,
       } satisfies ChartDataBatchRequest),
       signal,
     }));
@@ -103,7 +100,7 @@ interface FirstRequests {
  * chart back for 300 ms after that fallback (its Suspense throttle). The early call's answer is
  * often complete before the code is (the phone viewer), so its charts would all wait so.
  */
-function startBatch(client: QueryClient, boardId: number, first: FirstRequests, mode: BoardBatchMode, codeReady: () => Promise<unknown>): BatchRun {
+function startBatch(client: QueryClient, boardId: number, first: FirstRequests, codeReady: () => Promise<unknown>): BatchRun {
   const { bodies, charts } = first;
   const run: BatchRun = {
     answered: new Set(),
@@ -137,7 +134,6 @@ function startBatch(client: QueryClient, boardId: number, first: FirstRequests, 
   const read = readBatch(
     boardId,
     charts,
-    mode,
     (line) => {
       if (held) return void held.push(line);
       file(line);
@@ -247,33 +243,27 @@ function claimRun(client: QueryClient, { key, run }: { key: string; run: BatchRu
 }
 
 /** The call for these first requests: the one an earlier, uncommitted render started, or a new one. */
-function batchFor(
-  client: QueryClient,
-  boardId: number,
-  first: FirstRequests,
-  mode: BoardBatchMode,
-  codeReady: () => Promise<unknown>,
-): { key: string; run: BatchRun } {
-  const key = `${boardId}|${mode}|${JSON.stringify(first.charts)}`;
+function batchFor(client: QueryClient, boardId: number, first: FirstRequests, codeReady: () => Promise<unknown>): { key: string; run: BatchRun } {
+  const key = `${boardId}|${JSON.stringify(first.charts)}`;
   const runs = unclaimedOf(client);
   const earlier = runs.get(key);
   if (reusable(earlier)) return { key, run: earlier };
   for (const [k, r] of runs) if (!reusable(r)) runs.delete(k);
-  const run = startBatch(client, boardId, first, mode, codeReady);
+  const run = startBatch(client, boardId, first, codeReady);
   runs.set(key, run);
   return { key, run };
 }
 
 /**
  * The board's first data, asked for while the board renders its first time (not after every chart
- * has rendered, which on a phone is most of a second): in one batch call when `batch` names a
- * mode, else the charts' own requests at once. Returns whether a chart still waits for its line of the
+ * has rendered, which on a phone is most of a second): in one batch call when `batch`, else the
+ * charts' own requests at once. Returns whether a chart still waits for its line of the
  * batch (it does not ask by itself meanwhile).
  */
 export function useBoardBatch(
   boardId: number,
   requests: () => readonly BoardChartRequest[],
-  batch: BoardBatchMode | undefined,
+  batch: boolean | undefined,
   codeReady: () => Promise<unknown> = () => Promise.resolve(),
 ): (chartKey: string) => boolean {
   const client = useQueryClient();
@@ -284,7 +274,7 @@ export function useBoardBatch(
   });
   const [started] = useState<{ key: string; run: BatchRun } | null>(() => {
     if (!batch) prefetchFirstAnswers(client, first.bodies);
-    return batch && first.bodies.length > 0 ? batchFor(client, boardId, first, batch, codeReady) : null;
+    return batch && first.bodies.length > 0 ? batchFor(client, boardId, first, codeReady) : null;
   });
   const run = started?.run ?? null;
   useSyncExternalStore(
