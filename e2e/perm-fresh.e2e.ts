@@ -36,9 +36,29 @@ describe('permission groups on a fresh install', () => {
     new URL(r.url()).pathname === path && r.request().method() === 'POST';
 
   it('creates the first group in the preselected 默认分类', async () => {
+    // What the page was told, for the message should the category not show (a full suite's run
+    // once waited 30 s for it; alone, and under load, it never failed).
+    const typeAnswers: string[] = [];
+    const recordTypes = (r: { url(): string; request(): { method(): string }; status(): number; text(): Promise<string> }) => {
+      if (new URL(r.url()).pathname === '/api/perm/types' && r.request().method() === 'GET')
+        void r.text().then((body) => typeAnswers.push(`${r.status()} ${body.slice(0, 300)}`));
+    };
+    page.on('response', recordTypes);
     await page.locator('.app-menu').getByText('权限组管理').click();
     await page.waitForURL('**/system/authGroup');
-    await page.getByTestId('perm-types').getByRole('option', { name: '默认分类' }).waitFor();
+    try {
+      await page.getByTestId('perm-types').getByRole('option', { name: '默认分类' }).waitFor();
+    } catch (error) {
+      const shown = await page
+        .getByTestId('perm-types')
+        .innerText()
+        .catch(() => '(no perm-types)');
+      throw new Error(`默认分类 not shown; the menu showed ${JSON.stringify(shown)}; GET /api/perm/types answered ${JSON.stringify(typeAnswers)}`, {
+        cause: error,
+      });
+    } finally {
+      page.off('response', recordTypes);
+    }
 
     await page.getByRole('button', { name: '新增权限组' }).click();
     await typeField().getByTitle('默认分类').waitFor();
