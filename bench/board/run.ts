@@ -54,6 +54,7 @@ import { ensureBuiltinWarehouse } from '../../apps/server/src/modules/datasource
 const RUN = new Date().toISOString().slice(0, 19).replace('T', ' ');
 import { ARTIFACTS, launchBrowser } from '../../e2e/harness.ts';
 import { serverWarehouseInstance } from '../src/index.ts';
+import { cpuByProcess, cpuSince, type CpuByProcess } from './cpu.ts';
 import { traceLoad } from './trace.ts';
 
 const { values } = parseArgs({
@@ -245,9 +246,19 @@ try {
     await page.screenshot({ path: shot });
     console.log(`screenshot: ${path.relative(REPO_ROOT, shot)}`);
 
-    type Timings = { cold: number[]; warm: number[]; coldData: number[]; warmData: number[]; warmAsked: number[]; warmShared: number; answers: number };
+    type Timings = {
+      cold: number[];
+      warm: number[];
+      coldData: number[];
+      warmData: number[];
+      warmAsked: number[];
+      warmShared: number;
+      answers: number;
+      coldCpu: CpuByProcess[];
+      warmCpu: CpuByProcess[];
+    };
     const timings = new Map<string, Timings>(
-      modes.map((m) => [m, { cold: [], warm: [], coldData: [], warmData: [], warmAsked: [], warmShared: 0, answers: 0 }]),
+      modes.map((m) => [m, { cold: [], warm: [], coldData: [], warmData: [], warmAsked: [], warmShared: 0, answers: 0, coldCpu: [], warmCpu: [] }]),
     );
     // The modes take turns within each run, so that load from elsewhere falls on both alike.
     for (let i = 0; i < runs; i++) {
@@ -257,8 +268,12 @@ try {
         // Cold: neither the read cache nor the kept chart answers (board/answer-cache.ts) hold anything.
         clearReadCache(ctx);
         clearAnswerCache(ctx);
+        const beforeCold = cpuByProcess();
         const c = await open('goto');
+        t.coldCpu.push(cpuSince(beforeCold));
+        const beforeWarm = cpuByProcess();
         const w = await open('reload');
+        t.warmCpu.push(cpuSince(beforeWarm));
         t.cold.push(c.millis);
         t.warm.push(w.millis);
         t.coldData.push(c.dataMillis);
@@ -347,6 +362,15 @@ try {
       console.log(`| ${mode}: cold, navigation → last chart answer | ${fmt(median(t.coldData))} | ${runsOf(t.coldData)} |`);
       console.log(`| ${mode}: warm, reload → last chart answer | ${fmt(median(t.warmData))} | ${runsOf(t.warmData)} |`);
       console.log(`| ${mode}: warm, reload → first chart-data request sent | ${fmt(median(t.warmAsked))} | ${runsOf(t.warmAsked)} |`);
+      for (const [load, cpus] of [
+        ['cold', t.coldCpu],
+        ['warm', t.warmCpu],
+      ] as const) {
+        const of = (kind: keyof CpuByProcess) => median(cpus.map((cpu) => cpu[kind]));
+        console.log(
+          `| ${mode}: ${load} load's CPU time (median): engine ${fmt(of('engine'))}, Chromium's renderer ${fmt(of('renderer'))}, its other processes ${fmt(of('browserOther'))}, server ${fmt(of('server'))} | ${fmt(median(cpus.map((cpu) => cpu.engine + cpu.renderer + cpu.browserOther + cpu.server)))} | |`,
+        );
+      }
     }
     console.log(`| server alone (no browser): the preview's batch call, cold → last line | ${fmt(median(serverCold))} | ${runsOf(serverCold)} |`);
     console.log(
