@@ -62,16 +62,26 @@ describe('time axes sharing their days (one grouping of the rows by day for the 
     expect(groupPlans(otherRows, { distinctOnly: true })).toEqual({ groups: [], alone: [0, 1] });
   });
 
-  it('shares only axes with the same other dimensions: by month and province joins by quarter and province, not by month alone', () => {
-    const withProvince = (granularity: 'MONTH' | 'QUARTER'): CubeQueryRequest => ({
+  it('shares the days of the widest axis: by month alone sums the days by month and province, an axis by channel keeps its own', () => {
+    const withDimension = (granularity: 'MONTH' | 'QUARTER', fieldId: number): CubeQueryRequest => ({
       ...axis(granularity),
-      dimensions: [{ fieldId: 5, granularity }, { fieldId: 1 }],
+      dimensions: [{ fieldId: 5, granularity }, { fieldId }],
     });
-    const { groups, alone } = groupPlans(plansFor('duckdb', [withProvince('MONTH'), BY_MONTH, withProvince('QUARTER')]), { distinctOnly: true });
-    expect(groups.map((g) => g.members)).toEqual([[0, 2]]);
-    expect(alone).toEqual([1]);
-    expect(groups[0]!.sql).toContain('"o"."province" AS "k0"');
-    expect(groups[0]!.sql).toContain('GROUP BY 1, 2)');
+    const plans = plansFor('duckdb', [BY_MONTH, withDimension('MONTH', 1), withDimension('QUARTER', 2), withDimension('QUARTER', 1)]);
+    const { groups, alone } = groupPlans(plans, { distinctOnly: true });
+    // The widest first (by month and province), then the axes within its dimensions; by quarter and channel alone.
+    expect(groups.map((g) => g.members)).toEqual([[1, 0, 3]]);
+    expect(alone).toEqual([2]);
+    const sql = groups[0]!.sql;
+    expect(sql).toContain('"o"."province" AS "k0"');
+    expect(sql).toContain('GROUP BY 1, 2)');
+    // By month alone: its outer level sums the days over the provinces.
+    expect(sql).toContain(
+      'FROM (SELECT DATE_TRUNC(\'month\', "days"."t0") AS "d0", SUM("days"."p0") AS "m0", SUM("days"."p0") / NULLIF(SUM("days"."p1"), 0) AS "m1" FROM "days" AS "days" GROUP BY 1) AS "o1"',
+    );
+    expect(sql).toContain(
+      'FROM (SELECT DATE_TRUNC(\'quarter\', "days"."t0") AS "d0", "days"."k0" AS "d1", SUM("days"."p0") AS "m0" FROM "days" AS "days" GROUP BY 1, 2) AS "o2"',
+    );
   });
 
   it('with the grouped batch the axes leave the GROUPING SETS statement for their own shared days', () => {

@@ -8,8 +8,8 @@ import { renameColumnsOf, splittableAggs, twoLevel } from './two-level.ts';
 /**
  * Time axes of one column sharing their days (issue 26, docs/board-speed.md "Time axes sharing
  * their days"): charts over the same rows whose dimensions are a day, week, month, quarter or
- * year of the same time column plus the same other dimensions — a board's 每日订单数, 每周金额
- * and 每月金额 — are answered by one statement that groups the rows by their day once:
+ * year of the same time column plus other dimensions within one of theirs — a board's 每日订单数,
+ * 每周金额, 每月金额 and 每月各类别订单数 — are answered by one statement that groups the rows by their day once:
  *
  *   WITH "days" AS MATERIALIZED (SELECT <day of the column> AS "t", <other dimensions> AS "k0"…,
  *                                  <each partial aggregate once> AS "p0"… FROM … WHERE … GROUP BY 1, 2…)
@@ -19,10 +19,11 @@ import { renameColumnsOf, splittableAggs, twoLevel } from './two-level.ts';
  *                 UNION ALL …) AS "u" ORDER BY "q", "rn"
  *
  * Each chart's outer level is its day-rollup's (two-level.ts: SUM of sums, SUM of counts, MIN,
- * MAX, AVG as sum over count), so its rows are those of its own statement. The charts' other
- * dimensions must be the same (as a set): days × a dimension the others do not group by could
- * be as many rows as the data. Only where the dialect names the day (`dayOf`) and numbers rows
- * (`windowFunctions`); not for hours, distinct counts, HAVING or OFFSET.
+ * MAX, AVG as sum over count), grouped by its own dimensions, so its rows are those of its own
+ * statement. The days are grouped by the other dimensions of the widest chart, and a chart
+ * shares them only when its other dimensions are among those (`daysBuckets`). Only where the
+ * dialect names the day (`dayOf`) and numbers rows (`windowFunctions`); not for hours, distinct
+ * counts, HAVING or OFFSET.
  */
 
 const SHARED_UNITS = new Set(['DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR']);
@@ -44,22 +45,48 @@ function timeAxisOf(plan: CubePlan): { at: number; axis: TimeAxis } | null {
 }
 
 /**
- * The key of the plans that may share their days: the rows they read (`rowsKey`), the time
- * column, and the other dimensions as a set. Null when the plan cannot share.
+ * Where a plan may share its days: the key of the rows it reads (`rowsKey`) and its time column,
+ * and its other dimensions (each by structure). Null when the plan cannot share.
  */
-export function daysKey(plan: CubePlan, rowsKey: (plan: CubePlan) => string): string | null {
+function daysShare(plan: CubePlan, rowsKey: (plan: CubePlan) => string): { key: string; others: string[] } | null {
   const time = timeAxisOf(plan);
   if (!time) return null;
   const dims = plan.fields.filter((f) => f.kind === 'dimension').length;
   const others = plan.query.columns
     .slice(0, dims)
     .filter((_, i) => i !== time.at)
-    .map((c) => JSON.stringify(c.expr))
-    .sort();
-  return JSON.stringify([rowsKey(plan), JSON.stringify(time.axis.arg), others]);
+    .map((c) => JSON.stringify(c.expr));
+  return { key: JSON.stringify([rowsKey(plan), JSON.stringify(time.axis.arg)]), others };
 }
 
-/** One statement for plans of one `daysKey` (at least two). */
+/**
+ * The plans that share their days, each bucket widest first: among the plans of one rows-and-time
+ * key, the plan with the most other dimensions and every plan whose other dimensions are among
+ * its own (by month joins by month and 类别: the days are grouped by day and 类别, and by month
+ * sums them over 类别). The widest plan's own statement groups its rows by day and those
+ * dimensions anyway (day-rollup.ts), so the shared days are never more rows than one member's
+ * own; plans outside the widest's dimensions make buckets of their own. Buckets of one plan are
+ * left out.
+ */
+export function daysBuckets(plans: readonly CubePlan[], rowsKey: (plan: CubePlan) => string): number[][] {
+  const byKey = new Map<string, { index: number; others: Set<string> }[]>();
+  plans.forEach((plan, index) => {
+    const share = daysShare(plan, rowsKey);
+    if (share) byKey.set(share.key, [...(byKey.get(share.key) ?? []), { index, others: new Set(share.others) }]);
+  });
+  const buckets: number[][] = [];
+  for (let waiting of byKey.values()) {
+    while (waiting.length > 1) {
+      const widest = waiting.reduce((a, b) => (b.others.size > a.others.size ? b : a));
+      const members = waiting.filter((p) => p === widest || [...p.others].every((o) => widest.others.has(o)));
+      if (members.length > 1) buckets.push([widest.index, ...members.filter((p) => p !== widest).map((p) => p.index)]);
+      waiting = waiting.filter((p) => !members.includes(p));
+    }
+  }
+  return buckets;
+}
+
+/** One statement for one of `daysBuckets` (at least two plans, the widest first). */
 export function sharedDaysStatement(plans: readonly CubePlan[], members: number[]): GroupedStatement {
   const first = plans[members[0]!]!;
   const dialect = first.dialect;
@@ -104,8 +131,9 @@ export function sharedDaysStatement(plans: readonly CubePlan[], members: number[
     });
     return { plan: plan.query, outer, aliases: rolled.columns.map((c) => c.alias) };
   });
-  // daysKey put only plans of the same day and other dimensions here: every other inner column is a partial.
-  if (inner.slice(keyCount).some((c) => !c.alias.startsWith('p')) || inner.length === keyCount) throw new Error('grouped-days: members of different days keys');
+  // daysBuckets put only plans of the same day here, their other dimensions among the first's: every other inner column is a partial.
+  if (inner.slice(keyCount).some((c) => !c.alias.startsWith('p')) || inner.length === keyCount)
+    throw new Error('grouped-days: members outside the widest plan');
 
   const innerSql = renderQuery(
     select({ columns: inner, from: base.from, joins: base.joins, where: base.where, groupBy: Array.from({ length: keyCount }, (_, i) => i + 1) }),

@@ -2,7 +2,7 @@ import type { Expr, SelectQuery } from './ast.ts';
 import { select } from './ast.ts';
 import type { CubePlan } from './compiler.ts';
 import type { Dialect } from './dialects/types.ts';
-import { daysKey, sharedDaysStatement } from './grouped-days.ts';
+import { daysBuckets, sharedDaysStatement } from './grouped-days.ts';
 import { maskedCounts, maskedDistinctArg, type DistinctTarget } from './grouped-distinct.ts';
 import { branchesStatement, limitedBranch, splitRows, type GroupedStatement } from './grouped-statement.ts';
 import { renderQuery, type ParamValue } from './render.ts';
@@ -92,14 +92,8 @@ export function groupPlans(plans: readonly CubePlan[], options: { distinctOnly?:
   const rowsKeys = new Map<CubePlan, string>();
   const keyOf = (plan: CubePlan) => rowsKeys.get(plan) ?? rowsKeys.set(plan, rowsKey(plan)).get(plan)!;
   // Time axes of one column first (both ways): two or more share one grouping of the rows by day.
-  const byDays = new Map<string, number[]>();
-  plans.forEach((plan, i) => {
-    const key = daysKey(plan, keyOf);
-    if (key) byDays.set(key, [...(byDays.get(key) ?? []), i]);
-  });
   const inDays = new Set<number>();
-  for (const bucket of byDays.values()) {
-    if (bucket.length < 2) continue;
+  for (const bucket of daysBuckets(plans, keyOf)) {
     groups.push(sharedDaysStatement(plans, bucket));
     for (const i of bucket) inDays.add(i);
   }
