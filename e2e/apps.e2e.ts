@@ -234,10 +234,10 @@ describe('apps', () => {
     await phone.goto(`${app.url}/m/app/${appId}`);
     await phone.getByTestId('m-menu-popup').waitFor();
     // The first menu's board drew from the one call the page's first script sent before the app had
-    // loaded: its first data, the charts chosen by the server; no call of the page's own.
+    // loaded: its first data, the charts chosen by the server, each read alone; no call of the page's own.
     await phone.waitForSelector('html[data-board-state="ready"]', { timeout: 60_000 });
     expect(dataCalls).toHaveLength(1);
-    expect(dataCalls[0]).toMatch(/^POST \/api\/board\/chart-data\/batch \{"boardId":\d+\}$/);
+    expect(dataCalls[0]).toMatch(/^POST \/api\/board\/chart-data\/batch \{"boardId":\d+,"grouped":false\}$/);
     await phone.getByTestId('m-menu').filter({ hasText: '经营分析' }).click();
     await phone.getByTestId('m-submenu-item').filter({ hasText: '订单明细' }).click();
     await phone.locator('[data-testid="m-board"][data-board-type="quick"]').waitFor();
