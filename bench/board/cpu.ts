@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 
-export type CpuByProcess = Record<'engine' | 'server' | 'renderer' | 'browserOther', number>;
+const KINDS = ['engine', 'server', 'renderer', 'browserOther'] as const;
+export type CpuByProcess = Record<(typeof KINDS)[number], number>;
 
 /** CPU milliseconds (user + system) each kind of process has used so far; 0 where /proc is missing. */
 export function cpuByProcess(): CpuByProcess {
@@ -30,10 +31,10 @@ export function cpuByProcess(): CpuByProcess {
 /** What each kind used between two readings. */
 export function cpuSince(before: CpuByProcess): CpuByProcess {
   const now = cpuByProcess();
-  return {
-    engine: now.engine - before.engine,
-    server: now.server - before.server,
-    renderer: now.renderer - before.renderer,
-    browserOther: now.browserOther - before.browserOther,
-  };
+  return Object.fromEntries(KINDS.map((kind) => [kind, now[kind] - before[kind]])) as CpuByProcess;
+}
+
+/** Every kind's time together. */
+export function cpuTotal(cpu: CpuByProcess): number {
+  return KINDS.reduce((sum, kind) => sum + cpu[kind], 0);
 }

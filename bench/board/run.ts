@@ -18,8 +18,8 @@
  *
  * Issue 26: two pages are timed in turns within each run — `batch` (the page's streamed
  * chart-data/batch call; each chart read alone, but distinct counts of one column and time axes
- * of one column sharing a statement each) and `per-chart` (that call refused by Playwright, so each chart asks by itself as
- * before). The raw baseline stays the charts' own statements (one POST chart-data per chart,
+ * of one column sharing a statement each) and `per-chart` (that call refused by Playwright, so
+ * each chart asks by itself as before). The raw baseline stays the charts' own statements (one POST chart-data per chart,
  * captured at the driver before the browser starts); the board's grouped statements get a raw
  * sum of their own.
  *
@@ -54,7 +54,7 @@ import { ensureBuiltinWarehouse } from '../../apps/server/src/modules/datasource
 const RUN = new Date().toISOString().slice(0, 19).replace('T', ' ');
 import { ARTIFACTS, launchBrowser } from '../../e2e/harness.ts';
 import { serverWarehouseInstance } from '../src/index.ts';
-import { cpuByProcess, cpuSince, type CpuByProcess } from './cpu.ts';
+import { cpuByProcess, cpuSince, cpuTotal, type CpuByProcess } from './cpu.ts';
 import { traceLoad } from './trace.ts';
 
 const { values } = parseArgs({
@@ -287,7 +287,8 @@ try {
     console.log(`chart cache after the runs: ${JSON.stringify(readCacheStats(ctx))}`);
     // The preview's batch call without a browser, cold: the server's and the engine's part of the
     // cold load (the rest is the page, and the browser's share of the two cores).
-    // In turns with the GROUPING SETS form (`grouped: true`: what share links, embeds and the renderer asked until session 25).
+    // In turns with the GROUPING SETS form (`grouped: true`, which share links, embeds and the
+    // renderer asked for until session 25).
     const serverCold: number[] = [];
     const serverColdGrouped: number[] = [];
     for (let i = 0; i < runs; i++) {
@@ -368,7 +369,7 @@ try {
       ] as const) {
         const of = (kind: keyof CpuByProcess) => median(cpus.map((cpu) => cpu[kind]));
         console.log(
-          `| ${mode}: ${load} load's CPU time (median): engine ${fmt(of('engine'))}, Chromium's renderer ${fmt(of('renderer'))}, its other processes ${fmt(of('browserOther'))}, server ${fmt(of('server'))} | ${fmt(median(cpus.map((cpu) => cpu.engine + cpu.renderer + cpu.browserOther + cpu.server)))} | |`,
+          `| ${mode}: ${load} load's CPU time (median): engine ${fmt(of('engine'))}, Chromium's renderer ${fmt(of('renderer'))}, its other processes ${fmt(of('browserOther'))}, server ${fmt(of('server'))} | ${fmt(median(cpus.map(cpuTotal)))} | |`,
         );
       }
     }

@@ -88,7 +88,7 @@ export function rowsKey(plan: CubePlan): string {
  */
 export function groupPlans(plans: readonly CubePlan[], options: { distinctOnly?: boolean } = {}): PlanGroups {
   const groups: GroupedStatement[] = [];
-  // Each plan's rows rendered once (a time axis without a partner is keyed again below).
+  // Each plan's rows rendered once, for the days buckets and the row groups below.
   const rowsKeys = new Map<CubePlan, string>();
   const keyOf = (plan: CubePlan) => rowsKeys.get(plan) ?? rowsKeys.set(plan, rowsKey(plan)).get(plan)!;
   // Time axes of one column first (both ways): two or more share one grouping of the rows by day.

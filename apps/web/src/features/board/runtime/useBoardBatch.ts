@@ -10,8 +10,8 @@ import { chartDataBody, chartDataKeys, fetchChartData } from '../../../shared/ch
  * The first data of a board in one call (POST chart-data/batch, issue 26): the charts drawn on
  * the page ask together, each read by its own statement as its own request reads it (the
  * server shares one statement among exact distinct counts of one column, and among time axes of
- * one column; its GROUPING SETS form, slower to the last chart, is not asked for). The answer is streamed (NDJSON), one line per chart as the engine answers
- * it, and each line is put where the chart's own query (useChartData) looks for it, so the
+ * one column; its GROUPING SETS form, slower to the last chart, is not asked for). The answer is
+ * streamed (NDJSON), one line per chart as the engine answers it, and each line is put where the chart's own query (useChartData) looks for it, so the
  * chart draws at once without a request of its own while the others are still being read. A
  * chart whose line is an error asks again by itself and shows its own failure. Later changes
  * (linkage, paging, 全屏 dialogs) go through each chart's own request. When the batch itself
