@@ -85,13 +85,16 @@ export async function createExport(ctx: AppContext, caller: Caller, body: Export
     format: body.format,
     request: JSON.stringify({ links: body.links, params: body.params }),
   });
+  // The answer is the task as submitted (waiting): read before the job is sent, since a worker may
+  // take it up before this call answers.
+  const submitted = toTask((await findTask(ctx.db, id))!);
   try {
     await sendExportJob(jobs, id);
   } catch (error) {
     await deleteTask(ctx.db, id);
     throw error;
   }
-  return toTask((await findTask(ctx.db, id))!);
+  return submitted;
 }
 
 /**
@@ -105,13 +108,14 @@ export async function retryExport(ctx: AppContext, caller: Caller, id: number): 
   if (!jobs) throw new AppError(503, exportMessages.jobsOff);
   if (!(await resetFailedTask(ctx.db, id))) throw badRequest(exportMessages.retryOnlyFailed);
   if (task.filePath) await fileStorage(ctx).delete(keyOfPath(task.filePath));
+  const resubmitted = toTask((await findTask(ctx.db, id))!);
   try {
     await sendExportJob(jobs, id);
   } catch (error) {
     await updateTask(ctx.db, id, { status: 'failed', errMsg: exportMessages.failed, finishTime: new Date() });
     throw error;
   }
-  return toTask((await findTask(ctx.db, id))!);
+  return resubmitted;
 }
 
 export async function listTasks(ctx: AppContext, filter: TaskFilter, current: number, size: number): Promise<Page<ExportTask>> {
