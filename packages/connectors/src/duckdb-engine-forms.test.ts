@@ -1,5 +1,5 @@
 import type { CubeModelInput, CubeQueryRequest } from '@shutu/contracts';
-import { compileCubeQuery, groupPlans, planCubeQuery, renderQuery } from '@shutu/query';
+import { compileCubeQuery, groupPlans, planCubeQuery, renderQuery, type GroupedStatement } from '@shutu/query';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDriver } from './factory.ts';
@@ -239,13 +239,16 @@ describe('time axes grouped by day on DuckDB', () => {
  */
 describe('exact distinct counts through bit masks on DuckDB', () => {
   const ROWS = `SELECT grp, CASE WHEN amount < 20 THEN NULL ELSE grp || '-' || CAST(CAST(amount AS INTEGER) % 3 AS VARCHAR) END AS sub,
-    'v' || CAST(CAST(amount * 10 AS INTEGER) % 100 AS VARCHAR) AS many, phone, amount FROM (${GENERATED})`;
+    'v' || CAST(CAST(amount * 10 AS INTEGER) % 100 AS VARCHAR) AS many, phone, amount,
+    'f' || CAST(CAST(amount * 10 AS INTEGER) % 40 AS VARCHAR) AS forty, 't' || CAST(CAST(amount * 10 AS INTEGER) % 30 AS VARCHAR) AS thirty FROM (${GENERATED})`;
   const masksModel = tableModel('masked', [
     ['grp', '组', 'STRING'],
     ['sub', '子组', 'STRING'],
     ['many', '百值', 'STRING'],
     ['phone', '手机号', 'STRING'],
     ['amount', '金额', 'NUMBER'],
+    ['forty', '四十值', 'STRING'],
+    ['thirty', '三十值', 'STRING'],
   ]);
   const options = { dialect: 'duckdb' as const, now: new Date(), derivedTables: new Map([['masked', ROWS]]) };
   const where: CubeQueryRequest['where'] = { conditions: [{ cubeColumnId: 5, conditions: [{ function: 'gt', values: [1] }] }] };
@@ -258,25 +261,58 @@ describe('exact distinct counts through bit masks on DuckDB', () => {
     { dimensions: [{ fieldId: 1 }], measures: [{ fieldId: 5, aggregation: 'MAX' }], where, sort: [{ fieldId: 1 }], limit: 100 },
   ];
 
+  /** Runs the group's statement; each chart's rows must equal its own statement's. */
+  async function expectSameAsAlone(requests: CubeQueryRequest[], grouped: GroupedStatement) {
+    const split = grouped.split((await collect(driver.query(grouped.sql, grouped.params))).rows);
+    for (const [i, request] of requests.entries()) {
+      const own = compileCubeQuery(masksModel, request, options);
+      const rows = (await collect(driver.query(own.sql, own.params))).rows;
+      expect(rows.length, `chart ${i}`).toBeGreaterThan(0);
+      expect(split[i], `chart ${i}`).toEqual(rows);
+    }
+    return split;
+  }
+  /** Whether the statement's dimensions share one mask word: its CTEs, then the size check's answer. */
+  async function packedIn(grouped: GroupedStatement): Promise<boolean> {
+    const ctes = grouped.sql.slice(0, grouped.sql.indexOf(' SELECT * FROM ((SELECT'));
+    const rows = (await collect(driver.query(`${ctes} SELECT "packed" FROM "sz"`, grouped.params))).rows;
+    return rows[0]!.packed === true;
+  }
+
   it('answers every chart as its own statement does, in one statement with one aggregation by the phone', async () => {
     const plans = REQUESTS.map((r) => planCubeQuery(masksModel, r, options));
     const { groups, alone } = groupPlans(plans);
     expect(alone).toEqual([]);
     expect(groups.map((g) => g.members)).toEqual([[0, 1, 2, 3, 4]]);
     const grouped = groups[0]!;
-    expect(grouped.sql.match(/GROUP BY "r"\."x"/g)).toHaveLength(1);
+    // Two forms of the aggregation by phone (one word per dimension, or one shared word); one of them runs.
+    expect(grouped.sql.match(/GROUP BY "r"\."x"/g)).toHaveLength(2);
     expect(grouped.params).toEqual([1, 1]);
-    const split = grouped.split((await collect(driver.query(grouped.sql, grouped.params))).rows);
-    for (const [i, request] of REQUESTS.entries()) {
-      const own = compileCubeQuery(masksModel, request, options);
-      const rows = (await collect(driver.query(own.sql, own.params))).rows;
-      expect(rows.length, `chart ${i}`).toBeGreaterThan(0);
-      expect(split[i], `chart ${i}`).toEqual(rows);
-    }
+    // 7 + 22 + 100 values: more than one word holds, so each dimension has its own (the 100 by COUNT DISTINCT).
+    expect(await packedIn(grouped)).toBe(false);
+    const split = await expectSameAsAlone(REQUESTS, grouped);
     // The groups as generated: G's phones are all NULL (0), the sub-groups include NULL, 100 values of `many`.
     expect(split[1]!.find((r) => r.d0 === 'G')).toMatchObject({ m1: 0 });
     expect(split[2]!.some((r) => r.d0 === null)).toBe(true);
     expect(split[3]).toHaveLength(100);
+  });
+
+  it('shares one mask word between dimensions whose values fit in 64 bits together, and not otherwise', async () => {
+    const per = (fieldId: number): CubeQueryRequest => ({ dimensions: [{ fieldId }], measures: [distinct], where, sort: [{ fieldId }], limit: 100 });
+    // 组 (7 values) and 子组 (22 with NULL), with the whole count: one word, bits of 子组 after 组's.
+    const fitting = [REQUESTS[0]!, per(1), per(2)];
+    const packed = groupPlans(fitting.map((r) => planCubeQuery(masksModel, r, options))).groups[0]!;
+    expect(packed.members).toEqual([0, 1, 2]);
+    expect(await packedIn(packed)).toBe(true);
+    const split = await expectSameAsAlone(fitting, packed);
+    expect(split[1]!.find((r) => r.d0 === 'G')).toMatchObject({ m0: 0 });
+    expect(split[2]!.some((r) => r.d0 === null)).toBe(true);
+    // 40 and 30 values, each within a word but 70 together: a word each.
+    const wide = [per(6), per(7), REQUESTS[0]!];
+    const apart = groupPlans(wide.map((r) => planCubeQuery(masksModel, r, options))).groups[0]!;
+    expect(await packedIn(apart)).toBe(false);
+    const wideSplit = await expectSameAsAlone(wide, apart);
+    expect(wideSplit.map((rows) => rows.length)).toEqual([40, 30, 1]);
   });
 
   it('keeps the masks in 64 bits: no step of the plan widens them to HUGEINT', async () => {

@@ -16,6 +16,8 @@ import { renderQuery, type RenderedSql } from './render.ts';
  *   "v<t>": the dimension's values (from the grouping set that already has them), numbered 0…,
  *           each with its bit (a UBIGINT 1 << number; none from the 65th value on)
  *   "m" AS MATERIALIZED (SELECT BIT_OR("v<t>"."bit") AS "m<t>"… FROM "r" JOIN "v<t>" … GROUP BY "r"."x")
+ *   "mp": the same with one word for several dimensions whose values fit in 64 bits together;
+ *         one of "m" and "mp" has rows ("sz" holds the sizes and which form runs)
  *   "y", "c": each mask's bytes counted (one pass), then each byte's bits: the phones per value
  *   "n<t>": per dimension value its count; "nt": the whole count (the groups of "m")
  *
@@ -106,28 +108,64 @@ export function maskedCounts(
   // Each value's bit is worked out once in its dictionary: a shift per row of UBIGINT by the
   // INTEGER number would run in HUGEINT (DuckDB's common type of the two), and so would the
   // masks and their BIT_OR — 1.7 times the time of the whole statement at 10M.
-  const masks = perDim.map(({ t }) => `BIT_OR(${q(`v${t}`)}.${q('bit')}) AS ${q(`m${t}`)}`);
-  const joins = perDim.map(({ t }) => `JOIN ${q(`v${t}`)} ON ${q('r')}.${q(`k${t}`)} IS NOT DISTINCT FROM ${q(`v${t}`)}.${q('k')}`);
-  ctes.push(
-    `${q('m')} AS MATERIALIZED (SELECT ${(masks.length > 0 ? masks : [`1 AS ${q('one')}`]).join(', ')} FROM ${q('r')} ${joins.join(' ')} WHERE ${q('r')}.${q('x')} IS NOT NULL GROUP BY ${q('r')}.${q('x')})`,
-  );
+  const packs = perDim.length > 1;
+  // Several dimensions whose values number 64 or fewer in all share one word ("mp", numbered
+  // after every target): one BIT_OR per phone instead of one per dimension, 10 % less CPU for the
+  // 10M board's statement. Otherwise each has its own word ("m"). Which form runs is known only
+  // from the dictionaries' sizes: the other's dictionaries ("u<t>" or "w<t>") are empty, and
+  // DuckDB stops a join's scan when its dictionary side is empty.
+  const word = targets.length;
+  const own = (t: number) => q(packs ? `u${t}` : `v${t}`);
+  if (packs) {
+    const sizes = perDim.map(({ t }) => `(SELECT COUNT(*) FROM ${q(`v${t}`)})`);
+    const offsets = perDim.map(({ t }, i) => `${i === 0 ? '0' : sizes.slice(0, i).join(' + ')} AS ${q(`o${t}`)}`);
+    ctes.push(`${q('sz')} AS MATERIALIZED (SELECT ${sizes.join(' + ')} <= 64 AS ${q('packed')}, ${offsets.join(', ')})`);
+    for (const { t } of perDim) {
+      ctes.push(
+        `${q(`u${t}`)} AS (SELECT ${q('k')}, ${q('bit')} FROM ${q(`v${t}`)} WHERE NOT (SELECT ${q('packed')} FROM ${q('sz')}))`,
+        `${q(`w${t}`)} AS (SELECT ${q('k')}, CASE WHEN ${q('b')} + ${q(`o${t}`)} < 64 THEN CAST(1 AS UBIGINT) << CAST(${q('b')} + ${q(`o${t}`)} AS UBIGINT) END AS ${q('bit')} FROM ${q(`v${t}`)}, ${q('sz')} WHERE ${q('sz')}.${q('packed')})`,
+      );
+    }
+  }
+  const masks = perDim.map(({ t }) => `BIT_OR(${own(t)}.${q('bit')}) AS ${q(`m${t}`)}`);
+  const joinsTo = (name: (t: number) => string) =>
+    perDim.map(({ t }) => `JOIN ${name(t)} ON ${q('r')}.${q(`k${t}`)} IS NOT DISTINCT FROM ${name(t)}.${q('k')}`).join(' ');
+  const perPhone = (columns: string, name: (t: number) => string) =>
+    `SELECT ${columns} FROM ${q('r')} ${joinsTo(name)} WHERE ${q('r')}.${q('x')} IS NOT NULL GROUP BY ${q('r')}.${q('x')}`;
+  ctes.push(`${q('m')} AS MATERIALIZED (${perPhone((masks.length > 0 ? masks : [`1 AS ${q('one')}`]).join(', '), own)})`);
+  if (packs) {
+    const packed = perDim.map(({ t }) => `${q(`w${t}`)}.${q('bit')}`).join(' | ');
+    ctes.push(`${q('mp')} AS MATERIALIZED (${perPhone(`BIT_OR(${packed}) AS ${q(`m${word}`)}`, (t) => q(`w${t}`))})`);
+  }
   if (perDim.length > 0) {
-    // Each mask's 8 bytes counted in one pass over "m", then each byte value's bits.
-    const keys = perDim.flatMap(({ t }) => Array.from({ length: 8 }, (_, j) => t * 8 + j));
-    const bytes = perDim.flatMap(({ t }) => Array.from({ length: 8 }, (_, j) => `CAST((${q(`m${t}`)} >> ${8 * j}) & 255 AS INTEGER)`));
+    // Each mask's 8 bytes counted in one pass over "m" (and "mp"), then each byte value's bits.
+    const keys = (words: number[]) => words.flatMap((t) => Array.from({ length: 8 }, (_, j) => t * 8 + j)).join(', ');
+    const bytes = (words: number[]) =>
+      words.flatMap((t) => Array.from({ length: 8 }, (_, j) => `CAST((${q(`m${t}`)} >> ${8 * j}) & 255 AS INTEGER)`)).join(', ');
+    const unnest = (words: number[], from: string) => `SELECT UNNEST([${keys(words)}]) AS ${q('p')}, UNNEST([${bytes(words)}]) AS ${q('y')} FROM ${q(from)}`;
+    const own = perDim.map(({ t }) => t);
+    const unnested = packs ? `${unnest(own, 'm')} UNION ALL ${unnest([word], 'mp')}` : unnest(own, 'm');
     ctes.push(
-      `${q('y')} AS (SELECT ${q('p')}, ${q('y')}, COUNT(*) AS ${q('n')} FROM (SELECT UNNEST([${keys.join(', ')}]) AS ${q('p')}, UNNEST([${bytes.join(', ')}]) AS ${q('y')} FROM ${q('m')}) AS ${q('u')} WHERE ${q('y')} <> 0 GROUP BY 1, 2)`,
+      `${q('y')} AS (SELECT ${q('p')}, ${q('y')}, COUNT(*) AS ${q('n')} FROM (${unnested}) AS ${q('u')} WHERE ${q('y')} <> 0 GROUP BY 1, 2)`,
       `${q('c')} AS (SELECT ${q('p')} // 8 AS ${q('t')}, 8 * (${q('p')} % 8) + ${q('i')} AS ${q('b')}, CAST(SUM(${q('n')}) AS BIGINT) AS ${q('n')} FROM ${q('y')}, range(8) AS ${q('z')}(${q('i')}) WHERE (${q('y')} >> ${q('i')}) & 1 = 1 GROUP BY 1, 2)`,
     );
   }
   for (const { t } of perDim) {
     const size = `(SELECT COUNT(*) FROM ${q(`v${t}`)})`;
+    // A value's bit: in the shared word after the dimensions before it, or in its own word.
+    const bitOf = packs
+      ? `CROSS JOIN ${q('sz')} LEFT JOIN ${q('c')} ON ${q('c')}.${q('t')} = CASE WHEN ${q('sz')}.${q('packed')} THEN ${word} ELSE ${t} END AND ${q('c')}.${q('b')} = ${q('v')}.${q('b')} + CASE WHEN ${q('sz')}.${q('packed')} THEN ${q('sz')}.${q(`o${t}`)} ELSE 0 END`
+      : `LEFT JOIN ${q('c')} ON ${q('c')}.${q('t')} = ${t} AND ${q('c')}.${q('b')} = ${q('v')}.${q('b')}`;
     ctes.push(
-      `${q(`n${t}`)} AS (SELECT ${q('v')}.${q('k')}, COALESCE(${q('c')}.${q('n')}, 0) AS ${q('n')} FROM ${q(`v${t}`)} AS ${q('v')} LEFT JOIN ${q('c')} ON ${q('c')}.${q('t')} = ${t} AND ${q('c')}.${q('b')} = ${q('v')}.${q('b')} WHERE ${size} <= 64 ` +
+      `${q(`n${t}`)} AS (SELECT ${q('v')}.${q('k')}, COALESCE(${q('c')}.${q('n')}, 0) AS ${q('n')} FROM ${q(`v${t}`)} AS ${q('v')} ${bitOf} WHERE ${size} <= 64 ` +
         `UNION ALL SELECT ${q('r')}.${q(`k${t}`)}, COUNT(DISTINCT ${q('r')}.${q('x')}) FROM ${q('r')} WHERE ${size} > 64 GROUP BY 1)`,
     );
   }
-  if (targets.some((t) => t.dim === null)) ctes.push(`${q('nt')} AS (SELECT COUNT(*) AS ${q('n')} FROM ${q('m')})`);
+  if (targets.some((t) => t.dim === null)) {
+    // The phones: the groups of whichever form ran (the other has none).
+    const phones = packs ? `(SELECT COUNT(*) FROM ${q('m')}) + (SELECT COUNT(*) FROM ${q('mp')})` : `COUNT(*)`;
+    ctes.push(`${q('nt')} AS (SELECT ${phones} AS ${q('n')}${packs ? '' : ` FROM ${q('m')}`})`);
+  }
   return {
     ctes: ctes.join(', '),
     params: rows.params,
