@@ -315,6 +315,43 @@ describe('exact distinct counts through bit masks on DuckDB', () => {
     expect(wideSplit.map((rows) => rows.length)).toEqual([40, 30, 1]);
   });
 
+  it('shares the grouping of the widest chart among charts whose dimensions it holds, NULL values and limits as each statement gives them', async () => {
+    const measure = (aggregation: 'SUM' | 'COUNT' | 'AVG' | 'MIN' | 'MAX') => ({ fieldId: 5, aggregation });
+    const requests: CubeQueryRequest[] = [
+      { dimensions: [{ fieldId: 1 }, { fieldId: 2 }], measures: [measure('SUM')], where, sort: [{ fieldId: 1 }, { fieldId: 2 }], limit: 1000 },
+      { dimensions: [{ fieldId: 1 }], measures: [measure('AVG'), measure('MAX')], where, sort: [{ fieldId: 1 }], limit: 100 },
+      // 子组 has NULL values; sorted by its count, the first five.
+      {
+        dimensions: [{ fieldId: 2 }],
+        measures: [measure('COUNT'), measure('MIN')],
+        where,
+        sort: [{ ...measure('COUNT'), direction: 'DESC' }, { fieldId: 2 }],
+        limit: 5,
+      },
+      // 百值 is not among the widest chart's dimensions: its own statement.
+      { dimensions: [{ fieldId: 3 }], measures: [measure('SUM')], where, sort: [{ fieldId: 3 }], limit: 1000 },
+    ];
+    const { groups, alone } = groupPlans(
+      requests.map((r) => planCubeQuery(masksModel, r, options)),
+      { distinctOnly: true },
+    );
+    expect(groups.map((g) => g.members)).toEqual([[0, 1, 2]]);
+    expect(alone).toEqual([3]);
+    const group = groups[0]!;
+    expect(group.sql).toContain('WITH "keys" AS MATERIALIZED (');
+    const split = group.split((await collect(driver.query(group.sql, group.params))).rows);
+    const rounded = (list: Row[]) =>
+      list.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Math.round(v * 1e6) : v])));
+    for (const [m, i] of group.members.entries()) {
+      const own = compileCubeQuery(masksModel, requests[i]!, options);
+      const rows = (await collect(driver.query(own.sql, own.params))).rows;
+      expect(rows.length, `chart ${i}`).toBeGreaterThan(1);
+      expect(rounded(split[m]!), `chart ${i}`).toEqual(rounded(rows));
+    }
+    expect(split[1]!.map((r) => r.d0)).toEqual(['A', 'B', 'C', 'D', 'E', 'F', 'G']);
+    expect(split[2]).toHaveLength(5);
+  });
+
   it('keeps the masks in 64 bits: no step of the plan widens them to HUGEINT', async () => {
     // A shift of UBIGINT by an INTEGER column runs in HUGEINT (DuckDB's common type of the two):
     // the masks, their BIT_OR and the counting of their bytes then took 1.7 times as long at 10M.

@@ -97,6 +97,39 @@ describe('time axes sharing their days (one grouping of the rows by day for the 
     expect(groups[1]!.sql).not.toContain('order_time');
   });
 
+  it('read chart by chart, charts without a time axis share the grouping of the widest chart whose dimensions hold theirs', () => {
+    const by = (fieldIds: number[], measures: CubeQueryRequest['measures']): CubeQueryRequest => ({
+      dimensions: fieldIds.map((fieldId) => ({ fieldId })),
+      measures,
+      sort: [{ fieldId: fieldIds[0]!, direction: 'ASC' }],
+      limit: 100,
+    });
+    const card: CubeQueryRequest = { measures: [{ fieldId: 4 }], limit: 1000 };
+    const byProvince = by([1], [{ fieldId: 4 }]);
+    const byChannel = by([2], [{ fieldId: 3, aggregation: 'COUNT' }]);
+    const provinceByChannel = by([1, 2], [{ fieldId: 4 }]);
+    const monthByProvince: CubeQueryRequest = { ...axis('MONTH'), dimensions: [{ fieldId: 5, granularity: 'MONTH' }, { fieldId: 1 }] };
+    const plans = plansFor('duckdb', [card, byProvince, byChannel, provinceByChannel]);
+    const { groups, alone } = groupPlans(plans, { distinctOnly: true });
+    // The card (no dimension: one pass, no grouping) stays alone.
+    expect(alone).toEqual([0]);
+    expect(groups.map((g) => g.members)).toEqual([[3, 1, 2]]);
+    const sql = groups[0]!.sql;
+    expect(sql).toMatch(
+      /^WITH "keys" AS MATERIALIZED \(SELECT "o"\."province" AS "k0", "o"\."channel" AS "k1", SUM\("o"\."amount"\) AS "p0", COUNT\("o"\."user_phone"\) AS "p1" FROM "ods_order" AS "o" WHERE "o"\."channel" = \$1 GROUP BY 1, 2\)/,
+    );
+    // By channel: the counts summed over the provinces.
+    expect(sql).toContain('FROM (SELECT "keys"."k1" AS "d0", COALESCE(SUM("keys"."p1"), 0) AS "m0" FROM "keys" AS "keys" GROUP BY 1) AS "o2"');
+    // A chart by province joins the days of an axis by month and province rather than a grouping of its own.
+    const withAxis = groupPlans(plansFor('duckdb', [byProvince, monthByProvince]), { distinctOnly: true });
+    expect(withAxis.groups.map((g) => g.members)).toEqual([[1, 0]]);
+    expect(withAxis.groups[0]!.sql).toContain('FROM (SELECT "days"."k0" AS "d0", SUM("days"."p0") AS "m0" FROM "days" AS "days" GROUP BY 1) AS "o1"');
+    // The grouped batch keeps them in its GROUPING SETS statement (one scan for every other chart).
+    const grouped = groupPlans(plans);
+    expect(grouped.groups.map((g) => g.members)).toEqual([[0, 1, 2, 3]]);
+    expect(grouped.groups[0]!.sql).toContain('GROUPING SETS');
+  });
+
   it("binds a formula's value outside its aggregate in the chart's own branch, numbered after the shared rows' values", () => {
     const model = {
       ...singleTableModel,

@@ -24,61 +24,63 @@ import { renameColumnsOf, splittableAggs, twoLevel } from './two-level.ts';
  * shares them only when its other dimensions are among those (`daysBuckets`). Only where the
  * dialect names the day (`dayOf`) and numbers rows (`windowFunctions`); not for hours, distinct
  * counts, HAVING or OFFSET.
+ *
+ * Read chart by chart (session 26), charts without a time axis share the same way: 各省销售额 and
+ * 各渠道订单数 sum the rows of 省份 × 渠道 grouped once ("keys" instead of "days" when no member
+ * has a time axis), and 产品类型占比 sums the days of 每月各类别订单数.
  */
 
 const SHARED_UNITS = new Set(['DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR']);
 
-type TimeAxis = Extract<Expr, { k: 'dateTrunc' }>;
-
-/** The plan's one time axis, when the plan may share its days: its dimension index and expression. */
-function timeAxisOf(plan: CubePlan): { at: number; axis: TimeAxis } | null {
+/**
+ * A plan's dimensions as the shared rows group them, by structure — a time axis by its day —
+ * when the plan may share them; null otherwise. Plans with no dimension stay alone: one pass
+ * over the rows with no grouping costs a few milliseconds at 10M and answers first.
+ */
+function sharedKeysOf(plan: CubePlan): string[] | null {
   const q = plan.query;
   const caps = plan.dialect.capabilities;
+  // Where the dialect names the day and numbers rows: DuckDB today (PostgreSQL would sum counts as NUMERIC).
   if (!plan.dialect.dayOf || !caps.windowFunctions || plan.count || q.k !== 'select') return null;
   if (q.distinct || q.having || q.offset || q.limit === null || q.orderBy.some((o) => o.expr.k !== 'alias')) return null;
   const dims = plan.fields.filter((f) => f.kind === 'dimension').length;
+  if (dims === 0) return null;
   const aggs = splittableAggs(q, dims);
   if (!aggs || aggs.length === 0 || aggs.some((a) => a.fn === 'COUNT_DISTINCT' || a.fn === 'APPROX_COUNT_DISTINCT')) return null;
-  const axes = q.columns.slice(0, dims).flatMap((c, at) => (c.expr.k === 'dateTrunc' ? [{ at, axis: c.expr }] : []));
-  if (axes.length !== 1 || !SHARED_UNITS.has(axes[0]!.axis.unit)) return null;
-  return axes[0]!;
+  const keys: string[] = [];
+  for (const column of q.columns.slice(0, dims)) {
+    const e = column.expr;
+    if (e.k !== 'dateTrunc') keys.push(JSON.stringify(e));
+    else if (SHARED_UNITS.has(e.unit)) keys.push(JSON.stringify({ k: 'dayOf', arg: e.arg }));
+    else return null;
+  }
+  return keys;
 }
 
 /**
- * Where a plan may share its days: the key of the rows it reads (`rowsKey`) and its time column,
- * and its other dimensions (each by structure). Null when the plan cannot share.
- */
-function daysShare(plan: CubePlan, rowsKey: (plan: CubePlan) => string): { key: string; others: string[] } | null {
-  const time = timeAxisOf(plan);
-  if (!time) return null;
-  const dims = plan.fields.filter((f) => f.kind === 'dimension').length;
-  const others = plan.query.columns
-    .slice(0, dims)
-    .filter((_, i) => i !== time.at)
-    .map((c) => JSON.stringify(c.expr));
-  return { key: JSON.stringify([rowsKey(plan), JSON.stringify(time.axis.arg)]), others };
-}
-
-/**
- * The plans that share their days, each bucket widest first: among the plans of one rows-and-time
- * key, the plan with the most other dimensions and every plan whose other dimensions are among
- * its own (by month joins by month and 类别: the days are grouped by day and 类别, and by month
- * sums them over 类别). The widest plan's own statement groups its rows by day and those
- * dimensions anyway (day-rollup.ts), so the shared days are never more rows than one member's
+ * The plans that share one grouping of their rows, each bucket widest first: among the plans
+ * that read the same rows (`rowsKey`), the plan with the most dimensions and every plan whose
+ * dimensions are among its own, a time axis of any unit counting as its column's day (by month
+ * joins by month and 类别: the rows are grouped by day and 类别, and by month sums them over
+ * 类别; 各省 joins 省份 × 渠道). The widest plan's own statement groups its rows by those keys
+ * anyway (day-rollup.ts for a time axis), so the shared rows are never more than one member's
  * own; plans outside the widest's dimensions make buckets of their own. Buckets of one plan are
- * left out.
+ * left out. `timeAxesOnly` (the grouped batch, whose GROUPING SETS statement scans the rows once
+ * for every other chart): only plans with a time axis share.
  */
-export function daysBuckets(plans: readonly CubePlan[], rowsKey: (plan: CubePlan) => string): number[][] {
-  const byKey = new Map<string, { index: number; others: Set<string> }[]>();
+export function daysBuckets(plans: readonly CubePlan[], rowsKey: (plan: CubePlan) => string, options: { timeAxesOnly?: boolean } = {}): number[][] {
+  const byKey = new Map<string, { index: number; keys: Set<string> }[]>();
   plans.forEach((plan, index) => {
-    const share = daysShare(plan, rowsKey);
-    if (share) byKey.set(share.key, [...(byKey.get(share.key) ?? []), { index, others: new Set(share.others) }]);
+    const keys = sharedKeysOf(plan);
+    if (!keys || (options.timeAxesOnly && !keys.some((k) => k.startsWith('{"k":"dayOf"')))) return;
+    const key = rowsKey(plan);
+    byKey.set(key, [...(byKey.get(key) ?? []), { index, keys: new Set(keys) }]);
   });
   const buckets: number[][] = [];
   for (let waiting of byKey.values()) {
     while (waiting.length > 1) {
-      const widest = waiting.reduce((a, b) => (b.others.size > a.others.size ? b : a));
-      const members = waiting.filter((p) => p === widest || [...p.others].every((o) => widest.others.has(o)));
+      const widest = waiting.reduce((a, b) => (b.keys.size > a.keys.size ? b : a));
+      const members = waiting.filter((p) => p === widest || [...p.keys].every((o) => widest.keys.has(o)));
       if (members.length > 1) buckets.push([widest.index, ...members.filter((p) => p !== widest).map((p) => p.index)]);
       waiting = waiting.filter((p) => !members.includes(p));
     }
@@ -104,17 +106,19 @@ export function sharedDaysStatement(plans: readonly CubePlan[], members: number[
     }
     return inner[at]!.alias;
   };
-  const time = timeAxisOf(first)!;
-  innerAlias({ k: 'dayOf', arg: time.axis.arg }, 't');
   const dims = (plan: CubePlan) => plan.fields.filter((f) => f.kind === 'dimension').length;
-  for (const [i, c] of base.columns.slice(0, dims(first)).entries()) if (i !== time.at) innerAlias(c.expr, 'k');
+  // The widest plan's dimensions, a time axis by its day (first, as "t0").
+  const widest = base.columns.slice(0, dims(first)).map((c) => c.expr);
+  for (const e of widest) if (e.k === 'dateTrunc') innerAlias({ k: 'dayOf', arg: e.arg }, 't');
+  for (const e of widest) if (e.k !== 'dateTrunc') innerAlias(e, 'k');
   const keyCount = inner.length;
+  const shared = inner.some((c) => c.alias.startsWith('t')) ? 'days' : 'keys';
 
   /** Per member: its outer level over "days" (no order or limit: the branch numbers its rows), its aliases, order and limit. */
   const outers = members.map((index) => {
     const plan = plans[index]!;
     const rolled = twoLevel(plan.query, dims(plan), {
-      alias: 'days',
+      alias: shared,
       dimension: (expr) =>
         expr.k === 'dateTrunc'
           ? { inner: { k: 'dayOf', arg: expr.arg }, outer: (day) => ({ k: 'dateTrunc', unit: expr.unit, arg: day }) }
@@ -122,11 +126,11 @@ export function sharedDaysStatement(plans: readonly CubePlan[], members: number[
     });
     const own = (rolled.from as Extract<SelectQuery['from'], { k: 'subquery' }>).query as SelectQuery;
     // The member's inner columns (its dimension aliases, its p0…) → the shared ones, by structure.
-    const renamed = new Map(own.columns.map((c) => [c.alias, innerAlias(c.expr, c.alias.startsWith('p') ? 'p' : 'k')]));
+    const renamed = new Map(own.columns.map((c) => [c.alias, innerAlias(c.expr, c.alias.startsWith('p') ? 'p' : c.expr.k === 'dayOf' ? 't' : 'k')]));
     const rename = (column: string) => renamed.get(column) ?? column;
     const outer = select({
-      columns: rolled.columns.map((c) => ({ expr: renameColumnsOf(c.expr, 'days', rename), alias: c.alias })),
-      from: { k: 'table', schema: null, name: 'days', alias: 'days' },
+      columns: rolled.columns.map((c) => ({ expr: renameColumnsOf(c.expr, shared, rename), alias: c.alias })),
+      from: { k: 'table', schema: null, name: shared, alias: shared },
       groupBy: rolled.groupBy,
     });
     return { plan: plan.query, outer, aliases: rolled.columns.map((c) => c.alias) };
@@ -155,7 +159,7 @@ export function sharedDaysStatement(plans: readonly CubePlan[], members: number[
     const numbered = `SELECT ${m} AS ${q('q')}, ${slots.join(', ')}, ROW_NUMBER() OVER (${over}) AS ${q('rn')} FROM (${rendered.sql}) AS ${q(`o${m}`)}`;
     return limitedBranch(dialect, m, numbered, plan.limit!);
   });
-  const sql = branchesStatement(dialect, `${q('days')} AS MATERIALIZED (${innerSql.sql})`, branches);
+  const sql = branchesStatement(dialect, `${q(shared)} AS MATERIALIZED (${innerSql.sql})`, branches);
   const columnsOf = outers.map(({ aliases }, m) => new Map(aliases.map((alias, i) => [alias, `c${m}_${i}`])));
   return {
     sql,

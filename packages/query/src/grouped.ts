@@ -91,9 +91,10 @@ export function groupPlans(plans: readonly CubePlan[], options: { distinctOnly?:
   // Each plan's rows rendered once, for the days buckets and the row groups below.
   const rowsKeys = new Map<CubePlan, string>();
   const keyOf = (plan: CubePlan) => rowsKeys.get(plan) ?? rowsKeys.set(plan, rowsKey(plan)).get(plan)!;
-  // Time axes of one column first (both ways): two or more share one grouping of the rows by day.
+  // Shared groupings first: time axes of one column (both ways) share one grouping of the rows by
+  // day; read chart by chart, charts whose dimensions are among another's share its grouping too.
   const inDays = new Set<number>();
-  for (const bucket of daysBuckets(plans, keyOf)) {
+  for (const bucket of daysBuckets(plans, keyOf, { timeAxesOnly: !options.distinctOnly })) {
     groups.push(sharedDaysStatement(plans, bucket));
     for (const i of bucket) inDays.add(i);
   }

@@ -161,8 +161,9 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     // The card's (), 省份, 渠道, 手机号 and 订单编号: the month is read with the day (below).
     expect(grouped[0]).toContain('GROUPING SETS ((7), (1, 8), (2, 9), (3, 10), (4, 11))');
     // The three distinct counts of 手机号 (the card, per channel, per order) inside it, through one
-    // aggregation by 手机号 (bit masks; the order ids, more than 64, by COUNT DISTINCT in the same statement).
-    expect(grouped[0]!.match(/GROUP BY "r"\."x"/g)).toHaveLength(1);
+    // aggregation by 手机号 (bit masks; the order ids, more than 64, by COUNT DISTINCT in the same statement),
+    // written in its two forms (a mask word per dimension, or one shared word), of which one runs.
+    expect(grouped[0]!.match(/GROUP BY "r"\."x"/g)).toHaveLength(2);
     expect(grouped[0]).toContain('COUNT(DISTINCT "r"."x")');
     // The two time axes of 订购时间 (by month, by day) from one grouping of the rows by day.
     const days = statements.filter((s) => s.startsWith('WITH "days" AS MATERIALIZED'));
@@ -214,7 +215,7 @@ describe.each(kinds)('board chart-data batch on %s', (kind) => {
     expect(res.status, res.raw.body).toBe(200);
     const grouped = statements.filter((s) => s.includes('GROUPING SETS'));
     expect(grouped).toHaveLength(1);
-    expect(grouped[0]!.match(/GROUP BY "r"\."x"/g)).toHaveLength(1);
+    expect(grouped[0]!.match(/GROUP BY "r"\."x"/g)).toHaveLength(2);
     // Its grouping sets: the card's (), 渠道 and 订单编号 — not the other charts' dimensions.
     expect(grouped[0]).toContain('GROUPING SETS ((4), (1, 5), (2, 6))');
     // The time axes share their days here too: one statement for by month and by day.
