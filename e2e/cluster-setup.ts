@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startCluster } from '../scripts/cluster/launch.mjs';
-import { freePort } from '../scripts/cluster/nodes.mjs';
 
 /**
  * Starts the cluster the e2e-cluster run tests (vitest.cluster.config.ts): `npm run cluster` with
@@ -21,7 +20,8 @@ export default async function setup(): Promise<() => Promise<void>> {
     webDist,
     s3: true,
     // Free ports: another ClickHouse cluster of this machine (scripts/clickhouse-cluster.mjs) may hold the default ones.
-    clickhouse: { orders: 20_000, ports: [await freePort(), await freePort(), await freePort(), await freePort()] },
+    // Chosen by the cluster script, below the ephemeral range and again if one is taken before its shard listens.
+    clickhouse: { orders: 20_000, ports: 'free' },
     // Thumbnails off as in the single-server runs; the built-in DuckDB warehouse kept small (unused here).
     env: { SHUTU_THUMBNAILS: '0', SHUTU_DEMO_SCALE: '1000', LOG_LEVEL: 'warn' },
   });

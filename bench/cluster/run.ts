@@ -38,7 +38,6 @@ import { ensureDemoWarehouse } from '../../packages/connectors/src/demo/ensure.t
 import { copyStatement } from '../../apps/server/src/modules/orderexport/query.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { startCluster } from '../../scripts/cluster/launch.mjs';
-import { freePort } from '../../scripts/cluster/nodes.mjs';
 import { startProxy } from '../../scripts/cluster/proxy.mjs';
 import { board20, CHARTS, ordersDataset } from '../board/builder.ts';
 
@@ -122,7 +121,7 @@ const cluster = await startCluster({
   dir,
   database: `shutu_bench_cluster_${Date.now().toString(36)}`,
   s3: true,
-  clickhouse: { orders, fromDuckdb: demoFile, ports: [await freePort(), await freePort(), await freePort(), await freePort()] },
+  clickhouse: { orders, fromDuckdb: demoFile, ports: 'free' },
   env: { SHUTU_THUMBNAILS: '0', SHUTU_DEMO_SCALE: String(orders), LOG_LEVEL: 'warn' },
 });
 const single = await startProxy({ backends: [cluster.nodes[0]!.url] });

@@ -11,7 +11,7 @@ export interface ClusterOptions {
   ports?: number[];
   webDist?: string;
   s3?: boolean | { bucket: string; endpoint: string; accessKeyId: string; secretAccessKey: string; region?: string; prefix?: string };
-  clickhouse?: { orders: number; ports?: number[]; fromDuckdb?: string };
+  clickhouse?: { orders: number; ports?: number[] | 'free'; fromDuckdb?: string };
   adminPassword?: string;
   env?: Record<string, string>;
   echo?: boolean;

@@ -36,7 +36,7 @@ async function startLocalS3() {
 /**
  * The two-shard ClickHouse cluster of this machine with the demo warehouse loaded
  * (scripts/clickhouse-cluster.mjs, docs/deploy.md "ClickHouse cluster").
- * @param {{ dir: string; orders: number; ports?: number[]; fromDuckdb?: string }} options ports: HTTP and TCP of shard 1, then of shard 2 (default 18123, 19000, 18124, 19001); fromDuckdb: load that warehouse file instead of generating
+ * @param {{ dir: string; orders: number; ports?: number[] | 'free'; fromDuckdb?: string }} options ports: HTTP and TCP of shard 1, then of shard 2 (default 18123, 19000, 18124, 19001), or 'free' (chosen by the script, again if one is taken before its shard listens); fromDuckdb: load that warehouse file instead of generating
  * @returns {{ http: number; stop(): void }}
  */
 function startClickHouse({ dir, orders, ports, fromDuckdb }) {
@@ -47,7 +47,7 @@ function startClickHouse({ dir, orders, ports, fromDuckdb }) {
     return JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}');
   };
   const source = fromDuckdb ? ['--from-duckdb', fromDuckdb] : ['--orders', String(orders)];
-  const loaded = run(['load-demo', ...source, ...(ports ? ['--ports', ports.join(',')] : [])]);
+  const loaded = run(['load-demo', ...source, ...(ports ? ['--ports', ports === 'free' ? 'free' : ports.join(',')] : [])]);
   return { http: loaded.shards[0].http, stop: () => void run(['stop']) };
 }
 
@@ -95,7 +95,7 @@ async function registerClickHouse(url, adminPassword, httpPort) {
  * @property {number[]} [ports] the processes' ports (default: free ports)
  * @property {string} [webDist] the built web app the processes serve
  * @property {boolean | { bucket: string; endpoint: string; accessKeyId: string; secretAccessKey: string; region?: string; prefix?: string }} [s3] files in this bucket (true: a local S3 server started here) instead of the shared directory
- * @property {{ orders: number; ports?: number[]; fromDuckdb?: string }} [clickhouse] start the two-shard ClickHouse cluster with the demo loaded and register it as a data source
+ * @property {{ orders: number; ports?: number[] | 'free'; fromDuckdb?: string }} [clickhouse] start the two-shard ClickHouse cluster with the demo loaded and register it as a data source
  * @property {string} [adminPassword] the first administrator's password (default admin123; no forced change)
  * @property {Record<string, string>} [env] more environment for every process
  * @property {boolean} [echo] print the processes' output, prefixed with their name

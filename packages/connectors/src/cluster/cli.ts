@@ -2,7 +2,8 @@
  * node --import tsx packages/connectors/src/cluster/cli.ts <start|stop|status|load-demo> [options]
  * (run through scripts/clickhouse-cluster.mjs). Options:
  *   --dir DIR          where the shards live (default: $SHUTU_CLICKHOUSE_CLUSTER_DIR or data/clickhouse-cluster, git-ignored)
- *   --ports H1,T1,H2,T2  HTTP and TCP port of shard 1 and shard 2 (default 18123,19000,18124,19001)
+ *   --ports H1,T1,H2,T2  HTTP and TCP port of shard 1 and shard 2 (default 18123,19000,18124,19001);
+ *                        `free`: free ports, chosen again if one is taken before its shard listens
  *   --orders N         load-demo: order rows (default 20000)
  *   --seed N, --anchor-date YYYY-MM-DD, --from-duckdb FILE, --force   load-demo
  * load-demo starts the cluster first when it is not running. Prints one JSON line.
@@ -16,8 +17,9 @@ function option(args: string[], name: string): string | undefined {
   return at >= 0 ? args[at + 1] : undefined;
 }
 
-function ports(text: string | undefined): ShardPorts[] {
+function ports(text: string | undefined): ShardPorts[] | 'free' {
   if (!text) return [...DEFAULT_PORTS];
+  if (text === 'free') return 'free';
   const n = text.split(',').map(Number);
   if (n.length !== 4 || n.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) throw new Error(`--ports needs four port numbers: ${text}`);
   return [

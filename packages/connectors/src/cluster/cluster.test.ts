@@ -166,7 +166,7 @@ describe('the demo warehouse on a two-shard ClickHouse cluster', () => {
 
   beforeAll(async () => {
     const t0 = performance.now();
-    cluster = await startClickHouseCluster({ baseDir: path.join(dir, 'cluster'), ports: await freeShardPorts(), keepRunning: false });
+    cluster = await startClickHouseCluster({ baseDir: path.join(dir, 'cluster'), ports: 'free', keepRunning: false });
     startMillis = performance.now() - t0;
     loaded = await loadDemo(cluster, { orders: ORDERS, anchorDate: ANCHOR });
 
@@ -188,6 +188,15 @@ describe('the demo warehouse on a two-shard ClickHouse cluster', () => {
     for (const { driver } of engines) await driver.close();
     await removeClickHouseCluster(path.join(dir, 'cluster'));
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('chooses free ports below the ephemeral range, where no outgoing connection takes them first', async () => {
+    const ports = cluster.shards.flatMap((s) => [s.http, s.tcp]);
+    expect(new Set(ports).size).toBe(4);
+    for (const port of ports) (expect(port).toBeGreaterThanOrEqual(20_000), expect(port).toBeLessThan(32_768));
+    const more = (await freeShardPorts(3)).flatMap((s) => [s.http, s.tcp]);
+    expect(new Set(more).size).toBe(6);
+    expect(more.some((port) => ports.includes(port))).toBe(false);
   });
 
   it('starts two 18.16 servers in one cluster definition and loads every demo table, split between the shards', async () => {

@@ -37,8 +37,11 @@ export const DEFAULT_PORTS: readonly ShardPorts[] = [
 export interface ClusterOptions {
   /** Where the shards' directories and `cluster.json` live. */
   baseDir: string;
-  /** One entry per shard (two); default DEFAULT_PORTS. Ignored for shards already running. */
-  ports?: readonly ShardPorts[];
+  /**
+   * One entry per shard (two); default DEFAULT_PORTS. Ignored for shards already running.
+   * 'free' (test clusters): free ports, chosen again when one is taken before its shard listens.
+   */
+  ports?: readonly ShardPorts[] | 'free';
   /**
    * false (tests): the servers are killed when this Node process exits. Default true: they
    * outlive the script that started them (stop them with stopClickHouseCluster).
@@ -86,17 +89,28 @@ export function ensureClickHouseBinary(): string {
   return binary;
 }
 
-/** Free local ports for a test cluster (two per shard). */
+/** Whether a port is free on 127.0.0.1 now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Free local ports for a test cluster (two per shard), below Linux's ephemeral range (32768 on):
+ * a port the kernel handed out as free could be given to an outgoing connection before the shard
+ * listens on it (a CI run failed with "Address already in use" that way).
+ */
 export async function freeShardPorts(shards = 2): Promise<ShardPorts[]> {
-  const one = () =>
-    new Promise<number>((resolve, reject) => {
-      const server = net.createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as net.AddressInfo;
-        server.close(() => resolve(port));
-      });
-    });
+  const taken = new Set<number>();
+  const one = async () => {
+    for (;;) {
+      const port = 20_000 + Math.floor(Math.random() * 12_000);
+      if (!taken.has(port) && (await canListen(port))) return (taken.add(port), port);
+    }
+  };
   const out: ShardPorts[] = [];
   for (let i = 0; i < shards; i++) out.push({ http: await one(), tcp: await one() });
   return out;
@@ -221,10 +235,23 @@ export async function stopClickHouseCluster(baseDir: string): Promise<void> {
 
 /** Starts (or finds running) the two shards under baseDir and waits until both answer. */
 export async function startClickHouseCluster(options: ClusterOptions): Promise<ClickHouseCluster> {
+  if (options.ports !== 'free' || readState(path.resolve(options.baseDir))) return startOn(options, options.ports === 'free' ? undefined : options.ports);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(options, await freeShardPorts());
+    } catch (error) {
+      // Taken between the choice and the shard's listen: choose again (the failed start left no state).
+      if (attempt >= 3 || !/Address already in use/i.test(String(error))) throw error;
+      rmSync(path.join(path.resolve(options.baseDir), STATE_FILE), { force: true });
+    }
+  }
+}
+
+async function startOn(options: ClusterOptions, given: readonly ShardPorts[] | undefined): Promise<ClickHouseCluster> {
   const baseDir = path.resolve(options.baseDir);
   mkdirSync(baseDir, { recursive: true });
   const saved = readState(baseDir);
-  const ports = saved?.shards.map(({ http, tcp }) => ({ http, tcp })) ?? options.ports ?? DEFAULT_PORTS;
+  const ports = saved?.shards.map(({ http, tcp }) => ({ http, tcp })) ?? given ?? DEFAULT_PORTS;
   if (ports.length !== 2) throw new Error(`a cluster has two shards: ${ports.length} port pairs given`);
   let binary: string | null = null;
   const shards: ShardState[] = [];
