@@ -19,7 +19,7 @@ import { renderQuery, type RenderedSql } from './render.ts';
  *   "mp": the same with one word for several dimensions whose values fit in 64 bits together;
  *         one of "m" and "mp" has rows ("sz" holds the sizes and which form runs)
  *   "y", "c": each mask's bytes counted (one pass), then each byte's bits: the phones per value
- *   "n<t>": per dimension value its count; "nt": the whole count (the groups of "m")
+ *   "n<t>": per dimension value its count; "nt": the whole count (the groups of "m" or "mp")
  *
  * A dimension of more than 64 values has no mask bit for the rest: its counts come from
  * COUNT(DISTINCT) over "r" in the same statement (the branch the dictionary's size selects).
@@ -143,8 +143,8 @@ export function maskedCounts(
     const bytes = (words: number[]) =>
       words.flatMap((t) => Array.from({ length: 8 }, (_, j) => `CAST((${q(`m${t}`)} >> ${8 * j}) & 255 AS INTEGER)`)).join(', ');
     const unnest = (words: number[], from: string) => `SELECT UNNEST([${keys(words)}]) AS ${q('p')}, UNNEST([${bytes(words)}]) AS ${q('y')} FROM ${q(from)}`;
-    const own = perDim.map(({ t }) => t);
-    const unnested = packs ? `${unnest(own, 'm')} UNION ALL ${unnest([word], 'mp')}` : unnest(own, 'm');
+    const ownWords = perDim.map(({ t }) => t);
+    const unnested = packs ? `${unnest(ownWords, 'm')} UNION ALL ${unnest([word], 'mp')}` : unnest(ownWords, 'm');
     ctes.push(
       `${q('y')} AS (SELECT ${q('p')}, ${q('y')}, COUNT(*) AS ${q('n')} FROM (${unnested}) AS ${q('u')} WHERE ${q('y')} <> 0 GROUP BY 1, 2)`,
       `${q('c')} AS (SELECT ${q('p')} // 8 AS ${q('t')}, 8 * (${q('p')} % 8) + ${q('i')} AS ${q('b')}, CAST(SUM(${q('n')}) AS BIGINT) AS ${q('n')} FROM ${q('y')}, range(8) AS ${q('z')}(${q('i')}) WHERE (${q('y')} >> ${q('i')}) & 1 = 1 GROUP BY 1, 2)`,
