@@ -193,7 +193,10 @@ describe('the demo warehouse on a two-shard ClickHouse cluster', () => {
   it('chooses free ports below the ephemeral range, where no outgoing connection takes them first', async () => {
     const ports = cluster.shards.flatMap((s) => [s.http, s.tcp]);
     expect(new Set(ports).size).toBe(4);
-    for (const port of ports) (expect(port).toBeGreaterThanOrEqual(20_000), expect(port).toBeLessThan(32_768));
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(32_768);
+    }
     const more = (await freeShardPorts(3)).flatMap((s) => [s.http, s.tcp]);
     expect(new Set(more).size).toBe(6);
     expect(more.some((port) => ports.includes(port))).toBe(false);

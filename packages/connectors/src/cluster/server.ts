@@ -108,7 +108,9 @@ export async function freeShardPorts(shards = 2): Promise<ShardPorts[]> {
   const one = async () => {
     for (;;) {
       const port = 20_000 + Math.floor(Math.random() * 12_000);
-      if (!taken.has(port) && (await canListen(port))) return (taken.add(port), port);
+      if (taken.has(port) || !(await canListen(port))) continue;
+      taken.add(port);
+      return port;
     }
   };
   const out: ShardPorts[] = [];
