@@ -32,8 +32,19 @@ interface TraceEvent {
   dur?: number;
   pid: number;
   tid: number;
-  args?: { name?: string; data?: { url?: string; scriptName?: string; functionName?: string } };
+  args?: {
+    name?: string;
+    data?: { url?: string; scriptName?: string; functionName?: string };
+    chrome_mojo_event_info?: { mojo_interface_tag?: string };
+  };
 }
+
+/**
+ * The recorder's own work on the page's main thread: DevTools messages (starting and stopping the
+ * profiler and the trace). In a traced load they were 0.5 s of "Receive mojo message", more than
+ * any of the page's own events; they are left out of the summary and their total printed apart.
+ */
+const isRecorder = (e: TraceEvent) => /^blink\.mojom\.DevTools/.test(e.args?.chrome_mojo_event_info?.mojo_interface_tag ?? '');
 
 interface ProfileNode {
   id: number;
@@ -93,13 +104,27 @@ export function summarizeTrace(events: TraceEvent[]): string[] {
   const byScript = new Map<string, number>();
   const stack: { end: number; self: number; name: string; url: string }[] = [];
   let busy = 0;
+  let recorder = 0;
+  let recorderUntil = -1;
   const close = (frame: (typeof stack)[number]) => {
     byName.set(frame.name, (byName.get(frame.name) ?? 0) + frame.self);
     if (frame.url) byScript.set(frame.url, (byScript.get(frame.url) ?? 0) + frame.self);
   };
   for (const e of busiest) {
     const dur = e.dur ?? 0;
+    if (e.ts < recorderUntil) continue;
     while (stack.length > 0 && stack.at(-1)!.end <= e.ts) close(stack.pop()!);
+    if (isRecorder(e)) {
+      // The recorder's message and everything under it; its time is taken from the enclosing task.
+      recorder += dur;
+      recorderUntil = e.ts + dur;
+      const parent = stack.at(-1);
+      if (parent) {
+        parent.self -= dur;
+        busy -= dur;
+      }
+      continue;
+    }
     const parent = stack.at(-1);
     if (parent) parent.self -= dur;
     else busy += dur;
@@ -118,7 +143,7 @@ export function summarizeTrace(events: TraceEvent[]): string[] {
       .slice(0, n)
       .filter(([, us]) => us >= 1000);
   return [
-    `main thread busy ${ms(busy).trim()} (top-level tasks); self time by event:`,
+    `main thread busy ${ms(busy).trim()} (top-level tasks; the recorder's DevTools messages, ${ms(recorder).trim()}, left out); self time by event:`,
     ...top(byName, 14).map(([name, us]) => `  ${ms(us)}  ${name}`),
     'self time under script events, by file:',
     ...top(byScript, 10).map(([url, us]) => `  ${ms(us)}  ${short(url)}`),
