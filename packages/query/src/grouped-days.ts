@@ -33,11 +33,11 @@ import { renameColumnsOf, splittableAggs, twoLevel } from './two-level.ts';
 const SHARED_UNITS = new Set(['DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR']);
 
 /**
- * A plan's dimensions as the shared rows group them, by structure — a time axis by its day —
- * when the plan may share them; null otherwise. Plans with no dimension stay alone: one pass
+ * A plan's dimensions as the shared rows group them, by structure — a time axis by its day — and
+ * whether it has a time axis, when the plan may share them; null otherwise. Plans with no dimension stay alone: one pass
  * over the rows with no grouping costs a few milliseconds at 10M and answers first.
  */
-function sharedKeysOf(plan: CubePlan): string[] | null {
+function sharedKeysOf(plan: CubePlan): { keys: string[]; timed: boolean } | null {
   const q = plan.query;
   const caps = plan.dialect.capabilities;
   // Where the dialect names the day and numbers rows: DuckDB today (PostgreSQL would sum counts as NUMERIC).
@@ -48,13 +48,16 @@ function sharedKeysOf(plan: CubePlan): string[] | null {
   const aggs = splittableAggs(q, dims);
   if (!aggs || aggs.length === 0 || aggs.some((a) => a.fn === 'COUNT_DISTINCT' || a.fn === 'APPROX_COUNT_DISTINCT')) return null;
   const keys: string[] = [];
+  let timed = false;
   for (const column of q.columns.slice(0, dims)) {
     const e = column.expr;
     if (e.k !== 'dateTrunc') keys.push(JSON.stringify(e));
-    else if (SHARED_UNITS.has(e.unit)) keys.push(JSON.stringify({ k: 'dayOf', arg: e.arg }));
-    else return null;
+    else if (SHARED_UNITS.has(e.unit)) {
+      keys.push(JSON.stringify({ k: 'dayOf', arg: e.arg }));
+      timed = true;
+    } else return null;
   }
-  return keys;
+  return { keys, timed };
 }
 
 /**
@@ -71,10 +74,10 @@ function sharedKeysOf(plan: CubePlan): string[] | null {
 export function daysBuckets(plans: readonly CubePlan[], rowsKey: (plan: CubePlan) => string, options: { timeAxesOnly?: boolean } = {}): number[][] {
   const byKey = new Map<string, { index: number; keys: Set<string> }[]>();
   plans.forEach((plan, index) => {
-    const keys = sharedKeysOf(plan);
-    if (!keys || (options.timeAxesOnly && !keys.some((k) => k.startsWith('{"k":"dayOf"')))) return;
+    const shared = sharedKeysOf(plan);
+    if (!shared || (options.timeAxesOnly && !shared.timed)) return;
     const key = rowsKey(plan);
-    byKey.set(key, [...(byKey.get(key) ?? []), { index, keys: new Set(keys) }]);
+    byKey.set(key, [...(byKey.get(key) ?? []), { index, keys: new Set(shared.keys) }]);
   });
   const buckets: number[][] = [];
   for (let waiting of byKey.values()) {
@@ -112,7 +115,7 @@ export function sharedDaysStatement(plans: readonly CubePlan[], members: number[
   for (const e of widest) if (e.k === 'dateTrunc') innerAlias({ k: 'dayOf', arg: e.arg }, 't');
   for (const e of widest) if (e.k !== 'dateTrunc') innerAlias(e, 'k');
   const keyCount = inner.length;
-  const shared = inner.some((c) => c.alias.startsWith('t')) ? 'days' : 'keys';
+  const shared = widest.some((e) => e.k === 'dateTrunc') ? 'days' : 'keys';
 
   /** Per member: its outer level over "days" (no order or limit: the branch numbers its rows), its aliases, order and limit. */
   const outers = members.map((index) => {
