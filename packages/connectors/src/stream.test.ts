@@ -83,6 +83,32 @@ describe('GuardedQueryStream', () => {
     expect(error.message).toBe('查询执行失败：relation "x" does not exist');
     expect(error.detail).toBe('relation "x" does not exist');
     expect(() => stream[Symbol.asyncIterator]()).toThrow();
+    expect(() => stream.batches()).toThrow();
+  });
+
+  it('gives the rows in the driver batches with the same guards', async () => {
+    const rowsOf = (n: number): Executor =>
+      async function* (execution: Execution) {
+        execution.setColumns([{ name: 'n', databaseType: 'INTEGER', viewDataType: 'NUMBER' }]);
+        yield [{ n: 0 }, { n: 1 }] as Row[];
+        yield [];
+        for (let i = 2; i < n; i++) yield [{ n: i }] as Row[];
+      };
+    const batches: Row[][] = [];
+    for await (const batch of new GuardedQueryStream(embedded, 1000, undefined, rowsOf(4), mapper).batches()) batches.push(batch);
+    // Empty batches are not handed out.
+    expect(batches).toEqual([[{ n: 0 }, { n: 1 }], [{ n: 2 }], [{ n: 3 }]]);
+
+    const log: string[] = [];
+    const stream = new GuardedQueryStream(embedded, 10_000, undefined, fake(5, log), mapper);
+    let taken = 0;
+    const error = await failure(
+      (async () => {
+        for await (const _batch of stream.batches()) if (++taken === 2) stream.cancel();
+      })(),
+    );
+    expect([error.kind, taken, log]).toEqual(['cancelled', 2, ['stop', 'released']]);
+    expect(() => stream[Symbol.asyncIterator]()).toThrow();
   });
 });
 

@@ -72,12 +72,25 @@ export class GuardedQueryStream implements QueryStream {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Row> {
+    return this.rows(this.batches());
+  }
+
+  /** Row by row: a cancel or timeout during a batch stops at the next row, as the batches do at the next batch. */
+  private async *rows(batches: AsyncIterable<Row[]>): AsyncGenerator<Row, void, undefined> {
+    for await (const batch of batches)
+      for (const row of batch) {
+        if (this.reason) throw this.failure();
+        yield row;
+      }
+  }
+
+  batches(): AsyncIterable<Row[]> {
     if (this.started) throw new Error('a query stream can be iterated once');
     this.started = true;
     return this.run();
   }
 
-  private async *run(): AsyncGenerator<Row, void, undefined> {
+  private async *run(): AsyncGenerator<Row[], void, undefined> {
     if (this.signal?.aborted) throw cancelledError();
     if (this.reason) throw this.failure();
     const onAbort = () => this.stop('cancelled');
@@ -100,10 +113,8 @@ export class GuardedQueryStream implements QueryStream {
     };
     try {
       for await (const batch of this.executor(execution)) {
-        for (const row of batch) {
-          if (this.reason) throw this.failure();
-          yield row;
-        }
+        if (this.reason) throw this.failure();
+        if (batch.length > 0) yield batch;
         if (this.reason) throw this.failure();
       }
       if (this.reason) throw this.failure();
@@ -120,6 +131,6 @@ export class GuardedQueryStream implements QueryStream {
 /** All rows of a stream (for small results: previews, tests). */
 export async function collect(stream: QueryStream): Promise<{ columns: ResultColumn[]; rows: Row[] }> {
   const rows: Row[] = [];
-  for await (const row of stream) rows.push(row);
+  for await (const batch of stream.batches()) for (const row of batch) rows.push(row);
   return { columns: [...(stream.columns ?? [])], rows };
 }

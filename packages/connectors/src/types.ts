@@ -109,12 +109,24 @@ export interface QueryOptions {
    * (the order-data export's CSV slices, tens of MB each: base64 would double the work).
    */
   rawBytes?: boolean;
+  /**
+   * The most rows the statement can return, by its own LIMIT (RenderedSql's `rowLimit`). A
+   * driver may read such a result whole in one step rather than stream it; without it, or
+   * above the driver's bound, the result streams.
+   */
+  rowLimit?: number;
 }
 
 /** Rows of one read-only query. Iterate once; leaving the loop early cancels the query. */
 export interface QueryStream extends AsyncIterable<Row> {
   /** Result columns, known once iteration has produced the result header. */
   readonly columns: readonly ResultColumn[] | null;
+  /**
+   * The same rows in the driver's batches (a chunk of the engine's result each), with the same
+   * timeout, cancellation and errors: one await per batch instead of one per row. A stream is
+   * iterated once, by rows or by batches.
+   */
+  batches(): AsyncIterable<Row[]>;
   /** Cancels the query; a pending or later read throws a `cancelled` error. */
   cancel(): void;
 }

@@ -1,11 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, expect, it, vi } from 'vitest';
 import { openDriver } from '../factory.ts';
 import { collect } from '../stream.ts';
 import { driverSuite, LOAD_COLUMNS, LOAD_ROWS, LOADED, rejection } from '../testing/driver-suite.ts';
 import { duckdbInEngineProcess } from '../testing/engines.ts';
 import type { Driver, LoadRow } from '../types.ts';
+import { acquireEngine, releaseEngine } from './engine-process.ts';
+import type { FromEngine } from './protocol.ts';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 120_000 });
 
@@ -85,6 +88,42 @@ driverSuite(handle, 'DuckDB in its engine process', ({ driver, all }) => {
     expect(await driver().tableExists('events_q')).toBe(true);
     await driver().dropTable('events_q');
     expect(await driver().tableExists('events_q')).toBe(false);
+  });
+
+  it('answers a small result in one message, a large one in batches with the columns first and the last marked', async () => {
+    await all('SELECT 1');
+    const key = path.resolve(handle.config.path!);
+    const engine = acquireEngine(handle.config, key);
+    try {
+      const messagesOf = (sql: string, rowLimit?: number) =>
+        new Promise<FromEngine[]>((resolve) => {
+          const seen: FromEngine[] = [];
+          void engine.open(
+            (message) => {
+              seen.push(message);
+              if (!('id' in message)) return;
+              if (message.t === 'rows' && !message.last) engine.post({ t: 'pull', id: message.id });
+              else {
+                engine.finish(message.id);
+                resolve(seen);
+              }
+            },
+            (id) => ({ t: 'query', id, sql, params: [], timeoutMs: undefined, rawBytes: false, ...(rowLimit === undefined ? {} : { rowLimit }) }),
+          );
+        });
+      const shape = (messages: FromEngine[]) =>
+        messages.map((m) => (m.t === 'rows' ? { rows: m.rows.length, columns: m.columns?.map((c) => c.name) ?? null, last: m.last } : m.t));
+      expect(shape(await messagesOf('SELECT range AS n FROM range(341)'))).toEqual([{ rows: 341, columns: ['n'], last: true }]);
+      expect(shape(await messagesOf('SELECT range AS n FROM range(341) LIMIT 400', 400))).toEqual([{ rows: 341, columns: ['n'], last: true }]);
+      expect(shape(await messagesOf('SELECT range AS n FROM range(0)'))).toEqual([{ rows: 0, columns: ['n'], last: true }]);
+      expect(shape(await messagesOf('SELECT range AS n FROM range(5000)'))).toEqual([
+        { rows: 2048, columns: ['n'], last: false },
+        { rows: 2048, columns: null, last: false },
+        { rows: 904, columns: null, last: true },
+      ]);
+    } finally {
+      await releaseEngine(key);
+    }
   });
 
   it('fails the calls in flight when the engine dies, in Chinese, and starts a new engine for the next call', async () => {

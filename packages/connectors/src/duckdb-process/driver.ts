@@ -98,7 +98,7 @@ export class DuckDBProcessDriver extends DriverBase {
       capabilities,
       timeoutMs,
       options.signal,
-      (execution) => this.stream(sql, params, timeoutMs, options.rawBytes === true, execution),
+      (execution) => this.stream(sql, params, timeoutMs, { rawBytes: options.rawBytes === true, rowLimit: options.rowLimit }, execution),
       (error) => (error instanceof ConnectorError ? error : queryFailed(error)),
     );
   }
@@ -108,7 +108,7 @@ export class DuckDBProcessDriver extends DriverBase {
     sql: string,
     params: readonly ParamValue[],
     timeoutMs: number,
-    rawBytes: boolean,
+    read: { rawBytes: boolean; rowLimit: number | undefined },
     execution: Execution,
   ): AsyncGenerator<Row[], void, undefined> {
     const engine = this.process();
@@ -120,7 +120,15 @@ export class DuckDBProcessDriver extends DriverBase {
         wake?.();
         wake = null;
       },
-      (id) => ({ t: 'query', id, sql, params: [...params], timeoutMs, rawBytes }),
+      (id) => ({
+        t: 'query',
+        id,
+        sql,
+        params: [...params],
+        timeoutMs,
+        rawBytes: read.rawBytes,
+        ...(read.rowLimit === undefined ? {} : { rowLimit: read.rowLimit }),
+      }),
     );
     let done = false;
     execution.onCancel(() => {
@@ -139,16 +147,18 @@ export class DuckDBProcessDriver extends DriverBase {
           await new Promise<void>((resolve) => (wake = resolve));
           continue;
         }
-        if (message.t === 'columns') execution.setColumns(message.columns);
-        else if (message.t === 'rows') {
+        if (message.t === 'rows') {
+          if (message.columns) execution.setColumns(message.columns);
+          if (message.last) {
+            done = true;
+            yield message.rows;
+            return;
+          }
           engine.post({ t: 'pull', id });
           yield message.rows;
         } else if (message.t === 'error') {
           done = true;
           throw fromWire(message.error);
-        } else if (message.t === 'end') {
-          done = true;
-          return;
         }
       }
     } finally {

@@ -87,30 +87,30 @@ async function query(message: Extract<ToEngine, { t: 'query' }>): Promise<void> 
   queries.set(id, state);
   try {
     const engine = await ready();
-    const options = { rawBytes: message.rawBytes, ...(message.timeoutMs === undefined ? {} : { timeoutMs: message.timeoutMs }) };
+    const options = {
+      rawBytes: message.rawBytes,
+      ...(message.timeoutMs === undefined ? {} : { timeoutMs: message.timeoutMs }),
+      ...(message.rowLimit === undefined ? {} : { rowLimit: message.rowLimit }),
+    };
     const stream = engine.query(message.sql, message.params, options);
     state.stream = stream;
     if (state.cancelled) stream.cancel();
-    let batch: Row[] = [];
-    let headed = false;
-    for await (const row of stream) {
-      if (!headed) {
-        send({ t: 'columns', id, columns: [...(stream.columns ?? [])] });
-        headed = true;
-      }
-      batch.push(row);
-      if (batch.length < QUERY_BATCH_ROWS) continue;
+    // A batch is held until the next one arrives or the result ends, so the last one goes out
+    // marked as last (no separate end message); small batches are gathered up to QUERY_BATCH_ROWS.
+    let held: Row[] = [];
+    let first = true;
+    const sendHeld = async (last: boolean) => {
       await takeCredit(state);
       if (state.cancelled) throw cancelledError();
-      send({ t: 'rows', id, rows: batch });
-      batch = [];
+      send({ t: 'rows', id, rows: held, last, ...(first ? { columns: [...(stream.columns ?? [])] } : {}) });
+      first = false;
+      held = [];
+    };
+    for await (const batch of stream.batches()) {
+      if (held.length >= QUERY_BATCH_ROWS) await sendHeld(false);
+      held = held.length === 0 ? batch : held.concat(batch);
     }
-    if (!headed) send({ t: 'columns', id, columns: [...(stream.columns ?? [])] });
-    if (batch.length > 0) {
-      await takeCredit(state);
-      send({ t: 'rows', id, rows: batch });
-    }
-    send({ t: 'end', id });
+    await sendHeld(true);
   } catch (error) {
     send({ t: 'error', id, error: toWire(error) });
   } finally {

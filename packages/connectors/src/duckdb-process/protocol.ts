@@ -33,7 +33,7 @@ export const LOAD_WINDOW = 2;
 export type ToEngine =
   | { t: 'open'; config: DataSourceConfig }
   | { t: 'call'; id: number; method: UnaryMethod; args: unknown[]; cancellable: boolean }
-  | { t: 'query'; id: number; sql: string; params: readonly ParamValue[]; timeoutMs: number | undefined; rawBytes: boolean }
+  | { t: 'query'; id: number; sql: string; params: readonly ParamValue[]; timeoutMs: number | undefined; rawBytes: boolean; rowLimit?: number }
   | { t: 'pull'; id: number }
   | { t: 'load'; id: number; table: string; columns: unknown; options: Record<string, unknown> }
   | { t: 'chunk'; id: number; rows: LoadRow[] }
@@ -63,8 +63,11 @@ export type FromEngine =
   | { t: 'ready' }
   | { t: 'result'; id: number; value: unknown }
   | { t: 'error'; id: number; error: WireError }
-  | { t: 'columns'; id: number; columns: ResultColumn[] }
-  | { t: 'rows'; id: number; rows: Row[] }
-  | { t: 'end'; id: number }
+  /**
+   * A query's result as a run of these: the first carries the columns, the last says so. A
+   * result of one batch (most answers) is one message: each message wakes the other process,
+   * which costs more than the rows' own copying (docs/board-speed.md "Per-request overhead").
+   */
+  | { t: 'rows'; id: number; rows: Row[]; columns?: ResultColumn[]; last: boolean }
   | { t: 'need'; id: number }
   | { t: 'closed' };
