@@ -1,4 +1,4 @@
-import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBInstance, DuckDBPreparedStatement } from '@duckdb/node-api';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDriver } from './factory.ts';
 import { collect } from './stream.ts';
@@ -138,6 +138,38 @@ it('a repeated read runs its kept statement: new values, a replaced table and a 
     expect((await rejection(collect(memory.query(byId, [1])))).message).toMatch(/kept_t/);
   } finally {
     prepare.mockRestore();
+    await memory.close();
+  }
+});
+
+it('reads a result its LIMIT bounds whole, in one step, with the rows, columns and guards of a streamed read', async () => {
+  const memory = openDriver({ type: 'duckdb' });
+  const run = vi.spyOn(DuckDBPreparedStatement.prototype, 'run');
+  const stream = vi.spyOn(DuckDBPreparedStatement.prototype, 'stream');
+  try {
+    const sql = "SELECT range AS n, '第' || range::VARCHAR AS label FROM range(5000) ORDER BY n LIMIT 5000";
+    const streamed = memory.query(sql);
+    const streamedRows = (await collect(streamed)).rows;
+    expect([run.mock.calls.length, stream.mock.calls.length]).toEqual([0, 1]);
+    const whole = memory.query(sql, [], { rowLimit: 5000 });
+    const wholeRows = (await collect(whole)).rows;
+    // Three chunks of DuckDB's 2,048 rows, in order.
+    expect(wholeRows).toEqual(streamedRows);
+    expect([wholeRows.length, wholeRows[4999]]).toEqual([5000, { n: 4999, label: '第4999' }]);
+    expect(whole.columns?.map((c) => c.name)).toEqual(['n', 'label']);
+    expect([run.mock.calls.length, stream.mock.calls.length]).toEqual([1, 1]);
+    // Above the bound a result streams; an empty one has its columns; a long read still times out.
+    expect((await collect(memory.query(sql, [], { rowLimit: 1_000_000 }))).rows).toHaveLength(5000);
+    expect(stream.mock.calls.length).toBe(2);
+    const empty = memory.query('SELECT range AS n FROM range(0) LIMIT 10', [], { rowLimit: 10 });
+    expect((await collect(empty)).rows).toEqual([]);
+    expect(empty.columns?.map((c) => c.name)).toEqual(['n']);
+    const slow = memory.query('SELECT count(*) AS n FROM range(10000000000) a LIMIT 1', [], { rowLimit: 1, timeoutMs: 300 });
+    expect((await rejection(collect(slow))).kind).toBe('timeout');
+    expect((await collect(memory.query('SELECT 1 AS one LIMIT 1', [], { rowLimit: 1 }))).rows).toEqual([{ one: 1 }]);
+  } finally {
+    run.mockRestore();
+    stream.mockRestore();
     await memory.close();
   }
 });

@@ -2,13 +2,16 @@ import {
   DuckDBBlobValue,
   DuckDBDateValue,
   DuckDBInstance,
+  DuckDBMaterializedResult,
   DuckDBTimestampValue,
   DuckDBTypeId,
   JsonDuckDBValueConverter,
   StatementType,
   type DuckDBAppender,
   type DuckDBConnection,
+  type DuckDBDataChunk,
   type DuckDBPreparedStatement,
+  type DuckDBResult,
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { getDialect } from '@shutu/query';
@@ -144,6 +147,25 @@ export const DUCKDB_LOCKED_DOWN = { enable_external_access: 'false', lock_config
 const IDLE_CONNECTIONS = 4;
 
 /**
+ * A result its statement's LIMIT bounds to this many rows is read whole (`run`): one trip to
+ * DuckDB's thread pool instead of one to start the stream, one per chunk and one more to find
+ * the end (≈ 0.3–0.5 ms each on a 2-core box; docs/board-speed.md "Per-request overhead").
+ */
+const WHOLE_RESULT_MAX_ROWS = 16_384;
+
+/** The result's chunks: a materialized one's from memory, a streamed one's fetched until the empty chunk. */
+async function* chunksOf(result: DuckDBResult): AsyncGenerator<DuckDBDataChunk, void, undefined> {
+  if (result instanceof DuckDBMaterializedResult) {
+    for (let i = 0; i < result.chunkCount; i++) {
+      const chunk = result.getChunk(i);
+      if (chunk.rowCount > 0) yield chunk;
+    }
+    return;
+  }
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) yield chunk;
+}
+
+/**
  * DuckDB, embedded. One connection per query (so interrupting one stops only that one); a
  * read that ran to its end hands its connection back for the next read, every other use
  * (loads, a cancelled or failed read) closes it. Read-only: a statement that is not a single
@@ -262,12 +284,19 @@ export class DuckDBDriver extends DriverBase {
       defaultCapabilities('duckdb'),
       timeoutMs,
       options.signal,
-      (execution) => this.execute(sql, params, execution, options.rawBytes === true),
+      (execution) =>
+        this.execute(sql, params, execution, options.rawBytes === true, options.rowLimit !== undefined && options.rowLimit <= WHOLE_RESULT_MAX_ROWS),
       (error) => (error instanceof ConnectorError ? error : queryFailed(error)),
     );
   }
 
-  private async *execute(sql: string, params: readonly ParamValue[], execution: Execution, rawBytes: boolean): AsyncGenerator<Row[], void, undefined> {
+  private async *execute(
+    sql: string,
+    params: readonly ParamValue[],
+    execution: Execution,
+    rawBytes: boolean,
+    whole: boolean,
+  ): AsyncGenerator<Row[], void, undefined> {
     const connection = await this.connect();
     // Once released, the connection may be running another read: a late cancel must not reach it.
     let owned = true;
@@ -286,7 +315,7 @@ export class DuckDBDriver extends DriverBase {
       if (prepared.statementType !== StatementType.SELECT) throw readOnlyError();
       if (params.length > 0) prepared.bind([...params]);
       execution.signal.throwIfAborted();
-      const result = await prepared.stream();
+      const result = whole ? await prepared.run() : await prepared.stream();
       const count = result.columnCount;
       const kinds = Array.from({ length: count }, (_, i) => KIND_BY_TYPE[result.columnTypeId(i)] ?? 'string');
       const names = uniqueNames(result.columnNames());
@@ -296,9 +325,9 @@ export class DuckDBDriver extends DriverBase {
           return { name, databaseType, viewDataType: viewDataTypeOf(databaseType) };
         }),
       );
-      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      for await (const chunk of chunksOf(result)) {
         const columns = kinds.map((kind, i) =>
-          kind === 'json' ? chunk!.convertColumnValues(i, JsonDuckDBValueConverter) : chunk!.getColumnValues(i).map((v) => rawValue(kind, v)),
+          kind === 'json' ? chunk.convertColumnValues(i, JsonDuckDBValueConverter) : chunk.getColumnValues(i).map((v) => rawValue(kind, v)),
         );
         const batch: Row[] = [];
         for (let r = 0; r < chunk.rowCount; r++) {

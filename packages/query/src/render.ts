@@ -9,12 +9,19 @@ export interface RenderedSql {
   sql: string;
   /** Bound values in placeholder order; empty for a dialect without server-side parameters. */
   params: ParamValue[];
+  /**
+   * The most rows the statement can return, by its own outer LIMIT (absent without one): a
+   * driver may then read the result whole in one step instead of streaming it.
+   */
+  rowLimit?: number;
 }
 
 /** Renders a query tree for one dialect. The only place SQL text is assembled. */
 export function renderQuery(query: Query, dialect: Dialect): RenderedSql {
   const renderer = new Renderer(dialect);
-  return { sql: renderer.query(query), params: renderer.params };
+  const rendered: RenderedSql = { sql: renderer.query(query), params: renderer.params };
+  if (query.k === 'select' && query.limit !== null) rendered.rowLimit = query.limit;
+  return rendered;
 }
 
 /** Renders a lone expression (tests, diagnostics). */
