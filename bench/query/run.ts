@@ -29,13 +29,14 @@ import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import type { CubeModelInput, CubeQueryRequest } from '@shutu/contracts';
-import { ensureDemoWarehouse, makePlan, openDriver } from '@shutu/connectors';
-import { compileCubeQuery } from '@shutu/query';
+import { defaultCapabilities, dialectFor, ensureDemoWarehouse, makePlan, openDriver } from '@shutu/connectors';
+import { compileCubeQuery, type Dialect } from '@shutu/query';
 // The settings the DuckDB driver opens files with: the process-wide cache hands out one instance per file and settings.
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
 import { ratio, type Timing } from '../src/index.ts';
+import { cpuMillisOf, startServerBundle, type ServerBundle } from '../src/server-bundle.ts';
 import type { RawReply, RawRequest } from './raw-engine.ts';
 
 const { values } = parseArgs({
@@ -44,11 +45,21 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '9' },
     months: { type: 'string', default: '6' },
     dir: { type: 'string' },
-    /** Writes a V8 CPU profile of the timed runs (server and client share this thread) to the temp directory. */
+    /**
+     * Writes V8 CPU profiles to the temp directory: in-process, of the timed runs (server and client
+     * share this thread); with the bundle, of the server's whole life (node --cpu-prof).
+     */
     'cpu-prof': { type: 'boolean', default: false },
+    /**
+     * `bundle` (default since session 27): the server as `npm start` runs it, its bundle in a process
+     * of its own. `in-process`: startServer in this process under tsx, as until session 26.
+     */
+    server: { type: 'string', default: 'bundle' },
   },
 });
 const orders = Number(values.orders);
+if (values.server !== 'bundle' && values.server !== 'in-process') throw new Error('--server is bundle or in-process');
+const inProcess = values.server === 'in-process';
 const runs = Number(values.runs);
 const months = Number(values.months);
 
@@ -88,9 +99,11 @@ const dataDir = values.dir ? path.resolve(values.dir) : fs.mkdtempSync(path.join
 fs.mkdirSync(dataDir, { recursive: true });
 const file = path.join(dataDir, 'warehouse.duckdb');
 let server: RunningServer | undefined;
+let bundle: ServerBundle | undefined;
+const profileDir = values['cpu-prof'] && !inProcess ? fs.mkdtempSync(path.join(os.tmpdir(), 'shutu-query-prof-')) : undefined;
 try {
   console.log(
-    `query bench: ${orders.toLocaleString('en')} orders, ${runs} runs, last ${months} months, ${os.cpus().length} CPUs, load ${os
+    `query bench: ${orders.toLocaleString('en')} orders, ${runs} runs, server ${values.server}, last ${months} months, ${os.cpus().length} CPUs, load ${os
       .loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}`,
@@ -108,8 +121,22 @@ try {
     SHUTU_ADMIN_PASSWORD: 'admin123',
   };
   const config = { ...loadConfig(env), databaseUrl: undefined, webDist: undefined };
-  server = await startServer(config, pino({ level: 'warn' }), { jobs: false });
-  const base = server.url.replace('localhost', '127.0.0.1');
+  let base: string;
+  if (inProcess) {
+    server = await startServer(config, pino({ level: 'warn' }), { jobs: false });
+    base = server.url.replace('localhost', '127.0.0.1');
+  } else {
+    bundle = await startServerBundle(
+      {
+        ...env,
+        DATABASE_URL: '',
+        SHUTU_THUMBNAILS: '0',
+        WEB_DIST: path.join(dataDir, 'no-web'),
+      },
+      profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    );
+    base = bundle.url;
+  }
 
   // node:http on a kept-alive socket, as a load tool's client is: fetch's web streams cost ≈ 1–2 ms
   // a call on this thread (which the server shares), and that is the client's work, not the server's.
@@ -143,16 +170,22 @@ try {
   const request = dashboardRequest(window, months);
   // The dialect the server's driver compiles for (same file, same process-wide DuckDB instance).
   // Opened as the server's registry opens the source (connectionConfig): one file, one configuration per process.
-  const probe = openDriver({
-    type: 'duckdb',
-    path: file,
-    memoryLimit: config.duckdbMemoryLimit,
-    csvOutput: true,
-    engineProcess: config.duckdbEngineProcess,
-    ...(config.duckdbThreads ? { threads: config.duckdbThreads } : {}),
-  });
-  const { sql, params } = compileCubeQuery(ordersModel, request, { dialect: await probe.dialect(), now: new Date() });
-  await probe.close();
+  // With the bundle the file is its engine's: the dialect is the one a DuckDB file with the
+  // registry's csvOutput has (capabilities.ts dialectFor).
+  let dialect: Dialect;
+  if (inProcess) {
+    const probe = openDriver({
+      type: 'duckdb',
+      path: file,
+      memoryLimit: config.duckdbMemoryLimit,
+      csvOutput: true,
+      engineProcess: config.duckdbEngineProcess,
+      ...(config.duckdbThreads ? { threads: config.duckdbThreads } : {}),
+    });
+    dialect = await probe.dialect();
+    await probe.close();
+  } else dialect = dialectFor({ dialect: 'duckdb', capabilities: { ...defaultCapabilities('duckdb'), writesCsvFile: true }, serverVersion: '' });
+  const { sql, params } = compileCubeQuery(ordersModel, request, { dialect, now: new Date() });
   console.log(`SQL (${params.length} params ${JSON.stringify(params)}):\n  ${sql}`);
 
   // DuckDB directly, in a process of its own (raw-engine.ts): the same file (or a copy), the server's settings.
@@ -189,22 +222,21 @@ try {
   const [rawRows, httpRows] = [await raw(), await http()]; // warm-up
   if (rawRows !== httpRows) throw new Error(`row counts differ: raw ${rawRows}, HTTP ${httpRows}`);
   const samples = { raw: [] as number[], http: [] as number[], queries: [] as number[] };
-  // CPU time of this process per call (server, client and DuckDB's threads): on a shared box it
-  // grows less with other load than the wall time does.
+  // CPU time per call of this process (the client; in-process, the server too), the server's
+  // process and its DuckDB engine (/proc stat, 10 ms ticks): on a shared box it grows less with
+  // other load than the wall time does; both sides count the engine's work.
   const cpu = { raw: [] as number[], http: [] as number[] };
-  // With the engine process (SHUTU_DUCKDB_PROCESS, default on) DuckDB's threads are its, not ours:
-  // its CPU (/proc stat, 10 ms ticks) is added, so both sides count the engine's work.
-  const enginePid = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
-    .stdout.split('\n')
-    .find((l) => l.includes('duckdb-host'))
-    ?.trim()
-    .split(/\s+/)[0];
-  const engineCpu = () => {
-    if (!enginePid) return 0;
-    const fields = fs.readFileSync(`/proc/${enginePid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, ticks of 10 ms
-  };
-  const profiler = values['cpu-prof'] ? new Session() : undefined;
+  const enginePid = bundle
+    ? bundle.enginePid()
+    : Number(
+        spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
+          .stdout.split('\n')
+          .find((l) => l.includes('duckdb-host'))
+          ?.trim()
+          .split(/\s+/)[0] ?? Number.NaN,
+      ) || null;
+  const engineCpu = () => cpuMillisOf(enginePid) + (bundle ? cpuMillisOf(bundle.child.pid ?? null) : 0);
+  const profiler = values['cpu-prof'] && inProcess ? new Session() : undefined;
   if (profiler) {
     profiler.connect();
     await profiler.post('Profiler.enable');
@@ -270,5 +302,7 @@ try {
   );
 } finally {
   await server?.close();
+  await bundle?.stop();
+  if (bundle && profileDir) console.log(`cpu profile of the server: ${profileDir}/${fs.readdirSync(profileDir).join(', ')}`);
   if (!values.dir) fs.rmSync(dataDir, { recursive: true, force: true });
 }
