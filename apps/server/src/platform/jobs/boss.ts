@@ -17,6 +17,17 @@ import {
   unregisterInstance,
 } from './recovery.ts';
 
+/**
+ * How often each queue's worker looks for due jobs. A job this process sends wakes its worker at
+ * once (`send`); the poll finds jobs due later (retries, a minute's schedule, which pg-boss
+ * itself sends up to 30 s into the minute) and, with a shared PostgreSQL, jobs other processes
+ * sent. On the embedded store every job is this process's, and each poll is a query on the
+ * server's own thread: 19 queues every 2 s kept PGlite busy 3–5 % of the time at idle, taken
+ * from the requests and the warehouse engine (docs/board-speed.md "Per-request overhead").
+ */
+const POLL_SECONDS = 2;
+const EMBEDDED_POLL_SECONDS = 5;
+
 /** One run of a job: which pg-boss job, in which process (platform/jobs/recovery.ts). */
 export interface JobRun {
   /** This run's own id (a retry of the same job is another run); tasks record it when they claim. */
@@ -130,7 +141,8 @@ export class Jobs {
     await this.recover({ othersAreDead: this.options.exclusiveStore === true });
     this.every(this.options.sweepEveryMs ?? SWEEP_EVERY_MS, () => this.recover(), 'job recovery sweep failed');
     for (const def of this.definitions) {
-      const workerId = await this.boss.work(def.name, { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 }, async (jobs) => {
+      const pollingIntervalSeconds = this.options.pollingIntervalSeconds ?? (this.options.exclusiveStore === true ? EMBEDDED_POLL_SECONDS : POLL_SECONDS);
+      const workerId = await this.boss.work(def.name, { pollingIntervalSeconds }, async (jobs) => {
         for (const job of jobs) {
           const run: JobRun = { id: randomUUID(), jobId: job.id, instanceId: this.instanceId };
           await recordRun(db, { ...run, queue: def.name, data: job.data });
@@ -146,7 +158,7 @@ export class Jobs {
       this.workers.set(def.name, workerId);
     }
     // Marked, so a start's catch-up run is told apart from its schedule's due-time job (the schedule test counts those).
-    for (const def of this.definitions.filter((d) => d.runAtStart)) await this.boss.send(def.name, { atStart: true });
+    for (const def of this.definitions.filter((d) => d.runAtStart)) await this.send(def.name, { atStart: true });
   }
 
   /**
