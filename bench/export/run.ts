@@ -16,7 +16,6 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +28,7 @@ import { copyStatement } from '../../apps/server/src/modules/orderexport/query.t
 import { ordersDataset } from '../board/builder.ts';
 import { ratio, type Timing } from '../src/index.ts';
 import { buildServer } from '../../scripts/build-server.mjs';
+import { freePort } from '../src/server-bundle.ts';
 
 const { values } = parseArgs({
   options: {
@@ -53,17 +53,6 @@ const REPO_ROOT = path.resolve(import.meta.dirname, '../..');
 function rssOf(pid: number): number {
   const kb = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return Number(kb ?? 0) * 1024;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 try {
