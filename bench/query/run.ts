@@ -18,7 +18,7 @@
  * written before the server starts; the server (embedded PGlite, real HTTP on 127.0.0.1) then
  * registers it as its built-in source. Runs alternate (raw, HTTP, raw, …) after one warm-up each.
  */
-import { fork, spawnSync } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import nodeHttp from 'node:http';
 import os from 'node:os';
@@ -36,7 +36,7 @@ import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { md5Hex } from '../../apps/server/src/platform/auth/password.ts';
 import { startServer, type RunningServer } from '../../apps/server/src/server.ts';
 import { ratio, type Timing } from '../src/index.ts';
-import { cpuMillisOf, startServerBundle, type ServerBundle } from '../src/server-bundle.ts';
+import { cpuMillisOf, enginePidOf, startServerBundle, type ServerBundle } from '../src/server-bundle.ts';
 import type { RawReply, RawRequest } from './raw-engine.ts';
 
 const { values } = parseArgs({
@@ -226,15 +226,7 @@ try {
   // process and its DuckDB engine (/proc stat, 10 ms ticks): on a shared box it grows less with
   // other load than the wall time does; both sides count the engine's work.
   const cpu = { raw: [] as number[], http: [] as number[] };
-  const enginePid = bundle
-    ? bundle.enginePid()
-    : Number(
-        spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(process.pid)], { encoding: 'utf8' })
-          .stdout.split('\n')
-          .find((l) => l.includes('duckdb-host'))
-          ?.trim()
-          .split(/\s+/)[0] ?? Number.NaN,
-      ) || null;
+  const enginePid = bundle ? bundle.enginePid() : enginePidOf(process.pid);
   const engineCpu = () => cpuMillisOf(enginePid) + (bundle ? cpuMillisOf(bundle.child.pid ?? null) : 0);
   const profiler = values['cpu-prof'] && inProcess ? new Session() : undefined;
   if (profiler) {

@@ -32,6 +32,14 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** The DuckDB engine process (duckdb-host) among a process's children, or null when it has none. */
+export function enginePidOf(parentPid: number): number | null {
+  const line = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(parentPid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .find((l) => l.includes('duckdb-host'));
+  return line ? Number(line.trim().split(/\s+/)[0]) : null;
+}
+
 /** User and system CPU time of a process so far (/proc, ticks of 10 ms), 0 when it is gone. */
 export function cpuMillisOf(pid: number | null): number {
   if (pid === null) return 0;
@@ -74,10 +82,7 @@ export async function startServerBundle(env: Record<string, string | undefined>,
     child,
     enginePid() {
       if (engine !== null && fs.existsSync(`/proc/${engine}`)) return engine;
-      const line = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
-        .stdout.split('\n')
-        .find((l) => l.includes('duckdb-host'));
-      engine = line ? Number(line.trim().split(/\s+/)[0]) : null;
+      engine = enginePidOf(child.pid!);
       return engine;
     },
     async stop() {
